@@ -1,0 +1,43 @@
+#pragma once
+// The audio layer: decode any supported file to float32, downmix, resample,
+// write WAV. Every failure is an aeval::Error (category audio) naming the file.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace aeval {
+
+struct Audio {
+  std::vector<float> samples;  // interleaved, channels * frames values
+  int sample_rate = 0;
+  int channels = 0;
+
+  std::size_t frames() const { return channels > 0 ? samples.size() / channels : 0; }
+  double seconds() const { return sample_rate > 0 ? double(frames()) / sample_rate : 0.0; }
+};
+
+// Decodes WAV, FLAC, OGG/Vorbis, Opus, MP3 (libsndfile) and raw G.722 or
+// anything else libsndfile rejects (FFmpeg). Rejects missing, empty,
+// truncated and corrupt files, zero samples, NaN/Inf samples and absurd rates.
+Audio decode_audio(const std::filesystem::path& path);
+
+// Checks the invariants every decoded or generated Audio must satisfy; `what`
+// names the source in the error message.
+void validate_audio(const Audio& audio, const std::string& what);
+
+// Averages all channels into one.
+Audio to_mono(const Audio& audio);
+
+// High-quality resampling with libsoxr (SOXR_HQ). Returns a copy when the
+// rate already matches.
+Audio resample(const Audio& audio, int target_rate);
+
+// Decodes, downmixes and resamples: what a model that wants `rate` Hz mono needs.
+Audio load_mono(const std::filesystem::path& path, int rate);
+
+enum class WavEncoding { pcm16, float32 };
+void write_wav(const std::filesystem::path& path, const Audio& audio,
+               WavEncoding encoding = WavEncoding::pcm16);
+
+}  // namespace aeval

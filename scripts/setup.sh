@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package aeval needs. Idempotent and non-interactive:
+# does nothing when everything is present; uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # libraries linked into aeval
+  libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
+  libpocketsphinx-dev libsphinxbase-dev
+  libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
+  libcurl4-openssl-dev libssl-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # data and models used by the built-in quickstart task
+  pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${#missing[@]} missing Debian package(s): ${missing[*]}"
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: not root and sudo is missing; install as root: apt-get install ${missing[*]}" >&2; exit 1; }
+  as_root=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -q
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

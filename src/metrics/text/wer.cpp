@@ -1,0 +1,212 @@
+// WER, MER, WIL, WIP and CER: jiwer 4.0.0 (process_words/process_characters
+// with wer_default/cer_default) and the RapidFuzz 3.x Levenshtein backtrace;
+// shared/specs/metric-specs.md §1.
+#include "aeval/metrics/wer.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+
+#include "aeval/error.hpp"
+#include "aeval/text/regex.hpp"
+#include "aeval/text/unicode.hpp"
+
+namespace aeval::metrics {
+
+std::vector<std::string> jiwer_words(std::string_view text) {
+  static const text::Regex multiple_spaces(R"(\s\s+)");
+  const std::string collapsed = text::strip(multiple_spaces.sub(text, " "));
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start <= collapsed.size()) {
+    std::size_t end = collapsed.find(' ', start);
+    if (end == std::string::npos) end = collapsed.size();
+    if (end > start) words.push_back(collapsed.substr(start, end - start));
+    start = end + 1;
+  }
+  return words;
+}
+
+std::vector<std::string> jiwer_chars(std::string_view text) {
+  std::vector<std::string> chars;
+  for (char32_t c : text::to_u32(text::strip(text))) chars.push_back(text::to_utf8(c));
+  return chars;
+}
+
+const char* to_string(AlignmentChunk::Type type) {
+  switch (type) {
+    case AlignmentChunk::Type::equal: return "equal";
+    case AlignmentChunk::Type::substitute: return "substitute";
+    case AlignmentChunk::Type::remove: return "delete";
+    case AlignmentChunk::Type::insert: return "insert";
+  }
+  return "equal";
+}
+
+EditCounts& EditCounts::operator+=(const EditCounts& other) {
+  hits += other.hits;
+  substitutions += other.substitutions;
+  deletions += other.deletions;
+  insertions += other.insertions;
+  ref_tokens += other.ref_tokens;
+  hyp_tokens += other.hyp_tokens;
+  return *this;
+}
+
+namespace {
+
+using Type = AlignmentChunk::Type;
+
+struct EditOp {
+  Type type;
+  std::size_t src, dst;  // positions before the operation applies
+};
+
+// RapidFuzz's backtrace through the uniform-cost Levenshtein matrix, after
+// removing the common prefix and suffix (which are always matches).
+std::vector<EditOp> edit_ops(const std::vector<int>& a_full, const std::vector<int>& b_full) {
+  std::size_t prefix = 0;
+  while (prefix < a_full.size() && prefix < b_full.size() && a_full[prefix] == b_full[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < a_full.size() - prefix && suffix < b_full.size() - prefix &&
+         a_full[a_full.size() - 1 - suffix] == b_full[b_full.size() - 1 - suffix])
+    ++suffix;
+  const int* a = a_full.data() + prefix;
+  const int* b = b_full.data() + prefix;
+  const std::size_t m = a_full.size() - prefix - suffix, n = b_full.size() - prefix - suffix;
+
+  const std::size_t width = n + 1;
+  std::vector<uint32_t> d((m + 1) * width);
+  for (std::size_t j = 0; j <= n; ++j) d[j] = uint32_t(j);
+  for (std::size_t i = 1; i <= m; ++i) {
+    d[i * width] = uint32_t(i);
+    for (std::size_t j = 1; j <= n; ++j) {
+      const uint32_t replace = d[(i - 1) * width + j - 1] + (a[i - 1] != b[j - 1] ? 1 : 0);
+      d[i * width + j] = std::min({d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1, replace});
+    }
+  }
+
+  std::vector<EditOp> ops;
+  std::size_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    if (d[i * width + j] == d[(i - 1) * width + j] + 1) {
+      --i;
+      ops.push_back({Type::remove, i + prefix, j + prefix});
+    } else {
+      --j;
+      if (j > 0 && d[i * width + j] + 1 == d[(i - 1) * width + j]) {
+        ops.push_back({Type::insert, i + prefix, j + prefix});
+      } else {
+        --i;
+        if (a[i] != b[j]) ops.push_back({Type::substitute, i + prefix, j + prefix});
+      }
+    }
+  }
+  while (i > 0) ops.push_back({Type::remove, --i + prefix, j + prefix});
+  while (j > 0) ops.push_back({Type::insert, i + prefix, --j + prefix});
+  std::reverse(ops.begin(), ops.end());
+  return ops;
+}
+
+// RapidFuzz's Editops.as_opcodes(): runs of one operation become one block,
+// gaps between them are equal blocks.
+std::vector<AlignmentChunk> to_chunks(const std::vector<EditOp>& ops, std::size_t src_len, std::size_t dst_len) {
+  std::vector<AlignmentChunk> chunks;
+  std::size_t src = 0, dst = 0, k = 0;
+  while (k < ops.size()) {
+    if (src < ops[k].src || dst < ops[k].dst) {
+      chunks.push_back({Type::equal, src, ops[k].src, dst, ops[k].dst});
+      src = ops[k].src;
+      dst = ops[k].dst;
+    }
+    const std::size_t src_begin = src, dst_begin = dst;
+    const Type type = ops[k].type;
+    while (k < ops.size() && ops[k].type == type && ops[k].src == src && ops[k].dst == dst) {
+      if (type != Type::insert) ++src;
+      if (type != Type::remove) ++dst;
+      ++k;
+    }
+    chunks.push_back({type, src_begin, src, dst_begin, dst});
+  }
+  if (src < src_len || dst < dst_len) chunks.push_back({Type::equal, src, src_len, dst, dst_len});
+  return chunks;
+}
+
+std::vector<int> to_ids(const std::vector<std::string>& tokens, std::unordered_map<std::string, int>& ids) {
+  std::vector<int> out;
+  out.reserve(tokens.size());
+  for (const auto& t : tokens) out.push_back(ids.emplace(t, int(ids.size())).first->second);
+  return out;
+}
+
+}  // namespace
+
+EditCounts align(const std::vector<std::string>& reference, const std::vector<std::string>& hypothesis,
+                 std::vector<AlignmentChunk>* chunks_out) {
+  std::unordered_map<std::string, int> ids;
+  const std::vector<int> a = to_ids(reference, ids), b = to_ids(hypothesis, ids);
+  const std::vector<AlignmentChunk> chunks = to_chunks(edit_ops(a, b), a.size(), b.size());
+  EditCounts counts;
+  counts.ref_tokens = a.size();
+  counts.hyp_tokens = b.size();
+  for (const auto& c : chunks) {
+    switch (c.type) {
+      case Type::equal: counts.hits += c.ref_end - c.ref_start; break;
+      case Type::substitute: counts.substitutions += c.ref_end - c.ref_start; break;
+      case Type::remove: counts.deletions += c.ref_end - c.ref_start; break;
+      case Type::insert: counts.insertions += c.hyp_end - c.hyp_start; break;
+    }
+  }
+  if (chunks_out) *chunks_out = chunks;
+  return counts;
+}
+
+ErrorRates error_rates(const EditCounts& c) {
+  ErrorRates r;
+  const double n = double(c.ref_tokens), p = double(c.hyp_tokens), h = double(c.hits);
+  if (c.ref_tokens == 0) {
+    r.wer = double(c.insertions);
+    r.mer = c.hyp_tokens == 0 ? 0.0 : 1.0;
+    r.wip = c.hyp_tokens == 0 ? 1.0 : 0.0;
+    r.wer_mer_are_ints = r.wip_wil_are_ints = true;
+  } else {
+    r.wer = double(c.errors()) / n;
+    r.mer = double(c.errors()) / double(c.hits + c.substitutions + c.deletions + c.insertions);
+    r.wip = c.hyp_tokens >= 1 ? (h / n) * (h / p) : 0.0;
+    r.wip_wil_are_ints = c.hyp_tokens == 0;
+  }
+  r.wil = 1.0 - r.wip;
+  return r;
+}
+
+namespace {
+
+template <class Tokenize>
+CorpusAlignment process(const std::vector<std::string>& references, const std::vector<std::string>& hypotheses,
+                        Tokenize tokenize) {
+  if (references.size() != hypotheses.size())
+    throw Error(ErrorCategory::data, "error rate: " + std::to_string(references.size()) + " references but " +
+                                         std::to_string(hypotheses.size()) + " hypotheses");
+  CorpusAlignment result;
+  for (std::size_t k = 0; k < references.size(); ++k) {
+    std::vector<AlignmentChunk> chunks;
+    const EditCounts counts = align(tokenize(references[k]), tokenize(hypotheses[k]), &chunks);
+    result.counts += counts;
+    result.per_pair.push_back(counts);
+    result.alignments.push_back(std::move(chunks));
+  }
+  return result;
+}
+
+}  // namespace
+
+CorpusAlignment process_words(const std::vector<std::string>& references, const std::vector<std::string>& hypotheses) {
+  return process(references, hypotheses, jiwer_words);
+}
+
+CorpusAlignment process_characters(const std::vector<std::string>& references,
+                                   const std::vector<std::string>& hypotheses) {
+  return process(references, hypotheses, jiwer_chars);
+}
+
+}  // namespace aeval::metrics

@@ -1,0 +1,10 @@
+#include "text/whisper_patterns.hpp"
+
+namespace aeval::text {
+
+const WhisperPatterns& whisper_patterns() {
+  static const WhisperPatterns patterns;
+  return patterns;
+}
+
+}  // namespace aeval::text

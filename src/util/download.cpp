@@ -1,0 +1,82 @@
+#include "aeval/download.hpp"
+
+#include <curl/curl.h>
+#include <openssl/evp.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "aeval/error.hpp"
+
+namespace aeval {
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string sha256_of_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot read");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return sha256_hex(buffer.str());
+}
+
+std::filesystem::path cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "aeval";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : "/tmp") / ".cache" / "aeval";
+}
+
+namespace {
+size_t append_body(char* data, size_t size, size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+}  // namespace
+
+void download_verified(const std::string& url, const std::filesystem::path& destination,
+                       const std::string& expected_sha256) {
+  CURL* curl = curl_easy_init();
+  if (!curl) throw Error(ErrorCategory::internal, "libcurl initialisation failed");
+  std::string body;
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 15L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+  const CURLcode rc = curl_easy_perform(curl);
+  curl_easy_cleanup(curl);
+  if (rc != CURLE_OK)
+    throw Error(ErrorCategory::network, "download of " + url + " failed: " +
+                                            (error[0] ? error : curl_easy_strerror(rc)) +
+                                            " (offline? copy the file to " + destination.string() + " by hand)");
+  const std::string digest = sha256_hex(body);
+  if (digest != expected_sha256)
+    throw Error(ErrorCategory::data, "download of " + url + " has SHA-256 " + digest + ", expected " + expected_sha256);
+
+  std::filesystem::create_directories(destination.parent_path());
+  const std::filesystem::path partial = destination.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary);
+    out << body;
+    if (!out) throw Error(ErrorCategory::data, partial.string() + ": cannot write");
+  }
+  std::filesystem::rename(partial, destination);
+}
+
+}  // namespace aeval

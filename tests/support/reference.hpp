@@ -1,0 +1,30 @@
+#pragma once
+// Access to the golden vectors in ../shared/reference (or $AEVAL_REFERENCE_DIR).
+// Conformance tests skip with a clear message when they are absent.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace aeval::testing {
+
+std::filesystem::path reference_dir();
+
+// All records of one golden file, or an empty vector when it is absent.
+std::vector<nlohmann::json> read_golden(const std::string& file_name);
+
+// Python float semantics: the JSON number, or "NaN"/"Infinity" strings.
+double as_double(const nlohmann::json& value);
+
+// ≤ 1e-9 relative (absolute 1e-15 when the expected value is 0), the
+// tolerance the reference README gives for scores.
+::testing::AssertionResult close_score(double expected, double actual);
+
+}  // namespace aeval::testing
+
+#define AEVAL_REQUIRE_GOLDEN(records, file)                                                   \
+  const auto records = ::aeval::testing::read_golden(file);                                   \
+  if (records.empty())                                                                        \
+  GTEST_SKIP() << "golden file " << (::aeval::testing::reference_dir() / (file)).string()     \
+               << " is absent; set AEVAL_REFERENCE_DIR to the shared/reference folder to run"
