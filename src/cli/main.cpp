@@ -1,1 +1,61 @@
-int main() { return 0; }
+// aeval: evaluate audio foundation models end to end.
+#include <cstdio>
+
+#include "aeval/error.hpp"
+#include "aeval/version.hpp"
+#include "aeval/pipeline/registry.hpp"
+#include "cli/commands.hpp"
+
+namespace aeval::cli {
+
+std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global) {
+  std::vector<std::filesystem::path> folders{pipeline::builtin_registry_dir()};
+  folders.insert(folders.end(), global.registries.begin(), global.registries.end());
+  return folders;
+}
+
+}  // namespace aeval::cli
+
+int main(int argc, char** argv) {
+  using namespace aeval;
+  CLI::App app{
+      "aeval evaluates audio foundation models end to end: a task binds a dataset, a model,\n"
+      "post-processing and evaluators (all named in the registry); `aeval run` produces\n"
+      "per-sample results and a summary with full provenance.\n\n"
+      "Start here:\n"
+      "  aeval run --task asr-quickstart     PocketSphinx on the Asterisk prompts, WER/CER\n"
+      "  aeval list                          every task, dataset, model, evaluator\n",
+      "aeval"};
+  app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
+  app.require_subcommand(1);
+  cli::GlobalOptions global;
+  global.argv.assign(argv, argv + argc);
+  app.add_option("--registry", global.registries,
+                 "Extra registry folder (repeatable); later folders override earlier ones")
+      ->check(CLI::ExistingDirectory);
+
+  std::vector<std::pair<CLI::App*, cli::Action>> actions;
+  auto remember = [&](const std::string& name, cli::Action action) {
+    actions.emplace_back(app.get_subcommand(name), std::move(action));
+  };
+  remember("run", cli::add_run_command(app, global));
+  remember("list", cli::add_list_command(app, global));
+  remember("fetch", cli::add_fetch_command(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "aeval: %s error: %s\n", to_string(e.category()), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "aeval: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

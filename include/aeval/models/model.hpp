@@ -1,0 +1,37 @@
+#pragma once
+// What every model backend implements. A model turns a rendered request (text
+// and audio inputs) into a response. Implementations are thread-safe up to
+// max_concurrency() calls in flight.
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "aeval/audio.hpp"
+
+namespace aeval::models {
+
+struct Request {
+  std::string sample_id;
+  std::string text;                 // prompt text, empty for plain ASR
+  std::vector<Audio> audio;         // inputs, already converted by the audio layer
+};
+
+struct Response {
+  std::string text;
+  double compute_seconds = 0;  // time the model itself spent
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual Response infer(const Request& request) = 0;
+  // What input audio this model needs; the pipeline converts before infer().
+  virtual int input_sample_rate() const = 0;
+  virtual int max_concurrency() const = 0;
+  // Name, backend, versions and files: recorded in every summary.
+  virtual nlohmann::json identity() const = 0;
+};
+
+}  // namespace aeval::models

@@ -1,0 +1,33 @@
+#pragma once
+// Typed access to a registry entry's args, with errors that name the entry's
+// file and line, and a check that no unknown argument was given.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "aeval/pipeline/registry.hpp"
+
+namespace aeval::pipeline {
+
+class Args {
+ public:
+  explicit Args(const Entry& entry) : entry_(entry) {}
+
+  std::string string(const std::string& key, const std::string& fallback);
+  std::string required_string(const std::string& key);
+  bool boolean(const std::string& key, bool fallback);
+  int integer(const std::string& key, int fallback);
+  std::vector<std::string> strings(const std::string& key);  // a list, or one scalar
+
+  // Throws when args holds a key no accessor asked for (a typo, usually).
+  void reject_unknown() const;
+
+ private:
+  YAML::Node fetch(const std::string& key);
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const;
+
+  const Entry& entry_;
+  std::set<std::string> used_;
+};
+
+}  // namespace aeval::pipeline

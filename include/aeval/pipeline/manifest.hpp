@@ -1,0 +1,23 @@
+#pragma once
+// JSONL dataset manifests: one JSON object per line with an id, an audio path
+// (relative to the manifest unless absolute) and a reference text.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "aeval/pipeline/sample.hpp"
+
+namespace aeval::pipeline {
+
+struct ManifestFields {
+  std::string id = "id";
+  std::string audio = "audio";
+  std::string text = "text";
+};
+
+// Throws aeval::Error (data) naming the file and line for malformed rows,
+// missing fields and duplicate ids. A missing audio file is not an error
+// here: it fails its own sample when the audio is decoded.
+std::vector<Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,51 @@
+#pragma once
+// The registry: named YAML entries under <dir>/<kind>/*.yaml, each
+// `name: {class: <registered id>, args: {...}}`. Later folders override
+// earlier ones. Lookups of unknown names fail with a did-you-mean.
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace aeval::pipeline {
+
+enum class Kind { dataset, model, post_process, evaluator, task };
+const char* folder_name(Kind kind);  // "datasets", "models", "post-process", ...
+const char* kind_name(Kind kind);    // "dataset", "model", "post-process", ...
+
+struct Entry {
+  std::string name;
+  std::string class_id;
+  YAML::Node args;  // a map, possibly empty
+  std::filesystem::path file;
+  int line = 0;
+  std::string where() const;  // "file:line"
+};
+
+class Registry {
+ public:
+  // Loads every folder in order. Throws aeval::Error (config) naming file and line.
+  explicit Registry(const std::vector<std::filesystem::path>& folders);
+
+  const Entry& get(Kind kind, const std::string& name) const;
+  bool contains(Kind kind, const std::string& name) const;
+  std::vector<std::string> names(Kind kind) const;
+  const std::vector<std::filesystem::path>& folders() const { return folders_; }
+
+ private:
+  std::vector<std::filesystem::path> folders_;
+  std::map<Kind, std::map<std::string, Entry>> entries_;
+};
+
+// The built-in registry: $AEVAL_REGISTRY_DIR, else the folder next to the
+// installed binary's share dir, else the source tree's registry/.
+std::filesystem::path builtin_registry_dir();
+
+// The names closest to `name` (edit distance), best first, at most three.
+std::vector<std::string> did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+// " (did you mean: a, b?)" or "".
+std::string suggestion_suffix(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,75 @@
+#include "aeval/pipeline/args.hpp"
+
+#include "aeval/error.hpp"
+
+namespace aeval::pipeline {
+
+YAML::Node Args::fetch(const std::string& key) {
+  used_.insert(key);
+  return entry_.args[key];
+}
+
+void Args::fail(const std::string& key, const std::string& expected) const {
+  throw Error(ErrorCategory::config, entry_.where() + ": argument '" + key + "' of '" + entry_.name +
+                                         "' (class " + entry_.class_id + ") must be " + expected);
+}
+
+std::string Args::string(const std::string& key, const std::string& fallback) {
+  const YAML::Node node = fetch(key);
+  if (!node) return fallback;
+  if (!node.IsScalar()) fail(key, "a string");
+  return node.as<std::string>();
+}
+
+std::string Args::required_string(const std::string& key) {
+  const YAML::Node node = fetch(key);
+  if (!node) fail(key, "given (it is required)");
+  if (!node.IsScalar()) fail(key, "a string");
+  return node.as<std::string>();
+}
+
+bool Args::boolean(const std::string& key, bool fallback) {
+  const YAML::Node node = fetch(key);
+  if (!node) return fallback;
+  try {
+    return node.as<bool>();
+  } catch (const YAML::Exception&) {
+    fail(key, "true or false");
+  }
+}
+
+int Args::integer(const std::string& key, int fallback) {
+  const YAML::Node node = fetch(key);
+  if (!node) return fallback;
+  try {
+    return node.as<int>();
+  } catch (const YAML::Exception&) {
+    fail(key, "an integer");
+  }
+}
+
+std::vector<std::string> Args::strings(const std::string& key) {
+  const YAML::Node node = fetch(key);
+  if (!node) return {};
+  if (node.IsScalar()) return {node.as<std::string>()};
+  if (!node.IsSequence()) fail(key, "a list of names");
+  std::vector<std::string> out;
+  for (const auto& item : node) {
+    if (!item.IsScalar()) fail(key, "a list of names");
+    out.push_back(item.as<std::string>());
+  }
+  return out;
+}
+
+void Args::reject_unknown() const {
+  std::vector<std::string> known(used_.begin(), used_.end());
+  for (const auto& item : entry_.args) {
+    const std::string key = item.first.as<std::string>();
+    if (!used_.count(key))
+      throw Error(ErrorCategory::config, entry_.file.string() + ":" + std::to_string(item.first.Mark().line + 1) +
+                                             ": unknown argument '" + key + "' for class " + entry_.class_id +
+                                             suggestion_suffix(key, known));
+  }
+}
+
+}  // namespace aeval::pipeline
