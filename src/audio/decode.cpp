@@ -3,6 +3,7 @@
 #include <sndfile.h>
 
 #include <cctype>
+#include <cstdio>
 #include <memory>
 #include <system_error>
 
@@ -20,6 +21,22 @@ std::string lower_extension(const std::filesystem::path& path) {
   return ext;
 }
 
+// libsndfile opens a WAV/AIFF whose data chunk runs past the end of the file
+// and quietly shortens it; its log says "data : 32000 (should be 15956)".
+// Streaming writers leave 0 or 0xFFFFFFFF there on purpose: not truncation.
+void reject_truncated_chunk(SNDFILE* file, const std::filesystem::path& path) {
+  char log[8192] = {0};
+  sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
+  const std::string text = log;
+  const auto at = text.find("\ndata : ");
+  if (at == std::string::npos) return;
+  unsigned long long declared = 0, actual = 0;
+  if (std::sscanf(text.c_str() + at, "\ndata : %llu (should be %llu)", &declared, &actual) != 2) return;
+  if (declared == 0 || declared >= 0x7FFFFFFFull || actual >= declared) return;
+  throw Error(ErrorCategory::audio, path.string() + ": truncated audio (data chunk declares " +
+                                        std::to_string(declared) + " bytes, file holds " + std::to_string(actual) + ")");
+}
+
 struct SndfileCloser {
   void operator()(SNDFILE* f) const { sf_close(f); }
 };
@@ -33,6 +50,7 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
     if (code == SF_ERR_UNRECOGNISED_FORMAT) return false;
     throw Error(ErrorCategory::audio, path.string() + ": corrupt audio (" + sf_strerror(nullptr) + ")");
   }
+  reject_truncated_chunk(file.get(), path);
   audio.sample_rate = info.samplerate;
   audio.channels = info.channels;
   if (info.channels <= 0 || info.samplerate <= 0) return true;  // validate() names the problem

@@ -20,8 +20,6 @@ struct EnglishPatterns {
   std::vector<std::pair<Regex, std::string>> replacers;
   Regex digit_comma_digit{R"((\d),(\d))"};
   Regex period_not_before_digit{R"(\.([^0-9]|$))"};
-  Regex currency_space_digit{R"(([$¢€£])\s+([0-9]))"};
-  Regex digit_space_percent{R"(([0-9])\s+%)"};
   Regex stray_currency{R"([.$¢€£]([^0-9]))"};
   Regex stray_percent{R"(([^0-9])%)"};
 
@@ -73,8 +71,6 @@ std::string EnglishTextNormalizer::operator()(std::string_view input) const {
   s = remove_symbols_and_diacritics(s, U".%$¢€£");
   s = numbers_(s);
   s = apply_spelling(spelling_, s);
-  s = p.currency_space_digit.sub(s, "\\1\\2");
-  s = p.digit_space_percent.sub(s, "\\1%");
   s = p.stray_currency.sub(s, " \\1");
   s = p.stray_percent.sub(s, "\\1 ");
   return basic.whitespace_run.sub(s, " ");

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include "aeval/error.hpp"
+#include "aeval/pipeline/asterisk_prompts.hpp"
+#include "aeval/pipeline/manifest.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::TempDir;
+
+TEST(Manifest, ResolvesAudioRelativeToTheManifest) {
+  TempDir dir;
+  aeval::testing::write_bytes(dir / "m.jsonl",
+                              "{\"id\": \"a\", \"audio\": \"clips/a.wav\", \"text\": \"hello\", \"speaker\": 3}\n\n"
+                              "{\"id\": 7, \"audio\": \"/abs/b.wav\", \"text\": \"bye\"}\n");
+  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].audio, dir / "clips/a.wav");
+  EXPECT_EQ(samples[0].fields["speaker"], 3);
+  EXPECT_EQ(samples[1].id, "7");
+  EXPECT_EQ(samples[1].audio, "/abs/b.wav");
+}
+
+TEST(Manifest, ErrorsNameFileAndLine) {
+  TempDir dir;
+  const auto expect_error = [&](const std::string& content, const std::string& fragment) {
+    aeval::testing::write_bytes(dir / "m.jsonl", content);
+    try {
+      aeval::pipeline::read_manifest(dir / "m.jsonl");
+      ADD_FAILURE() << "no error for " << content;
+    } catch (const aeval::Error& e) {
+      EXPECT_EQ(e.category(), aeval::ErrorCategory::data);
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  const std::string good = "{\"id\": \"a\", \"audio\": \"a.wav\", \"text\": \"x\"}\n";
+  expect_error(good + "{\"id\": \"b\", \"audio\": \n", "m.jsonl:2: malformed JSON");
+  expect_error(good + "{\"id\": \"b\", \"text\": \"x\"}\n", "m.jsonl:2: field 'audio'");
+  expect_error(good + good, "m.jsonl:2: duplicate id 'a'");
+  expect_error("[1, 2]\n", "m.jsonl:1: a manifest row must be a JSON object");
+}
+
+TEST(AsteriskPrompts, TranscriptUsability) {
+  using aeval::pipeline::unusable_transcript_reason;
+  EXPECT_EQ(unusable_transcript_reason("Thank you."), "");
+  EXPECT_EQ(unusable_transcript_reason("dash [-]"), "");
+  EXPECT_EQ(unusable_transcript_reason("[this is a simple beep tone]"), "stage direction only");
+  EXPECT_EQ(unusable_transcript_reason("<beep ascending>"), "stage direction only");
+  EXPECT_EQ(unusable_transcript_reason("..."), "no words");
+}
+
+TEST(AsteriskPrompts, BuildsManifestFromDebianPackages) {
+  aeval::pipeline::AsteriskPromptsConfig config;
+  if (!std::filesystem::exists(config.transcripts) || !std::filesystem::exists(config.sounds_dir))
+    GTEST_SKIP() << "asterisk-core-sounds-en(-g722) not installed";
+  TempDir dir;
+  const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "m.jsonl");
+  const auto samples = aeval::pipeline::read_manifest(built.path);
+  EXPECT_EQ(samples.size(), built.samples);
+  EXPECT_GT(samples.size(), 300u);
+  EXPECT_FALSE(built.skipped.empty());
+  for (const auto& s : samples) ASSERT_TRUE(std::filesystem::exists(s.audio)) << s.id;
+}
+
+}  // namespace
