@@ -56,6 +56,8 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
   if (info.channels <= 0 || info.samplerate <= 0) return true;  // validate() names the problem
   sf_command(file.get(), SFC_SET_NORM_FLOAT, nullptr, SF_TRUE);
 
+  if (info.frames > 0 && info.frames < (sf_count_t(1) << 32))
+    audio.samples.reserve(static_cast<std::size_t>(info.frames) * info.channels);
   // Read in blocks: headers of truncated files overstate the frame count.
   constexpr sf_count_t kBlock = 1 << 16;
   std::vector<float> block(static_cast<std::size_t>(kBlock) * info.channels);
