@@ -2,9 +2,9 @@
 
 #include <zlib.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "aeval/atomic_file.hpp"
 #include "aeval/error.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
@@ -77,14 +77,7 @@ AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, co
     ++result.samples;
   }
 
-  std::filesystem::create_directories(manifest.parent_path());
-  const std::filesystem::path partial = manifest.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << rows;
-    if (!out) throw Error(ErrorCategory::data, partial.string() + ": cannot write manifest");
-  }
-  std::filesystem::rename(partial, manifest);
+  write_file_atomically(manifest, rows);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "aeval/atomic_file.hpp"
 #include "aeval/error.hpp"
 #include "aeval/pipeline/progress.hpp"
 #include "aeval/version.hpp"
@@ -63,16 +64,6 @@ std::string new_run_id(const std::filesystem::path& parent) {
   std::string id = stamp;
   for (int n = 2; std::filesystem::exists(parent / id); ++n) id = std::string(stamp) + "-" + std::to_string(n);
   return id;
-}
-
-void write_atomically(const std::filesystem::path& path, const std::string& content) {
-  const std::filesystem::path partial = path.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << content;
-    if (!out) throw Error(ErrorCategory::data, partial.string() + ": cannot write");
-  }
-  std::filesystem::rename(partial, path);
 }
 
 SampleResult evaluate_sample(const Sample& sample, Components& c) {
@@ -235,7 +226,7 @@ RunResult run_task(const Registry& registry, const TaskSpec& task, const RunOpti
         {"model", c.model->identity()},
         {"post_process", post_process},
         {"evaluators", evaluators}}}};
-  write_atomically(result.run_dir / "summary.json", result.summary.dump(2) + "\n");
+  write_file_atomically(result.run_dir / "summary.json", result.summary.dump(2) + "\n");
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "aeval/atomic_file.hpp"
 #include "aeval/error.hpp"
 
 namespace aeval {
@@ -69,14 +70,7 @@ void download_verified(const std::string& url, const std::filesystem::path& dest
   if (digest != expected_sha256)
     throw Error(ErrorCategory::data, "download of " + url + " has SHA-256 " + digest + ", expected " + expected_sha256);
 
-  std::filesystem::create_directories(destination.parent_path());
-  const std::filesystem::path partial = destination.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << body;
-    if (!out) throw Error(ErrorCategory::data, partial.string() + ": cannot write");
-  }
-  std::filesystem::rename(partial, destination);
+  write_file_atomically(destination, body);
 }
 
 }  // namespace aeval
