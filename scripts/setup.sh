@@ -15,6 +15,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
+  # WordNet 3.0 for METEOR synonyms
+  wordnet-base
 )
 
 missing=()
