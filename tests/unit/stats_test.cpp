@@ -1,0 +1,67 @@
+// scipy/sklearn test-suite vectors (shared/specs/metric-specs.md §8.5) and
+// the behaviour of the statistics aeval adds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/bootstrap.hpp"
+#include "aeval/metrics/classification.hpp"
+#include "aeval/metrics/correlation.hpp"
+
+namespace {
+
+using namespace aeval::metrics;
+
+TEST(Stats, ScipyVectors) {
+  const auto p = pearson({-1, 0, 1}, {0, 0, 3});
+  EXPECT_NEAR(p.statistic, 0.8660254037844388, 1e-15);
+  EXPECT_NEAR(p.pvalue, 1.0 / 3, 1e-12);
+  EXPECT_TRUE(std::isnan(pearson({0.667, 0.667, 0.667}, {0.123, 0.456, 0.789}).statistic));
+  EXPECT_NEAR(spearman({1, 2, 3, 4, 5}, {5, 6, 7, 8, 7}).statistic, 0.82078268166812329, 1e-15);
+  EXPECT_EQ(spearman({1, 1, 2}, {1, 1, 2}).statistic, 1.0);
+  EXPECT_TRUE(std::isnan(spearman({}, {}).statistic));
+  EXPECT_NEAR(kendall({12, 2, 1, 12, 2}, {1, 4, 7, 1, 0}).statistic, -0.47140452079103173, 1e-15);
+  EXPECT_NEAR(kendall({1, 2, 2, 4, 4, 6, 6, 8, 9, 9}, {1, 2, 4, 4, 4, 4, 8, 8, 8, 10}).statistic, 0.85895569, 1e-8);
+  EXPECT_NEAR(kendall({1, 2, 2, 4, 4, 6, 6, 8, 9, 9}, {1, 2, 4, 4, 4, 4, 8, 8, 8, 10}, KendallVariant::c).statistic,
+              0.825, 1e-15);
+  EXPECT_NEAR(kendall({5, 2, 1, 3, 6, 4, 7}, {5, 2, 6, 3, 1, 7, 4}).statistic, -0.14285714286, 1e-11);
+  EXPECT_EQ(average_ranks({10, 20, 20, 30, 30, 30}), (std::vector<double>{1, 2.5, 2.5, 5, 5, 5}));
+}
+
+TEST(Stats, RocAucVectors) {
+  EXPECT_EQ(roc_auc({false, true}, {0, 1}), 1.0);
+  EXPECT_EQ(roc_auc({false, true}, {1, 0}), 0.0);
+  EXPECT_EQ(roc_auc({true, false}, {1, 1}), 0.5);
+  EXPECT_DOUBLE_EQ(roc_auc({false, false, true, true}, {0.1, 0.5, 0.5, 0.9}), 0.875);
+  EXPECT_DOUBLE_EQ(roc_auc(positive_labels(std::vector<std::string>{"a", "b", "a", "b"}), {0.9, 0.2, 0.3, 0.6}), 0.25);
+  EXPECT_THROW(positive_labels(std::vector<double>{1, 1, 1}), aeval::Error);
+}
+
+TEST(Stats, ClassificationScores) {
+  EXPECT_DOUBLE_EQ(accuracy({1, 0, 1, 1}, {1, 1, 1, 0}), 0.5);
+  EXPECT_DOUBLE_EQ(balanced_accuracy({1, 0, 1, 1}, {1, 1, 1, 0}), (2.0 / 3 + 0.0) / 2);
+  EXPECT_DOUBLE_EQ(f1({1, 0, 1, 1}, {1, 1, 1, 0}), 2 * 2.0 / (2 * 2.0 + 1 + 1));
+  EXPECT_EQ(f1({0, 0}, {0, 0}), 0.0);
+  EXPECT_DOUBLE_EQ(pairwise_preference_accuracy({0.9, 0.2, 0.5}, {0.1, 0.8, 0.5}), 0.5);
+  EXPECT_DOUBLE_EQ(pairwise_preference_accuracy({0.9, 0.2, 0.5}, {0.1, 0.8, 0.5}, 0.0), 1.0 / 3);
+  const auto w = winoground({{0.9, 0.1, 0.2, 0.8}, {0.9, 0.1, 0.95, 0.8}});
+  EXPECT_DOUBLE_EQ(w.text, 0.5);  // item 2: audio 1 prefers caption 0
+  EXPECT_DOUBLE_EQ(w.audio, 0.5);  // item 2: caption 0 prefers audio 1
+  EXPECT_DOUBLE_EQ(w.group, 0.5);
+}
+
+TEST(Stats, BootstrapIsSeededAndSane) {
+  std::vector<double> v;
+  for (int i = 0; i < 200; ++i) v.push_back(i % 7 == 0 ? 1.0 : 0.0);
+  const auto a = bootstrap_ci(v, mean, 500, 0.95, 42), b = bootstrap_ci(v, mean, 500, 0.95, 42);
+  EXPECT_EQ(a.low, b.low);
+  EXPECT_EQ(a.high, b.high);
+  EXPECT_LT(a.low, a.estimate);
+  EXPECT_GT(a.high, a.estimate);
+  EXPECT_NE(bootstrap_ci(v, mean, 500, 0.95, 43).low + bootstrap_ci(v, mean, 500, 0.95, 43).high, a.low + a.high);
+  EXPECT_DOUBLE_EQ(percentile({1, 2, 3, 4}, 50), 2.5);
+  EXPECT_THROW(bootstrap_ci({}, mean), aeval::Error);
+}
+
+}  // namespace
