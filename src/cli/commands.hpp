@@ -19,6 +19,7 @@ using Action = std::function<int()>;
 Action add_run_command(CLI::App& app, GlobalOptions& global);
 Action add_list_command(CLI::App& app, GlobalOptions& global);
 Action add_fetch_command(CLI::App& app);
+Action add_score_command(CLI::App& app);
 
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
       "per-sample results and a summary with full provenance.\n\n"
       "Start here:\n"
       "  aeval run --task asr-quickstart     PocketSphinx on the Asterisk prompts, WER/CER\n"
-      "  aeval list                          every task, dataset, model, evaluator\n",
+      "  aeval list                          every task, dataset, model, evaluator\n"
+      "  aeval score --list                  reference-exact metrics on text files\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   remember("run", cli::add_run_command(app, global));
   remember("list", cli::add_list_command(app, global));
   remember("fetch", cli::add_fetch_command(app));
+  remember("score", cli::add_score_command(app));
 
   try {
     app.parse(argc, argv);

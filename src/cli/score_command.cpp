@@ -1,0 +1,111 @@
+#include <cstdio>
+#include <fstream>
+
+#include "aeval/error.hpp"
+#include "aeval/pipeline/registry.hpp"
+#include "aeval/text/spelling_table.hpp"
+#include "aeval/text/whisper_normalizers.hpp"
+#include "cli/commands.hpp"
+#include "cli/text_scorers.hpp"
+
+namespace aeval::cli {
+
+namespace {
+
+struct ScoreArgs {
+  std::string metric;
+  bool list = false;
+  std::filesystem::path hypotheses;
+  std::vector<std::filesystem::path> references;
+  std::string hyp_field = "text", ref_field = "text";
+  std::string normalize = "none";
+  std::filesystem::path per_sample;
+  ScoreOptions options;
+  double smooth_value = -1;
+};
+
+std::function<std::string(const std::string&)> normalizer(const std::string& name) {
+  if (name == "none") return {};
+  if (name == "whisper-basic") return [](const std::string& s) { return text::whisper_basic_normalize(s); };
+  if (name == "whisper-english") {
+    auto n = std::make_shared<text::EnglishTextNormalizer>(text::load_spelling_table());
+    if (!n->spelling().available())
+      std::fprintf(stderr, "note: no spelling table at %s; British spellings stay as they are\n",
+                   text::default_spelling_table_path().c_str());
+    return [n](const std::string& s) { return (*n)(s); };
+  }
+  throw Error(ErrorCategory::config, "unknown --normalize '" + name + "' (none, whisper-basic, whisper-english)");
+}
+
+}  // namespace
+
+Action add_score_command(CLI::App& app) {
+  auto a = std::make_shared<ScoreArgs>();
+  CLI::App* score = app.add_subcommand("score", "Score hypotheses against references with one metric");
+  score->footer(
+      "Inputs are line-aligned text files (one segment per line) or JSONL files whose rows hold\n"
+      "the text in a field (--hyp-field/--ref-field; a list of strings gives several references).\n"
+      "Repeat --ref for several references per segment. The result is strict JSON on stdout.\n\n"
+      "Examples:\n"
+      "  aeval score wer --ref refs.txt --hyp hyps.txt --normalize whisper-english\n"
+      "  aeval score bleu --ref ref1.txt --ref ref2.txt --hyp sys.txt --tokenize 13a\n"
+      "  aeval score meteor --ref caps.jsonl --ref-field captions --hyp preds.jsonl --hyp-field caption\n"
+      "  aeval score --list");
+  score->add_option("metric", a->metric, "Metric name (see --list)");
+  score->add_flag("--list", a->list, "List every metric with one line each");
+  score->add_option("--hyp", a->hypotheses, "Hypotheses (system outputs)")->check(CLI::ExistingFile);
+  score->add_option("--ref", a->references, "References (repeatable)")->check(CLI::ExistingFile);
+  score->add_option("--hyp-field", a->hyp_field, "Field of JSONL hypotheses")->capture_default_str();
+  score->add_option("--ref-field", a->ref_field, "Field of JSONL references")->capture_default_str();
+  score->add_option("--normalize", a->normalize, "Text normalizer applied to both sides: none, whisper-basic, whisper-english")
+      ->capture_default_str();
+  score->add_option("--per-sample", a->per_sample, "Also write one JSON line of scores per segment here");
+  score->add_option("--tokenize", a->options.bleu.tokenize, "bleu: 13a, intl, zh, char, none")->capture_default_str();
+  score->add_option("--smooth-method", a->options.bleu.smooth_method, "bleu: exp, floor, add-k, none")->capture_default_str();
+  score->add_option("--smooth-value", a->smooth_value, "bleu: value for floor (0.1) or add-k (1)");
+  score->add_option("--max-ngram-order", a->options.bleu.max_ngram_order, "bleu: highest n-gram order")->capture_default_str();
+  score->add_flag("--effective-order", a->options.bleu.effective_order, "bleu: skip orders with no n-grams");
+  score->add_flag("--lowercase", a->options.bleu.lowercase, "bleu, chrf: lowercase both sides");
+  score->add_option("--char-order", a->options.chrf.char_order, "chrf: character n-gram order")->capture_default_str();
+  score->add_option("--word-order", a->options.chrf.word_order, "chrf: word n-gram order (2 = chrF++)")->capture_default_str();
+  score->add_option("--beta", a->options.chrf.beta, "chrf: recall weight")->capture_default_str();
+  score->add_flag("--stem", a->options.stem, "rouge: Porter-stem tokens longer than 3 characters (AudioCapBench does)");
+
+  return [a]() {
+    if (a->list) {
+      for (const auto& s : text_scorers()) std::printf("%-12s %s\n", s.name.c_str(), s.summary.c_str());
+      return 0;
+    }
+    std::vector<std::string> names;
+    for (const auto& s : text_scorers()) names.push_back(s.name);
+    const TextScorer* scorer = find_text_scorer(a->metric);
+    if (!scorer)
+      throw Error(ErrorCategory::config, "unknown metric '" + a->metric + "'" + pipeline::suggestion_suffix(a->metric, names) +
+                                             "; `aeval score --list` shows them all");
+    if (a->hypotheses.empty() || a->references.empty())
+      throw Error(ErrorCategory::config, "aeval score needs --hyp FILE and at least one --ref FILE");
+    if (a->smooth_value >= 0) a->options.bleu.smooth_value = a->smooth_value;
+    a->options.chrf.lowercase = a->options.bleu.lowercase;
+
+    ScoreInput input = read_score_input(a->hypotheses, a->references, a->hyp_field, a->ref_field);
+    if (const auto normalize = normalizer(a->normalize)) {
+      for (auto& h : input.hypotheses) h = normalize(h);
+      for (auto& refs : input.references)
+        for (auto& r : refs) r = normalize(r);
+    }
+    std::vector<nlohmann::json> per_sample;
+    nlohmann::json result = scorer->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
+    result["metric"] = scorer->name;
+    result["segments"] = input.hypotheses.size();
+    result["normalize"] = a->normalize;
+    if (!a->per_sample.empty()) {
+      std::ofstream out(a->per_sample);
+      if (!out) throw Error(ErrorCategory::data, a->per_sample.string() + ": cannot write");
+      for (const auto& s : per_sample) out << s.dump() << '\n';
+    }
+    std::printf("%s\n", result.dump(2).c_str());
+    return 0;
+  };
+}
+
+}  // namespace aeval::cli
