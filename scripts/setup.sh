@@ -13,6 +13,8 @@ packages=(
   libcurl4-openssl-dev libssl-dev zlib1g-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the reference implementations Debian ships, for differential tests and benchmarks
+  python3 python3-nltk python3-scipy python3-sklearn
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
   # WordNet 3.0 for METEOR synonyms

@@ -1,35 +1,17 @@
 // Drives the aeval binary as a user does, on real Asterisk recordings plus a
 // missing, an empty and a corrupt file.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
+using aeval::testing::Outcome;
+using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
-
-struct Outcome {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-Outcome run_aeval(const std::string& arguments) {
-  const std::string command = std::string(AEVAL_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  Outcome outcome{-1, ""};
-  if (!pipe) return outcome;
-  std::array<char, 4096> buffer;
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
-  const int status = pclose(pipe);
-  outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
-}
 
 std::filesystem::path only_run_dir(const std::filesystem::path& root) {
   std::vector<std::filesystem::path> found;

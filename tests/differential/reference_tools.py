@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Runs Debian's reference implementations (NLTK 3.8, SciPy 1.10, scikit-learn 1.2)
+on the cases aeval's differential tests generate: reads a JSON request file,
+writes a JSON answer file. Used only by tests/differential/*_test.cpp."""
+import json
+import math
+import os
+import sys
+import tempfile
+
+
+def wordnet_reader():
+    # Debian's wordnet-base lacks the 'lexnames' file NLTK opens at start-up.
+    # Its 45 entries only name Synset.lexname(), which METEOR never calls, so
+    # placeholder names do.
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    folder = tempfile.mkdtemp(prefix="aeval-wordnet-")
+    source = os.environ.get("AEVAL_WORDNET_DIR", "/usr/share/wordnet")
+    for name in os.listdir(source):
+        os.symlink(os.path.join(source, name), os.path.join(folder, name))
+    with open(os.path.join(folder, "lexnames"), "w") as f:
+        for i in range(45):
+            f.write("%02d\tlexfile%02d\t0\n" % (i, i))
+    return WordNetCorpusReader(folder, None)
+
+
+def number(value):
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    return value
+
+
+def answer(kind, cases):
+    if kind == "nltk_bleu":
+        from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+        method1 = SmoothingFunction().method1
+        return [sentence_bleu(c["refs"], c["hyp"], weights=tuple(c["weights"]),
+                              smoothing_function=method1 if c["method1"] else None) for c in cases]
+    if kind == "meteor":
+        from nltk.translate.meteor_score import meteor_score
+        wordnet = wordnet_reader()
+        return [meteor_score(c["refs"], c["hyp"], wordnet=wordnet) for c in cases]
+    if kind == "porter":
+        from nltk.stem.porter import PorterStemmer
+        modes = [PorterStemmer(m) for m in (PorterStemmer.NLTK_EXTENSIONS, PorterStemmer.MARTIN_EXTENSIONS,
+                                            PorterStemmer.ORIGINAL_ALGORITHM)]
+        return [[m.stem(w) for m in modes] for w in cases]
+    if kind == "stats":
+        import warnings
+        from scipy import stats
+        from sklearn.metrics import roc_auc_score
+        warnings.simplefilter("ignore")
+        out = []
+        for c in cases:
+            x, y = c["x"], c["y"]
+            row = {}
+            for name, fn in (("pearson", stats.pearsonr), ("spearman", stats.spearmanr),
+                             ("kendall_b", lambda a, b: stats.kendalltau(a, b, variant="b")),
+                             ("kendall_c", lambda a, b: stats.kendalltau(a, b, variant="c"))):
+                r = fn(x, y)
+                row[name] = [number(float(r[0])), number(float(r[1]))]
+            row["auc"] = number(float(roc_auc_score(c["labels"], x)))
+            out.append(row)
+        return out
+    raise ValueError("unknown kind " + kind)
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        request = json.load(f)
+    with open(sys.argv[2], "w") as f:
+        json.dump(answer(request["kind"], request["cases"]), f)
+
+
+if __name__ == "__main__":
+    main()

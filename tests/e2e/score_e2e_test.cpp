@@ -1,0 +1,72 @@
+// `aeval score` as a user runs it: strict JSON out, clear errors for bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_aeval.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+TEST(ScoreE2E, ListsEveryMetric) {
+  const auto o = run_aeval("score --list");
+  EXPECT_EQ(o.status, 0);
+  for (const char* name : {"wer", "cer", "bleu", "chrf", "nltk-bleu", "meteor", "rouge", "cider-d", "exact-match",
+                           "exist-match", "token-f1", "pearson", "spearman", "kendall", "roc-auc"})
+    EXPECT_NE(o.output.find(name), std::string::npos) << name;
+}
+
+TEST(ScoreE2E, TextFilesGiveStrictJsonAndPerSampleLines) {
+  TempDir dir;
+  write_bytes(dir / "ref.txt", "the cat sat on the mat\nhello world\n");
+  write_bytes(dir / "hyp.txt", "the cat sat on a mat\nhello there world\n");
+  const auto o = run_aeval("score wer --ref " + (dir / "ref.txt").string() + " --hyp " + (dir / "hyp.txt").string() +
+                           " --per-sample " + (dir / "per.jsonl").string(), false);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto result = nlohmann::json::parse(o.output);
+  EXPECT_DOUBLE_EQ(result["wer"].get<double>(), 2.0 / 8);  // jiwer: 1 substitution + 1 insertion over 8 words
+  EXPECT_EQ(result["segments"], 2);
+  const std::string lines = aeval::testing::read_bytes(dir / "per.jsonl");
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2);
+}
+
+TEST(ScoreE2E, JsonlFieldsAndMultipleReferences) {
+  TempDir dir;
+  write_bytes(dir / "refs.jsonl", R"({"captions": ["a dog barks", "a dog is barking loudly"]})" "\n");
+  write_bytes(dir / "hyps.jsonl", R"({"caption": "a dog barking"})" "\n");
+  const auto o = run_aeval("score meteor --ref " + (dir / "refs.jsonl").string() + " --ref-field captions --hyp " +
+                           (dir / "hyps.jsonl").string() + " --hyp-field caption", false);
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_GT(nlohmann::json::parse(o.output)["meteor"].get<double>(), 0.5);
+}
+
+TEST(ScoreE2E, MismatchedCountsNameBothFiles) {
+  TempDir dir;
+  write_bytes(dir / "ref.txt", "one\n");
+  write_bytes(dir / "hyp.txt", "one\ntwo\n");
+  const auto o = run_aeval("score bleu --ref " + (dir / "ref.txt").string() + " --hyp " + (dir / "hyp.txt").string());
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("ref.txt has 1"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("hyp.txt has 2"), std::string::npos) << o.output;
+}
+
+TEST(ScoreE2E, InvalidUtf8NamesTheByteOffset) {
+  TempDir dir;
+  write_bytes(dir / "ref.txt", "fine\nbad \xff byte\n");
+  write_bytes(dir / "hyp.txt", "fine\nbad byte\n");
+  const auto o = run_aeval("score cer --ref " + (dir / "ref.txt").string() + " --hyp " + (dir / "hyp.txt").string());
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("ref.txt:2: invalid UTF-8 at byte offset 9"), std::string::npos) << o.output;
+}
+
+TEST(ScoreE2E, UnknownMetricSuggests) {
+  const auto o = run_aeval("score rogue --ref x --hyp y");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("did you mean: rouge"), std::string::npos) << o.output;
+}
+
+}  // namespace
