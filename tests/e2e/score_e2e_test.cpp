@@ -64,7 +64,9 @@ TEST(ScoreE2E, InvalidUtf8NamesTheByteOffset) {
 }
 
 TEST(ScoreE2E, UnknownMetricSuggests) {
-  const auto o = run_aeval("score rogue --ref x --hyp y");
+  TempDir dir;
+  write_bytes(dir / "t.txt", "a\n");
+  const auto o = run_aeval("score rogue --ref " + (dir / "t.txt").string() + " --hyp " + (dir / "t.txt").string());
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.output.find("did you mean: rouge"), std::string::npos) << o.output;
 }
