@@ -1,10 +1,12 @@
 // NLTK 3.8 PorterStemmer: steps 1a-5b with NLTK's and Martin Porter's
-// departures from the 1980 paper selected by mode.
+// departures from the 1980 paper selected by mode. Rule tables are static;
+// stems are memoised per thread because corpora repeat their words.
 #include "aeval/text/porter_stemmer.hpp"
 
-#include <functional>
+#include <array>
 #include <map>
-#include <vector>
+#include <span>
+#include <unordered_map>
 
 #include "aeval/text/unicode.hpp"
 
@@ -13,12 +15,55 @@ namespace aeval::text {
 namespace {
 
 using Word = std::u32string;
+using View = std::u32string_view;
 
-bool ends_with(const Word& w, std::u32string_view suffix) {
-  return w.size() >= suffix.size() && std::u32string_view(w).substr(w.size() - suffix.size()) == suffix;
-}
+bool ends_with(View w, View suffix) { return w.size() >= suffix.size() && w.substr(w.size() - suffix.size()) == suffix; }
+Word drop(View w, std::size_t n) { return Word(w.substr(0, w.size() - n)); }
 
-Word drop(const Word& w, std::size_t n) { return w.substr(0, w.size() - n); }
+enum class Condition {
+  none,
+  positive_measure,     // m(stem) > 0
+  measure_above_one,    // m(stem) > 1
+  ion,                  // m(stem) > 1 and stem ends in s or t
+  not_l_s_z,            // step 1b, *d: the doubled letter is not l, s or z
+  short_cvc,            // step 1b: m(stem) == 1 and *o
+  y_after_consonant,    // step 1c, NLTK: stem longer than 1 and ends in a consonant
+  contains_vowel,       // step 1c, original
+  logi,                 // step 2, NLTK: m(word minus "ogi") > 0
+  ll,                   // step 5b: m(word minus one l) > 1
+};
+
+struct Rule {
+  View suffix;  // U"*d" means "ends with a double consonant"
+  View replacement;
+  Condition condition;
+};
+
+constexpr Rule kStep1a[] = {{U"sses", U"ss", Condition::none}, {U"ies", U"i", Condition::none},
+                            {U"ss", U"ss", Condition::none}, {U"s", U"", Condition::none}};
+constexpr Rule kStep1bTail[] = {{U"at", U"ate", Condition::none}, {U"bl", U"ble", Condition::none},
+                                {U"iz", U"ize", Condition::none}, {U"*d", U"", Condition::not_l_s_z},
+                                {U"", U"e", Condition::short_cvc}};
+constexpr Rule kStep1cNltk[] = {{U"y", U"i", Condition::y_after_consonant}};
+constexpr Rule kStep1cOriginal[] = {{U"y", U"i", Condition::contains_vowel}};
+constexpr Condition P = Condition::positive_measure;
+constexpr Rule kStep2Head[] = {{U"ational", U"ate", P}, {U"tional", U"tion", P}, {U"enci", U"ence", P},
+                               {U"anci", U"ance", P}, {U"izer", U"ize", P}};
+constexpr Rule kStep2Tail[] = {{U"alli", U"al", P},     {U"entli", U"ent", P},   {U"eli", U"e", P},
+                               {U"ousli", U"ous", P},   {U"ization", U"ize", P}, {U"ation", U"ate", P},
+                               {U"ator", U"ate", P},    {U"alism", U"al", P},    {U"iveness", U"ive", P},
+                               {U"fulness", U"ful", P}, {U"ousness", U"ous", P}, {U"aliti", U"al", P},
+                               {U"iviti", U"ive", P},   {U"biliti", U"ble", P}};
+constexpr Rule kStep3[] = {{U"icate", U"ic", P}, {U"ative", U"", P}, {U"alize", U"al", P}, {U"iciti", U"ic", P},
+                           {U"ical", U"ic", P},  {U"ful", U"", P},   {U"ness", U"", P}};
+constexpr Condition M = Condition::measure_above_one;
+constexpr Rule kStep4[] = {{U"al", U"", M},  {U"ance", U"", M},  {U"ence", U"", M}, {U"er", U"", M},
+                           {U"ic", U"", M},  {U"able", U"", M},  {U"ible", U"", M}, {U"ant", U"", M},
+                           {U"ement", U"", M}, {U"ment", U"", M}, {U"ent", U"", M},
+                           {U"ion", U"", Condition::ion},
+                           {U"ou", U"", M},  {U"ism", U"", M},   {U"ate", U"", M},  {U"iti", U"", M},
+                           {U"ous", U"", M}, {U"ive", U"", M},   {U"ize", U"", M}};
+constexpr Rule kStep5b[] = {{U"ll", U"l", Condition::ll}};
 
 class Stemmer {
  public:
@@ -27,51 +72,47 @@ class Stemmer {
   Word stem(Word w) const {
     w = step1a(w);
     w = step1b(w);
-    w = step1c(w);
+    w = apply(w, nltk() ? std::span<const Rule>(kStep1cNltk) : std::span<const Rule>(kStep1cOriginal));
     w = step2(w);
-    w = step3(w);
-    w = step4(w);
+    w = apply(w, kStep3);
+    w = apply(w, kStep4);
     w = step5a(w);
-    return step5b(w);
+    return apply(w, kStep5b);
   }
 
  private:
-  struct Rule {
-    std::u32string suffix;  // U"*d" means "ends with a double consonant"
-    Word replacement;
-    std::function<bool(const Word&)> condition;  // empty: unconditional
-  };
-
   bool nltk() const { return mode_ == PorterMode::nltk_extensions; }
 
   static bool is_vowel_letter(char32_t c) { return c == U'a' || c == U'e' || c == U'i' || c == U'o' || c == U'u'; }
 
-  static bool consonant(const Word& w, std::size_t i) {
+  static bool consonant(View w, std::size_t i) {
     if (is_vowel_letter(w[i])) return false;
     if (w[i] == U'y') return i == 0 ? true : !consonant(w, i - 1);
     return true;
   }
 
-  static int measure(const Word& stem) {
+  static int measure(View stem) {
     int m = 0;
-    for (std::size_t i = 0; i + 1 < stem.size(); ++i)
-      if (!consonant(stem, i) && consonant(stem, i + 1)) ++m;
+    bool previous_consonant = true;  // value for index -1 is irrelevant: only "vc" pairs count
+    for (std::size_t i = 0; i < stem.size(); ++i) {
+      const bool c = consonant(stem, i);
+      if (i > 0 && !previous_consonant && c) ++m;
+      previous_consonant = c;
+    }
     return m;
   }
 
-  static bool positive_measure(const Word& stem) { return measure(stem) > 0; }
-
-  static bool contains_vowel(const Word& stem) {
+  static bool contains_vowel(View stem) {
     for (std::size_t i = 0; i < stem.size(); ++i)
       if (!consonant(stem, i)) return true;
     return false;
   }
 
-  static bool ends_double_consonant(const Word& w) {
+  static bool ends_double_consonant(View w) {
     return w.size() >= 2 && w[w.size() - 1] == w[w.size() - 2] && consonant(w, w.size() - 1);
   }
 
-  bool ends_cvc(const Word& w) const {
+  bool ends_cvc(View w) const {
     const std::size_t n = w.size();
     if (n >= 3 && consonant(w, n - 3) && !consonant(w, n - 2) && consonant(w, n - 1) && w[n - 1] != U'w' &&
         w[n - 1] != U'x' && w[n - 1] != U'y')
@@ -79,17 +120,38 @@ class Stemmer {
     return nltk() && n == 2 && !consonant(w, 0) && consonant(w, 1);
   }
 
+  // `word` is the word the rule list was applied to, `stem` what the rule left.
+  bool holds(Condition c, View word, View stem, char32_t doubled) const {
+    switch (c) {
+      case Condition::none: return true;
+      case Condition::positive_measure: return measure(stem) > 0;
+      case Condition::measure_above_one: return measure(stem) > 1;
+      case Condition::ion: return measure(stem) > 1 && (stem.back() == U's' || stem.back() == U't');
+      case Condition::not_l_s_z: return doubled != U'l' && doubled != U's' && doubled != U'z';
+      case Condition::short_cvc: return measure(stem) == 1 && ends_cvc(stem);
+      case Condition::y_after_consonant: return stem.size() > 1 && consonant(stem, stem.size() - 1);
+      case Condition::contains_vowel: return contains_vowel(stem);
+      case Condition::logi: return measure(word.substr(0, word.size() - 3)) > 0;
+      case Condition::ll: return measure(word.substr(0, word.size() - 1)) > 1;
+    }
+    return false;
+  }
+
   // The first rule whose suffix matches decides: if its condition fails the
   // word is returned unchanged.
-  static Word apply(const Word& w, const std::vector<Rule>& rules) {
+  Word apply(const Word& w, std::span<const Rule> rules) const {
     for (const Rule& r : rules) {
       if (r.suffix == U"*d" && ends_double_consonant(w)) {
-        const Word stem = drop(w, 2);
-        return !r.condition || r.condition(stem) ? stem + r.replacement : w;
+        // step 1b: the replacement is the doubled letter itself
+        const char32_t doubled = w.back();
+        return holds(r.condition, w, View(w).substr(0, w.size() - 2), doubled) ? drop(w, 1) : w;
       }
       if (ends_with(w, r.suffix)) {
-        const Word stem = drop(w, r.suffix.size());
-        return !r.condition || r.condition(stem) ? stem + r.replacement : w;
+        const View stem = View(w).substr(0, w.size() - r.suffix.size());
+        if (!holds(r.condition, w, stem, w.empty() ? 0 : w.back())) return w;
+        Word out(stem);
+        if (r.suffix == U"*d") out += w.back();  // a literal "*d" ending: the reference appends the last letter
+        return out.append(r.replacement);
       }
     }
     return w;
@@ -97,7 +159,7 @@ class Stemmer {
 
   Word step1a(const Word& w) const {
     if (nltk() && ends_with(w, U"ies") && w.size() == 4) return drop(w, 3) + U"ie";
-    return apply(w, {{U"sses", U"ss", {}}, {U"ies", U"i", {}}, {U"ss", U"ss", {}}, {U"s", U"", {}}});
+    return apply(w, kStep1a);
   }
 
   Word step1b(const Word& w) const {
@@ -106,96 +168,42 @@ class Stemmer {
       const Word stem = drop(w, 3);
       return measure(stem) > 0 ? stem + U"ee" : w;
     }
-    Word stem;
-    bool trimmed = false;
-    for (std::u32string_view suffix : {std::u32string_view(U"ed"), std::u32string_view(U"ing")}) {
+    for (View suffix : {View(U"ed"), View(U"ing")}) {
       if (ends_with(w, suffix)) {
-        stem = drop(w, suffix.size());
-        if (contains_vowel(stem)) {
-          trimmed = true;
-          break;
-        }
+        const Word stem = drop(w, suffix.size());
+        if (contains_vowel(stem)) return apply(stem, kStep1bTail);
       }
     }
-    if (!trimmed) return w;
-    const char32_t last = stem.back();
-    return apply(stem, {{U"at", U"ate", {}},
-                        {U"bl", U"ble", {}},
-                        {U"iz", U"ize", {}},
-                        {U"*d", Word(1, last), [last](const Word&) { return last != U'l' && last != U's' && last != U'z'; }},
-                        {U"", U"e", [this](const Word& s) { return measure(s) == 1 && ends_cvc(s); }}});
-  }
-
-  Word step1c(const Word& w) const {
-    if (nltk())
-      return apply(w, {{U"y", U"i", [](const Word& s) { return s.size() > 1 && consonant(s, s.size() - 1); }}});
-    return apply(w, {{U"y", U"i", contains_vowel}});
+    return w;
   }
 
   Word step2(const Word& w) const {
-    if (nltk() && ends_with(w, U"alli") && positive_measure(drop(w, 4))) return step2(drop(w, 4) + U"al");
-    std::vector<Rule> rules{
-        {U"ational", U"ate", positive_measure},
-        {U"tional", U"tion", positive_measure},
-        {U"enci", U"ence", positive_measure},
-        {U"anci", U"ance", positive_measure},
-        {U"izer", U"ize", positive_measure},
-        mode_ == PorterMode::original_algorithm ? Rule{U"abli", U"able", positive_measure}
-                                                : Rule{U"bli", U"ble", positive_measure},
-        {U"alli", U"al", positive_measure},
-        {U"entli", U"ent", positive_measure},
-        {U"eli", U"e", positive_measure},
-        {U"ousli", U"ous", positive_measure},
-        {U"ization", U"ize", positive_measure},
-        {U"ation", U"ate", positive_measure},
-        {U"ator", U"ate", positive_measure},
-        {U"alism", U"al", positive_measure},
-        {U"iveness", U"ive", positive_measure},
-        {U"fulness", U"ful", positive_measure},
-        {U"ousness", U"ous", positive_measure},
-        {U"aliti", U"al", positive_measure},
-        {U"iviti", U"ive", positive_measure},
-        {U"biliti", U"ble", positive_measure},
-    };
+    if (nltk() && ends_with(w, U"alli") && measure(View(w).substr(0, w.size() - 4)) > 0)
+      return step2(drop(w, 4) + U"al");
+    // The published "abli" rule, or "bli" as Martin Porter and NLTK have it.
+    static constexpr Rule kAbli{U"abli", U"able", P}, kBli{U"bli", U"ble", P};
+    static constexpr Rule kFulli{U"fulli", U"ful", P}, kLogiNltk{U"logi", U"log", Condition::logi},
+        kLogiMartin{U"logi", U"log", P};
+    std::array<Rule, std::size(kStep2Head) + 1 + std::size(kStep2Tail) + 2> rules{};
+    std::size_t n = 0;
+    for (const Rule& r : kStep2Head) rules[n++] = r;
+    rules[n++] = mode_ == PorterMode::original_algorithm ? kAbli : kBli;
+    for (const Rule& r : kStep2Tail) rules[n++] = r;
     if (nltk()) {
-      rules.push_back({U"fulli", U"ful", positive_measure});
-      // The 'l' of "logi" stays with the stem for the measure ("geo", "theo").
-      rules.push_back({U"logi", U"log", [w](const Word&) { return positive_measure(drop(w, 3)); }});
+      rules[n++] = kFulli;
+      rules[n++] = kLogiNltk;  // the 'l' of "logi" stays with the stem for the measure
+    } else if (mode_ == PorterMode::martin_extensions) {
+      rules[n++] = kLogiMartin;
     }
-    if (mode_ == PorterMode::martin_extensions) rules.push_back({U"logi", U"log", positive_measure});
-    return apply(w, rules);
-  }
-
-  static Word step3(const Word& w) {
-    return apply(w, {{U"icate", U"ic", positive_measure},
-                     {U"ative", U"", positive_measure},
-                     {U"alize", U"al", positive_measure},
-                     {U"iciti", U"ic", positive_measure},
-                     {U"ical", U"ic", positive_measure},
-                     {U"ful", U"", positive_measure},
-                     {U"ness", U"", positive_measure}});
-  }
-
-  static Word step4(const Word& w) {
-    const auto gt1 = [](const Word& s) { return measure(s) > 1; };
-    return apply(w, {{U"al", U"", gt1},   {U"ance", U"", gt1}, {U"ence", U"", gt1}, {U"er", U"", gt1},
-                     {U"ic", U"", gt1},   {U"able", U"", gt1}, {U"ible", U"", gt1}, {U"ant", U"", gt1},
-                     {U"ement", U"", gt1}, {U"ment", U"", gt1}, {U"ent", U"", gt1},
-                     {U"ion", U"", [](const Word& s) { return measure(s) > 1 && (s.back() == U's' || s.back() == U't'); }},
-                     {U"ou", U"", gt1},   {U"ism", U"", gt1},  {U"ate", U"", gt1},  {U"iti", U"", gt1},
-                     {U"ous", U"", gt1},  {U"ive", U"", gt1},  {U"ize", U"", gt1}});
+    return apply(w, std::span<const Rule>(rules.data(), n));
   }
 
   Word step5a(const Word& w) const {
     if (!ends_with(w, U"e")) return w;
-    const Word stem = drop(w, 1);
-    if (measure(stem) > 1) return stem;
-    if (measure(stem) == 1 && !ends_cvc(stem)) return stem;
+    const View stem = View(w).substr(0, w.size() - 1);
+    const int m = measure(stem);
+    if (m > 1 || (m == 1 && !ends_cvc(stem))) return Word(stem);
     return w;
-  }
-
-  static Word step5b(const Word& w) {
-    return apply(w, {{U"ll", U"l", [w](const Word&) { return measure(drop(w, 1)) > 1; }}});
   }
 
   PorterMode mode_;
@@ -210,16 +218,28 @@ const std::map<std::string, std::string>& irregular_forms() {
   return pool;
 }
 
-}  // namespace
-
-std::string porter_stem(std::string_view word, PorterMode mode) {
-  const std::string lowered = lower(word);
+std::string stem_uncached(std::string_view word, PorterMode mode) {
   if (mode == PorterMode::nltk_extensions) {
     if (auto it = irregular_forms().find(std::string(word)); it != irregular_forms().end()) return it->second;
   }
-  const Word original = to_u32(word);
-  if (mode != PorterMode::original_algorithm && original.size() <= 2) return lowered;
+  const std::string lowered = lower(word);
+  if (mode != PorterMode::original_algorithm && to_u32(word).size() <= 2) return lowered;
   return to_utf8(Stemmer(mode).stem(to_u32(lowered)));
+}
+
+}  // namespace
+
+std::string porter_stem(std::string_view word, PorterMode mode) {
+  // Corpora repeat their words: remember stems, per thread, up to a bound.
+  constexpr std::size_t kMaxCached = 1 << 18;
+  thread_local std::array<std::unordered_map<std::string, std::string>, 3> cache;
+  auto& memo = cache[static_cast<std::size_t>(mode)];
+  const std::string key(word);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  std::string stem = stem_uncached(word, mode);
+  if (memo.size() >= kMaxCached) memo.clear();
+  memo.emplace(key, stem);
+  return stem;
 }
 
 }  // namespace aeval::text

@@ -48,8 +48,26 @@ bool is_space(char32_t c) {
          c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+namespace {
+bool is_ascii(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+}  // namespace
+
 std::vector<std::string> split_whitespace(std::string_view s) {
   std::vector<std::string> out;
+  if (is_ascii(s)) {  // fast path: the ASCII whitespace of str.isspace()
+    std::size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && is_space(char32_t(s[i]))) ++i;
+      const std::size_t start = i;
+      while (i < s.size() && !is_space(char32_t(s[i]))) ++i;
+      if (i > start) out.emplace_back(s.substr(start, i - start));
+    }
+    return out;
+  }
   std::u32string current;
   for (char32_t c : to_u32(s)) {
     if (is_space(c)) {
@@ -105,6 +123,12 @@ std::string normalize(std::string_view s, bool compose) {
 }  // namespace
 
 std::string lower(std::string_view s) {
+  if (is_ascii(s)) {  // Python lowercases ASCII letter by letter
+    std::string out(s);
+    for (char& c : out)
+      if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return out;
+  }
   icu::UnicodeString u = from_utf8(s);
   u.toLower(icu::Locale::getRoot());
   return utf8_of(u);

@@ -74,6 +74,7 @@ struct WordNet::Impl {
   std::array<std::string, 4> data;  // whole data.* files, read by byte offset
   mutable std::mutex cache_mutex;
   mutable std::unordered_map<uint64_t, std::vector<std::string>> lemma_cache;
+  mutable std::unordered_map<std::string, std::vector<std::string>> synonym_cache;
 
   bool has(const std::string& form, std::size_t pos) const {
     auto it = index.find(form);
@@ -176,6 +177,10 @@ std::vector<std::string> WordNet::morphy(const std::string& form, char pos_char)
 }
 
 std::vector<std::string> WordNet::synonym_lemma_names(const std::string& word) const {
+  {
+    std::lock_guard lock(impl_->cache_mutex);
+    if (auto it = impl_->synonym_cache.find(word); it != impl_->synonym_cache.end()) return it->second;
+  }
   const std::string lemma = lower(word);
   std::vector<std::string> names;
   for (char pos : kPos) {
@@ -187,6 +192,8 @@ std::vector<std::string> WordNet::synonym_lemma_names(const std::string& word) c
         for (auto& name : impl_->lemma_names(p, offset)) names.push_back(std::move(name));
     }
   }
+  std::lock_guard lock(impl_->cache_mutex);
+  impl_->synonym_cache.emplace(word, names);
   return names;
 }
 
