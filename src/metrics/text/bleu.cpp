@@ -111,32 +111,27 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
   std::vector<double> correct(order, 0), total(order, 0);
   long sys_len = 0, ref_len = 0;
   detail::Interner interner;
-  for (std::size_t i = 0; i < hypotheses.size(); ++i) {
-    std::vector<detail::NgramCounts> max_ref(order);
-    std::vector<long> ref_lens;
-    for (const auto& stream : references) {
-      const std::u32string ids = interner.ids(preprocess(stream[i], o));
-      ref_lens.push_back(long(ids.size()));
-      auto counts = detail::count_ngrams(ids, 1, o.max_ngram_order);
-      for (std::size_t n = 0; n < order; ++n)
-        for (auto& [gram, count] : counts[n]) {
-          long& m = max_ref[n][gram];
-          m = std::max(m, count);
-        }
-    }
-    const std::u32string hyp = interner.ids(preprocess(hypotheses[i], o));
-    const long hyp_len = long(hyp.size());
-    const auto hyp_counts = detail::count_ngrams(hyp, 1, o.max_ngram_order);
-    sys_len += hyp_len;
-    ref_len += closest_ref_len(hyp_len, ref_lens);
-    for (std::size_t n = 0; n < order; ++n) {
-      for (const auto& [gram, count] : hyp_counts[n]) {
-        total[n] += double(count);
-        const auto it = max_ref[n].find(gram);
-        if (it != max_ref[n].end()) correct[n] += double(std::min(count, it->second));
+  detail::with_ngram_key(o.max_ngram_order, detail::kWordBits, [&]<class Key>() {
+    for (std::size_t i = 0; i < hypotheses.size(); ++i) {
+      std::vector<detail::Counts<Key>> max_ref(order);
+      std::vector<long> ref_lens;
+      for (const auto& stream : references) {
+        const std::u32string ids = interner.ids(preprocess(stream[i], o));
+        ref_lens.push_back(long(ids.size()));
+        for (std::size_t n = 0; n < order; ++n)
+          max_ref[n] = detail::max_counts(max_ref[n], detail::count_ngrams<Key>(ids, int(n + 1), detail::kWordBits));
+      }
+      const std::u32string hyp = interner.ids(preprocess(hypotheses[i], o));
+      const long hyp_len = long(hyp.size());
+      sys_len += hyp_len;
+      ref_len += closest_ref_len(hyp_len, ref_lens);
+      for (std::size_t n = 0; n < order; ++n) {
+        const auto counts = detail::count_ngrams<Key>(hyp, int(n + 1), detail::kWordBits);
+        total[n] += double(detail::total(counts));
+        correct[n] += double(detail::clipped_matches(counts, max_ref[n]));
       }
     }
-  }
+  });
   return compute_bleu(std::move(correct), std::move(total), sys_len, ref_len, o);
 }
 

@@ -36,29 +36,38 @@ std::vector<std::string> words_with_punctuation_split(std::string_view line) {
   return out;
 }
 
-struct Segment {
-  std::vector<detail::NgramCounts> chars, words;
+// One side of a comparison: its characters and its word ids.
+struct Symbols {
+  std::u32string chars, words;
 };
 
-Segment extract(const std::string& raw, const ChrfOptions& o, detail::Interner& interner) {
+Symbols symbols(const std::string& raw, const ChrfOptions& o, detail::Interner& interner) {
   const std::string line = o.lowercase ? text::lower(raw) : raw;
-  Segment s;
-  const std::u32string chars = text::to_u32(o.whitespace ? line : text::join(text::split_whitespace(line), ""));
-  s.chars = detail::count_ngrams(chars, 1, o.char_order);
-  if (o.word_order > 0) s.words = detail::count_ngrams(interner.ids(words_with_punctuation_split(line)), 1, o.word_order);
+  Symbols s;
+  s.chars = text::to_u32(o.whitespace ? line : text::join(text::split_whitespace(line), ""));
+  if (o.word_order > 0) s.words = interner.ids(words_with_punctuation_split(line));
   return s;
 }
 
-void append_match_statistics(const detail::NgramCounts& hyp, const detail::NgramCounts& ref, std::vector<long>& stats) {
-  long hyp_count = 0, match = 0, ref_count = 0;
-  for (const auto& [gram, count] : hyp) {
-    hyp_count += count;
-    if (auto it = ref.find(gram); it != ref.end()) match += std::min(count, it->second);
-  }
-  for (const auto& [gram, count] : ref) ref_count += count;
-  stats.push_back(ref.empty() ? 0 : hyp_count);  // no credit for an order the reference lacks
-  stats.push_back(ref_count);
-  stats.push_back(match);
+template <class CharKey, class WordKey>
+struct Counted {
+  std::vector<detail::Counts<CharKey>> chars;
+  std::vector<detail::Counts<WordKey>> words;
+};
+
+template <class CharKey, class WordKey>
+Counted<CharKey, WordKey> count(const Symbols& s, const ChrfOptions& o) {
+  Counted<CharKey, WordKey> c;
+  for (int n = 1; n <= o.char_order; ++n) c.chars.push_back(detail::count_ngrams<CharKey>(s.chars, n, detail::kCharBits));
+  for (int n = 1; n <= o.word_order; ++n) c.words.push_back(detail::count_ngrams<WordKey>(s.words, n, detail::kWordBits));
+  return c;
+}
+
+template <class Key>
+void append_match_statistics(const detail::Counts<Key>& hyp, const detail::Counts<Key>& ref, std::vector<long>& stats) {
+  stats.push_back(ref.empty() ? 0 : detail::total(hyp));  // no credit for an order the reference lacks
+  stats.push_back(detail::total(ref));
+  stats.push_back(detail::clipped_matches(hyp, ref));
 }
 
 double f_score(const std::vector<long>& stats, const ChrfOptions& o) {
@@ -110,23 +119,27 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
                                            " hypotheses");
   detail::Interner interner;
   std::vector<long> totals(3 * static_cast<std::size_t>(o.char_order + o.word_order), 0);
-  for (std::size_t i = 0; i < hypotheses.size(); ++i) {
-    const Segment hyp = extract(hypotheses[i], o, interner);
-    double best_f = -1;
-    std::vector<long> best;
-    for (const auto& stream : references) {
-      const Segment ref = extract(stream[i], o, interner);
-      std::vector<long> stats;
-      for (std::size_t n = 0; n < hyp.chars.size(); ++n) append_match_statistics(hyp.chars[n], ref.chars[n], stats);
-      for (std::size_t n = 0; n < hyp.words.size(); ++n) append_match_statistics(hyp.words[n], ref.words[n], stats);
-      const double f = f_score(stats, o);
-      if (f > best_f) {
-        best_f = f;
-        best = std::move(stats);
+  detail::with_ngram_key(o.char_order, detail::kCharBits, [&]<class CharKey>() {
+    detail::with_ngram_key(o.word_order, detail::kWordBits, [&]<class WordKey>() {
+      for (std::size_t i = 0; i < hypotheses.size(); ++i) {
+        const auto hyp = count<CharKey, WordKey>(symbols(hypotheses[i], o, interner), o);
+        double best_f = -1;
+        std::vector<long> best;
+        for (const auto& stream : references) {
+          const auto ref = count<CharKey, WordKey>(symbols(stream[i], o, interner), o);
+          std::vector<long> stats;
+          for (std::size_t n = 0; n < hyp.chars.size(); ++n) append_match_statistics(hyp.chars[n], ref.chars[n], stats);
+          for (std::size_t n = 0; n < hyp.words.size(); ++n) append_match_statistics(hyp.words[n], ref.words[n], stats);
+          const double f = f_score(stats, o);
+          if (f > best_f) {
+            best_f = f;
+            best = std::move(stats);
+          }
+        }
+        for (std::size_t k = 0; k < totals.size(); ++k) totals[k] += best[k];
       }
-    }
-    for (std::size_t k = 0; k < totals.size(); ++k) totals[k] += best[k];
-  }
+    });
+  });
   ChrfScore s;
   s.stats = totals;
   s.score = f_score(totals, o);

@@ -1,6 +1,11 @@
 #pragma once
-// N-gram counting over interned tokens: each n-gram is the string of its
-// token ids, so counting never compares or hashes the words themselves twice.
+// N-gram counting without hashing or per-n-gram allocation: an n-gram of
+// interned symbols becomes one sortable key, counts are sorted (key, count)
+// runs, and matching is a merge. A key packs the n-gram exactly into 128 bits
+// when n * bits fits (4 word ids of 32 bits, 6 code points of 21 bits);
+// longer n-grams use the symbols themselves as the key. Either way the
+// counts are exact.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -8,9 +13,99 @@
 
 namespace aeval::metrics::detail {
 
-using Ngram = std::u32string;  // token ids, one char32_t each
-using NgramCounts = std::unordered_map<Ngram, long>;
+__extension__ typedef unsigned __int128 PackedKey;
 
+constexpr int kWordBits = 32;  // interned word ids
+constexpr int kCharBits = 21;  // Unicode code points
+
+inline bool packs(int order, int bits) { return order * bits <= 128; }
+
+template <class Key>
+using Counts = std::vector<std::pair<Key, long>>;  // sorted by key, one entry per distinct n-gram
+
+template <class Key>
+Key make_key(std::u32string_view symbols, std::size_t start, int order, int bits) {
+  if constexpr (std::is_same_v<Key, PackedKey>) {
+    PackedKey key = 0;
+    for (int k = 0; k < order; ++k) key = (key << bits) | PackedKey(symbols[start + static_cast<std::size_t>(k)]);
+    return key;
+  } else {
+    return Key(symbols.substr(start, static_cast<std::size_t>(order)));
+  }
+}
+
+// All n-grams of one order, counted.
+template <class Key>
+Counts<Key> count_ngrams(std::u32string_view symbols, int order, int bits) {
+  std::vector<Key> keys;
+  const auto n = static_cast<std::size_t>(order);
+  if (symbols.size() >= n) {
+    keys.reserve(symbols.size() - n + 1);
+    for (std::size_t i = 0; i + n <= symbols.size(); ++i) keys.push_back(make_key<Key>(symbols, i, order, bits));
+  }
+  std::sort(keys.begin(), keys.end());
+  Counts<Key> counts;
+  for (std::size_t i = 0; i < keys.size();) {
+    std::size_t j = i + 1;
+    while (j < keys.size() && keys[j] == keys[i]) ++j;
+    counts.emplace_back(std::move(keys[i]), long(j - i));
+    i = j;
+  }
+  return counts;
+}
+
+template <class Key>
+long total(const Counts<Key>& c) {
+  long sum = 0;
+  for (const auto& [key, count] : c) sum += count;
+  return sum;
+}
+
+// Σ over shared n-grams of min(count in a, count in b): clipped matches.
+template <class Key>
+long clipped_matches(const Counts<Key>& a, const Counts<Key>& b) {
+  long matches = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].first < b[j].first) {
+      ++i;
+    } else if (b[j].first < a[i].first) {
+      ++j;
+    } else {
+      matches += std::min(a[i].second, b[j].second);
+      ++i, ++j;
+    }
+  }
+  return matches;
+}
+
+// The per-n-gram maximum of two count lists (multi-reference clipping).
+template <class Key>
+Counts<Key> max_counts(const Counts<Key>& a, const Counts<Key>& b) {
+  Counts<Key> out;
+  out.reserve(a.size() + b.size());
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || b[j].first < a[i].first) {
+      out.push_back(b[j++]);
+    } else {
+      out.emplace_back(a[i].first, std::max(a[i].second, b[j].second));
+      ++i, ++j;
+    }
+  }
+  return out;
+}
+
+// Runs `body.template operator()<Key>()` with the packed key when it fits.
+template <class Body>
+auto with_ngram_key(int max_order, int bits, Body&& body) {
+  if (packs(max_order, bits)) return body.template operator()<PackedKey>();
+  return body.template operator()<std::u32string>();
+}
+
+// Words to dense ids, shared by everything compared in one call.
 class Interner {
  public:
   std::u32string ids(const std::vector<std::string>& tokens) {
@@ -23,14 +118,5 @@ class Interner {
  private:
   std::unordered_map<std::string, std::size_t> table_;
 };
-
-// All n-grams of order `order` (one map per order: counts[order - 1]).
-inline std::vector<NgramCounts> count_ngrams(std::u32string_view ids, int min_order, int max_order) {
-  std::vector<NgramCounts> counts(static_cast<std::size_t>(max_order));
-  for (int n = min_order; n <= max_order; ++n)
-    for (std::size_t i = 0; i + static_cast<std::size_t>(n) <= ids.size(); ++i)
-      ++counts[static_cast<std::size_t>(n - 1)][Ngram(ids.substr(i, static_cast<std::size_t>(n)))];
-  return counts;
-}
 
 }  // namespace aeval::metrics::detail

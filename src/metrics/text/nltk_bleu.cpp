@@ -21,38 +21,33 @@ double nltk_corpus_bleu(const std::vector<std::vector<Tokens>>& list_of_referenc
   std::vector<long> numerators(orders, 0), denominators(orders, 0);
   long hyp_lengths = 0, ref_lengths = 0;
   detail::Interner interner;
-  for (std::size_t s = 0; s < hypotheses.size(); ++s) {
-    const std::u32string hyp = interner.ids(hypotheses[s]);
-    std::vector<std::u32string> refs;
-    for (const auto& r : list_of_references[s]) refs.push_back(interner.ids(r));
-    const auto hyp_counts = detail::count_ngrams(hyp, 1, int(orders));
-    std::vector<std::vector<detail::NgramCounts>> ref_counts;
-    for (const auto& r : refs) ref_counts.push_back(detail::count_ngrams(r, 1, int(orders)));
-    for (std::size_t n = 0; n < orders; ++n) {
-      long clipped = 0, count = 0;
-      for (const auto& [gram, c] : hyp_counts[n]) {
-        long max_ref = 0;
-        for (const auto& rc : ref_counts)
-          if (auto it = rc[n].find(gram); it != rc[n].end()) max_ref = std::max(max_ref, it->second);
-        clipped += std::min(c, max_ref);
-        count += c;
+  detail::with_ngram_key(int(orders), detail::kWordBits, [&]<class Key>() {
+    for (std::size_t s = 0; s < hypotheses.size(); ++s) {
+      const std::u32string hyp = interner.ids(hypotheses[s]);
+      std::vector<std::u32string> refs;
+      for (const auto& r : list_of_references[s]) refs.push_back(interner.ids(r));
+      for (std::size_t n = 0; n < orders; ++n) {
+        detail::Counts<Key> max_ref;
+        for (const auto& r : refs)
+          max_ref = detail::max_counts(max_ref, detail::count_ngrams<Key>(r, int(n + 1), detail::kWordBits));
+        const auto counts = detail::count_ngrams<Key>(hyp, int(n + 1), detail::kWordBits);
+        numerators[n] += detail::clipped_matches(counts, max_ref);
+        denominators[n] += std::max(1L, detail::total(counts));
       }
-      numerators[n] += clipped;
-      denominators[n] += std::max(1L, count);
+      const long hyp_len = long(hyp.size());
+      hyp_lengths += hyp_len;
+      // min over references by (|len - hyp_len|, len)
+      long best = -1;
+      for (const auto& r : refs) {
+        const long len = long(r.size());
+        if (best < 0 || std::labs(len - hyp_len) < std::labs(best - hyp_len) ||
+            (std::labs(len - hyp_len) == std::labs(best - hyp_len) && len < best))
+          best = len;
+      }
+      if (best < 0) throw Error(ErrorCategory::data, "BLEU: hypothesis " + std::to_string(s) + " has no reference");
+      ref_lengths += best;
     }
-    const long hyp_len = long(hyp.size());
-    hyp_lengths += hyp_len;
-    // min over references by (|len - hyp_len|, len)
-    long best = -1;
-    for (const auto& r : refs) {
-      const long len = long(r.size());
-      if (best < 0 || std::labs(len - hyp_len) < std::labs(best - hyp_len) ||
-          (std::labs(len - hyp_len) == std::labs(best - hyp_len) && len < best))
-        best = len;
-    }
-    if (best < 0) throw Error(ErrorCategory::data, "BLEU: hypothesis " + std::to_string(s) + " has no reference");
-    ref_lengths += best;
-  }
+  });
 
   const double bp = hyp_lengths > ref_lengths ? 1.0
                     : hyp_lengths == 0        ? 0.0

@@ -45,16 +45,14 @@ std::vector<std::string> rouge_tokenize(std::string_view text, bool use_stemmer)
 
 RougeScore rouge_n(const std::vector<std::string>& target, const std::vector<std::string>& prediction, int n) {
   detail::Interner interner;
-  const auto t = detail::count_ngrams(interner.ids(target), n, n)[static_cast<std::size_t>(n - 1)];
-  const auto p = detail::count_ngrams(interner.ids(prediction), n, n)[static_cast<std::size_t>(n - 1)];
-  long overlap = 0, target_total = 0, prediction_total = 0;
-  for (const auto& [gram, count] : t) {
-    target_total += count;
-    if (auto it = p.find(gram); it != p.end()) overlap += std::min(count, it->second);
-  }
-  for (const auto& [gram, count] : p) prediction_total += count;
-  return make(double(overlap) / double(std::max(prediction_total, 1L)),
-              double(overlap) / double(std::max(target_total, 1L)));
+  const std::u32string t_ids = interner.ids(target), p_ids = interner.ids(prediction);
+  return detail::with_ngram_key(n, detail::kWordBits, [&]<class Key>() {
+    const auto t = detail::count_ngrams<Key>(t_ids, n, detail::kWordBits);
+    const auto p = detail::count_ngrams<Key>(p_ids, n, detail::kWordBits);
+    const long overlap = detail::clipped_matches(t, p);
+    return make(double(overlap) / double(std::max(detail::total(p), 1L)),
+                double(overlap) / double(std::max(detail::total(t), 1L)));
+  });
 }
 
 RougeScore rouge_l(const std::vector<std::string>& target, const std::vector<std::string>& prediction) {
