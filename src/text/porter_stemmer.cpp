@@ -232,13 +232,16 @@ std::string stem_uncached(std::string_view word, PorterMode mode) {
 std::string porter_stem(std::string_view word, PorterMode mode) {
   // Corpora repeat their words: remember stems, per thread, up to a bound.
   constexpr std::size_t kMaxCached = 1 << 18;
-  thread_local std::array<std::unordered_map<std::string, std::string>, 3> cache;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  thread_local std::array<std::unordered_map<std::string, std::string, Hash, std::equal_to<>>, 3> cache;
   auto& memo = cache[static_cast<std::size_t>(mode)];
-  const std::string key(word);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  if (auto it = memo.find(word); it != memo.end()) return it->second;
   std::string stem = stem_uncached(word, mode);
   if (memo.size() >= kMaxCached) memo.clear();
-  memo.emplace(key, stem);
+  memo.emplace(std::string(word), stem);
   return stem;
 }
 

@@ -176,7 +176,7 @@ std::vector<std::string> WordNet::morphy(const std::string& form, char pos_char)
   return {};
 }
 
-std::vector<std::string> WordNet::synonym_lemma_names(const std::string& word) const {
+const std::vector<std::string>& WordNet::synonym_lemma_names(const std::string& word) const {
   {
     std::lock_guard lock(impl_->cache_mutex);
     if (auto it = impl_->synonym_cache.find(word); it != impl_->synonym_cache.end()) return it->second;
@@ -193,8 +193,7 @@ std::vector<std::string> WordNet::synonym_lemma_names(const std::string& word) c
     }
   }
   std::lock_guard lock(impl_->cache_mutex);
-  impl_->synonym_cache.emplace(word, names);
-  return names;
+  return impl_->synonym_cache.emplace(word, std::move(names)).first->second;
 }
 
 const WordNet& default_wordnet() {

@@ -23,8 +23,10 @@ class WordNet {
   // nltk _morphy(form, pos) for pos in "n", "v", "a", "r".
   std::vector<std::string> morphy(const std::string& form, char pos) const;
   // Lemma names (case kept, syntactic markers such as "(a)" removed) of every
-  // synset of `word` over nouns, verbs, adjectives and adverbs, in NLTK's order.
-  std::vector<std::string> synonym_lemma_names(const std::string& word) const;
+  // synset of `word` over nouns, verbs, adjectives and adverbs, in NLTK's
+  // order. Computed once per word; the reference stays valid for the
+  // reader's lifetime.
+  const std::vector<std::string>& synonym_lemma_names(const std::string& word) const;
 
   const std::filesystem::path& dir() const { return dir_; }
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 #include "aeval/error.hpp"
 #include "aeval/text/porter_stemmer.hpp"
@@ -61,11 +60,17 @@ MeteorAlignment single_meteor(const std::vector<std::string>& reference, const s
   match_stage(hyp, ref, matches, equal);
   if (o.synonyms) {
     for (std::size_t i = hyp.size(); i-- > 0;) {
-      std::unordered_set<std::string> synonyms{hyp[i].second};
-      for (auto& name : wordnet.synonym_lemma_names(hyp[i].second))
-        if (name.find('_') == std::string::npos) synonyms.insert(std::move(name));
+      // The word itself and its synonyms' single-word lemma names.
+      const std::string& word = hyp[i].second;
+      const auto& names = wordnet.synonym_lemma_names(word);
+      const auto synonym = [&](const std::string& candidate) {
+        if (candidate == word) return true;
+        for (const auto& name : names)
+          if (name == candidate && name.find('_') == std::string::npos) return true;
+        return false;
+      };
       for (std::size_t j = ref.size(); j-- > 0;) {
-        if (synonyms.count(ref[j].second)) {
+        if (synonym(ref[j].second)) {
           matches.emplace_back(hyp[i].first, ref[j].first);
           hyp.erase(hyp.begin() + std::ptrdiff_t(i));
           ref.erase(ref.begin() + std::ptrdiff_t(j));

@@ -6,6 +6,7 @@
 // longer n-grams use the symbols themselves as the key. Either way the
 // counts are exact.
 #include <algorithm>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -105,18 +106,51 @@ auto with_ngram_key(int max_order, int bits, Body&& body) {
   return body.template operator()<std::u32string>();
 }
 
-// Words to dense ids, shared by everything compared in one call.
+// Words to dense ids, shared by everything compared in one call: an
+// open-addressing table over the interner's own copies of the words.
 class Interner {
  public:
   std::u32string ids(const std::vector<std::string>& tokens) {
     std::u32string out;
     out.reserve(tokens.size());
-    for (const auto& t : tokens) out.push_back(char32_t(table_.emplace(t, table_.size()).first->second));
+    for (const auto& t : tokens) out.push_back(id(t));
     return out;
   }
 
  private:
-  std::unordered_map<std::string, std::size_t> table_;
+  char32_t id(std::string_view token) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = std::hash<std::string_view>{}(token) & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (!slot.used) {
+        slot = {words_.emplace_back(token), char32_t(count_++), true};
+        return slot.id;
+      }
+      if (slot.token == token) return slot.id;
+    }
+  }
+
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.used) continue;
+      std::size_t i = std::hash<std::string_view>{}(s.token) & mask;
+      while (slots_[i].used) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  struct Slot {
+    std::string_view token;
+    char32_t id = 0;
+    bool used = false;
+  };
+  std::vector<Slot> slots_;
+  std::deque<std::string> words_;  // stable addresses for the views in slots_
+  std::size_t count_ = 0;
 };
 
 }  // namespace aeval::metrics::detail
