@@ -9,7 +9,7 @@ packages=(
   # libraries linked into aeval
   libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
   libpocketsphinx-dev libsphinxbase-dev
-  libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
+  libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev zlib1g-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev

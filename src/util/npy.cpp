@@ -1,0 +1,143 @@
+#include "aeval/npy.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "aeval/atomic_file.hpp"
+#include "aeval/error.hpp"
+
+namespace aeval {
+
+namespace {
+
+double half_to_double(uint16_t h) {
+  const int sign = h >> 15, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  double v;
+  if (exponent == 0) {
+    v = std::ldexp(double(mantissa), -24);
+  } else if (exponent == 31) {
+    v = mantissa ? std::nan("") : INFINITY;
+  } else {
+    v = std::ldexp(double(mantissa + 1024), exponent - 25);
+  }
+  return sign ? -v : v;
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  static_assert(std::endian::native == std::endian::little, "aeval's .npy reader assumes a little-endian host");
+  const std::string where = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCategory::data, where + ": cannot open");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+    throw Error(ErrorCategory::data, where + ": not a .npy file");
+  const int major = static_cast<unsigned char>(bytes[6]);
+  std::size_t header_length, offset;
+  if (major == 1) {
+    header_length = static_cast<unsigned char>(bytes[8]) | (std::size_t(static_cast<unsigned char>(bytes[9])) << 8);
+    offset = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) throw Error(ErrorCategory::data, where + ": truncated .npy header");
+    header_length = 0;
+    for (int i = 3; i >= 0; --i) header_length = (header_length << 8) | static_cast<unsigned char>(bytes[8 + i]);
+    offset = 12;
+  } else {
+    throw Error(ErrorCategory::data, where + ": unsupported .npy version " + std::to_string(major));
+  }
+  if (offset + header_length > bytes.size()) throw Error(ErrorCategory::data, where + ": truncated .npy header");
+  const std::string header = bytes.substr(offset, header_length);
+
+  std::smatch m;
+  if (!std::regex_search(header, m, std::regex(R"('descr':\s*'([<|>=])([a-z])(\d+)')")))
+    throw Error(ErrorCategory::data, where + ": .npy header has no dtype");
+  if (m[1] == ">") throw Error(ErrorCategory::data, where + ": big-endian .npy arrays are not supported");
+  const std::string kind = m[2], size = m[3];
+  if (kind != "f" || (size != "2" && size != "4" && size != "8"))
+    throw Error(ErrorCategory::data, where + ": dtype " + kind + size + " is not float16/float32/float64");
+  const bool fortran_order = std::regex_search(header, std::regex(R"('fortran_order':\s*True)"));
+  if (!std::regex_search(header, m, std::regex(R"('shape':\s*\(([^)]*)\))")))
+    throw Error(ErrorCategory::data, where + ": .npy header has no shape");
+
+  NpyArray array;
+  array.dtype = "f" + size;
+  std::size_t count = 1;
+  const std::string dims = m[1];
+  const std::regex number(R"(\d+)");
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it) {
+    array.shape.push_back(std::stoul(it->str()));
+    count *= array.shape.back();
+  }
+  if (array.shape.size() > 2) throw Error(ErrorCategory::data, where + ": arrays of more than 2 dimensions are not supported");
+
+  const std::size_t width = std::stoul(size);
+  const std::size_t body = offset + header_length;
+  if (bytes.size() - body < count * width)
+    throw Error(ErrorCategory::data, where + ": truncated .npy body (" + std::to_string(bytes.size() - body) +
+                                         " bytes for " + std::to_string(count) + " values)");
+  array.values.resize(count);
+  const char* p = bytes.data() + body;
+  for (std::size_t i = 0; i < count; ++i, p += width) {
+    if (width == 8) {
+      double v;
+      std::memcpy(&v, p, 8);
+      array.values[i] = v;
+    } else if (width == 4) {
+      float v;
+      std::memcpy(&v, p, 4);
+      array.values[i] = v;
+    } else {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      array.values[i] = half_to_double(v);
+    }
+  }
+  if (fortran_order && array.shape.size() == 2) {  // column-major on disk: transpose to row-major
+    const std::size_t rows = array.shape[0], cols = array.shape[1];
+    std::vector<double> row_major(count);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c) row_major[r * cols + c] = array.values[c * rows + r];
+    array.values.swap(row_major);
+  }
+  return array;
+}
+
+void write_npy(const std::filesystem::path& path, const NpyArray& array) {
+  if (array.dtype != "f4" && array.dtype != "f8")
+    throw Error(ErrorCategory::data, path.string() + ": can only write float32 or float64 arrays");
+  std::string shape = "(";
+  for (std::size_t i = 0; i < array.shape.size(); ++i) shape += std::to_string(array.shape[i]) + ", ";
+  if (array.shape.size() > 1) shape.resize(shape.size() - 1), shape.back() = ')';
+  else if (array.shape.size() == 1) shape.resize(shape.size() - 1), shape += ")";
+  else shape += ")";
+  std::string header = "{'descr': '<" + array.dtype + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad with spaces so the data starts on a 64-byte boundary, ending in a newline.
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += char(1);
+  out += char(0);
+  out += char(header.size() & 0xFF);
+  out += char((header.size() >> 8) & 0xFF);
+  out += header;
+  for (double v : array.values) {
+    if (array.dtype == "f8") {
+      out.append(reinterpret_cast<const char*>(&v), 8);
+    } else {
+      const float f = float(v);
+      out.append(reinterpret_cast<const char*>(&f), 4);
+    }
+  }
+  write_file_atomically(path, out);
+}
+
+}  // namespace aeval
