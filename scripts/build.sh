@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 flavour=${1:-release}
 case "$flavour" in
   release)  dir=build;          flags=(-DCMAKE_BUILD_TYPE=Release) ;;
-  sanitize) dir=build-sanitize; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DAEVAL_SANITIZE=ON -DAEVAL_BENCH=OFF) ;;
+  sanitize) dir=build-sanitize; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DAEVAL_SANITIZE=ON -DAEVAL_BENCH=OFF) ;;
   *) echo "usage: scripts/build.sh [release|sanitize]" >&2; exit 2 ;;
 esac
 generator=()
