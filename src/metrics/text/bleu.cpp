@@ -8,6 +8,7 @@
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/text/unicode.hpp"
 #include "metrics/text/ngram_counts.hpp"
+#include "metrics/text/reference_streams.hpp"
 
 namespace aeval::metrics {
 
@@ -101,12 +102,7 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
                       const std::vector<std::vector<std::string>>& references, const BleuOptions& o) {
   default_smooth_value(o.smooth_method);  // validates the method before any work
   if (o.max_ngram_order < 1) throw Error(ErrorCategory::config, "BLEU max_ngram_order must be at least 1");
-  if (references.empty()) throw Error(ErrorCategory::data, "BLEU needs at least one reference stream");
-  for (const auto& stream : references)
-    if (stream.size() != hypotheses.size())
-      throw Error(ErrorCategory::data, "BLEU: a reference stream has " + std::to_string(stream.size()) +
-                                           " segments but there are " + std::to_string(hypotheses.size()) +
-                                           " hypotheses");
+  detail::check_reference_streams("BLEU", hypotheses, references);
   const auto order = static_cast<std::size_t>(o.max_ngram_order);
   std::vector<double> correct(order, 0), total(order, 0);
   long sys_len = 0, ref_len = 0;
@@ -137,9 +133,7 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
 
 BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::string>& references,
                         const BleuOptions& options) {
-  std::vector<std::vector<std::string>> streams;
-  for (const auto& r : references) streams.push_back({r});
-  return corpus_bleu({hypothesis}, streams, options);
+  return corpus_bleu({hypothesis}, detail::one_segment_streams(references), options);
 }
 
 std::string bleu_signature(const BleuOptions& o, int nrefs, bool short_form) {

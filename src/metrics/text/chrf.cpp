@@ -7,6 +7,7 @@
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/text/unicode.hpp"
 #include "metrics/text/ngram_counts.hpp"
+#include "metrics/text/reference_streams.hpp"
 
 namespace aeval::metrics {
 
@@ -111,12 +112,7 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
                       const std::vector<std::vector<std::string>>& references, const ChrfOptions& o) {
   if (o.char_order < 0 || o.word_order < 0 || o.char_order + o.word_order == 0)
     throw Error(ErrorCategory::config, "chrF needs a positive char_order or word_order");
-  if (references.empty()) throw Error(ErrorCategory::data, "chrF needs at least one reference stream");
-  for (const auto& stream : references)
-    if (stream.size() != hypotheses.size())
-      throw Error(ErrorCategory::data, "chrF: a reference stream has " + std::to_string(stream.size()) +
-                                           " segments but there are " + std::to_string(hypotheses.size()) +
-                                           " hypotheses");
+  detail::check_reference_streams("chrF", hypotheses, references);
   detail::Interner interner;
   std::vector<long> totals(3 * static_cast<std::size_t>(o.char_order + o.word_order), 0);
   detail::with_ngram_key(o.char_order, detail::kCharBits, [&]<class CharKey>() {
@@ -149,9 +145,7 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
 
 ChrfScore sentence_chrf(const std::string& hypothesis, const std::vector<std::string>& references,
                         const ChrfOptions& options) {
-  std::vector<std::vector<std::string>> streams;
-  for (const auto& r : references) streams.push_back({r});
-  return corpus_chrf({hypothesis}, streams, options);
+  return corpus_chrf({hypothesis}, detail::one_segment_streams(references), options);
 }
 
 std::string chrf_signature(const ChrfOptions& o, int nrefs, bool short_form) {
