@@ -6,6 +6,7 @@
 #include "aeval/text/spelling_table.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
 #include "cli/commands.hpp"
+#include "cli/signal_scorers.hpp"
 #include "cli/text_scorers.hpp"
 
 namespace aeval::cli {
@@ -22,6 +23,7 @@ struct ScoreArgs {
   std::filesystem::path per_sample;
   ScoreOptions options;
   double smooth_value = -1;
+  SignalScoreArgs signal;
 };
 
 std::function<std::string(const std::string&)> normalizer(const std::string& name) {
@@ -35,6 +37,13 @@ std::function<std::string(const std::string&)> normalizer(const std::string& nam
     return [n](const std::string& s) { return (*n)(s); };
   }
   throw Error(ErrorCategory::config, "unknown --normalize '" + name + "' (none, whisper-basic, whisper-english)");
+}
+
+void write_per_sample(const std::filesystem::path& path, const std::vector<nlohmann::json>& rows) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  if (!out) throw Error(ErrorCategory::data, path.string() + ": cannot write");
+  for (const auto& row : rows) out << row.dump() << '\n';
 }
 
 }  // namespace
@@ -53,8 +62,19 @@ Action add_score_command(CLI::App& app) {
       "  aeval score --list");
   score->add_option("metric", a->metric, "Metric name (see --list)");
   score->add_flag("--list", a->list, "List every metric with one line each");
-  score->add_option("--hyp", a->hypotheses, "Hypotheses (system outputs)")->check(CLI::ExistingFile);
+  score->add_option("--hyp,--deg", a->signal.hypotheses, "Hypotheses / degraded audio / system embeddings (repeatable for audio and .npy)")
+      ->check(CLI::ExistingFile);
   score->add_option("--ref", a->references, "References (repeatable)")->check(CLI::ExistingFile);
+  score->add_option("--ref-dir", a->signal.reference_dir, "audio, .npy: folder of references")->check(CLI::ExistingDirectory);
+  score->add_option("--hyp-dir,--deg-dir", a->signal.hypothesis_dir, "audio, .npy: folder matched to --ref-dir by file name")
+      ->check(CLI::ExistingDirectory);
+  score->add_option("--pairs", a->signal.pairs, "audio, .npy: a list file of 'reference degraded' paths")->check(CLI::ExistingFile);
+  score->add_flag("--trim", a->signal.trim, "audio: cut both signals to the shorter instead of failing");
+  score->add_option("--p", a->signal.p, "audiobertscore: power of the p-norm")->capture_default_str();
+  score->add_option("--lambda", a->signal.lambda, "audiobertscore: weight of the max-norm term")->capture_default_str();
+  score->add_flag("--float64", a->signal.float64, "audiobertscore: exact float64 arithmetic instead of the reference's float32");
+  score->add_option("--ref-stats", a->signal.reference_stats, "fad: reference statistics saved earlier (prefix)");
+  score->add_option("--save-ref-stats", a->signal.save_reference_stats, "fad: save the reference statistics (prefix)");
   score->add_option("--hyp-field", a->hyp_field, "Field of JSONL hypotheses")->capture_default_str();
   score->add_option("--ref-field", a->ref_field, "Field of JSONL references")->capture_default_str();
   score->add_option("--normalize", a->normalize, "Text normalizer applied to both sides: none, whisper-basic, whisper-english")
@@ -73,11 +93,24 @@ Action add_score_command(CLI::App& app) {
 
   return [a]() {
     if (a->list) {
-      for (const auto& s : text_scorers()) std::printf("%-12s %s\n", s.name.c_str(), s.summary.c_str());
+      for (const auto& s : text_scorers()) std::printf("%-15s %s\n", s.name.c_str(), s.summary.c_str());
+      for (const auto& s : signal_scorers()) std::printf("%-15s %s\n", s.name.c_str(), s.summary.c_str());
       return 0;
     }
     std::vector<std::string> names;
     for (const auto& s : text_scorers()) names.push_back(s.name);
+    for (const auto& s : signal_scorers()) names.push_back(s.name);
+    a->signal.references = a->references;
+    if (is_signal_metric(a->metric)) {
+      std::vector<nlohmann::json> per_sample;
+      nlohmann::json result = score_signals(a->metric, a->signal, a->per_sample.empty() ? nullptr : &per_sample);
+      result["metric"] = a->metric;
+      write_per_sample(a->per_sample, per_sample);
+      std::printf("%s\n", result.dump(2).c_str());
+      return 0;
+    }
+    if (a->signal.hypotheses.size() > 1) throw Error(ErrorCategory::config, "text metrics take one --hyp file");
+    if (!a->signal.hypotheses.empty()) a->hypotheses = a->signal.hypotheses.front();
     const TextScorer* scorer = find_text_scorer(a->metric);
     if (!scorer)
       throw Error(ErrorCategory::config, "unknown metric '" + a->metric + "'" + pipeline::suggestion_suffix(a->metric, names) +
@@ -98,11 +131,7 @@ Action add_score_command(CLI::App& app) {
     result["metric"] = scorer->name;
     result["segments"] = input.hypotheses.size();
     result["normalize"] = a->normalize;
-    if (!a->per_sample.empty()) {
-      std::ofstream out(a->per_sample);
-      if (!out) throw Error(ErrorCategory::data, a->per_sample.string() + ": cannot write");
-      for (const auto& s : per_sample) out << s.dump() << '\n';
-    }
+    write_per_sample(a->per_sample, per_sample);
     std::printf("%s\n", result.dump(2).c_str());
     return 0;
   };

@@ -1,0 +1,197 @@
+#include "cli/signal_scorers.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "aeval/audio.hpp"
+#include "aeval/error.hpp"
+#include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/sdr.hpp"
+#include "aeval/metrics/stoi.hpp"
+#include "aeval/npy.hpp"
+#include "aeval/text/unicode.hpp"
+#include "metrics/numpy_sum.hpp"
+
+namespace aeval::cli {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::vector<SignalScorer> kScorers{
+    {"stoi", "pystoi 0.4.1 STOI of degraded vs clean audio (--ref clean --deg degraded, or --ref-dir/--deg-dir)"},
+    {"estoi", "pystoi 0.4.1 extended STOI"},
+    {"si-sdr", "torchmetrics SI-SDR in dB (zero_mean off)"},
+    {"si-snr", "torchmetrics SI-SNR in dB (SI-SDR with zero mean)"},
+    {"snr", "torchmetrics SNR in dB"},
+    {"audiobertscore", "AudioBERTScore of two token-embedding .npy files (--p, --lambda, --float64)"},
+    {"fad", "Fréchet distance of two sets of .npy embeddings (fadtk statistics; --ref-stats cache)"},
+    {"cosine", "cosine similarity of paired embedding rows (.npy), e.g. speaker similarity"},
+};
+
+// The file pairs to score: --ref/--hyp lists, two folders matched by name, or a list file.
+std::vector<std::pair<fs::path, fs::path>> pairs_of(const SignalScoreArgs& a, const std::string& extension) {
+  std::vector<std::pair<fs::path, fs::path>> pairs;
+  if (!a.reference_dir.empty() || !a.hypothesis_dir.empty()) {
+    if (a.reference_dir.empty() || a.hypothesis_dir.empty())
+      throw Error(ErrorCategory::config, "directory mode needs both --ref-dir and --deg-dir (or --hyp-dir)");
+    std::vector<fs::path> names;
+    for (const auto& e : fs::directory_iterator(a.reference_dir))
+      if (e.is_regular_file() && (extension.empty() || e.path().extension() == extension)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+      if (!fs::exists(a.hypothesis_dir / name))
+        throw Error(ErrorCategory::data, (a.hypothesis_dir / name).string() + " is missing (matched by name to " +
+                                             (a.reference_dir / name).string() + ")");
+      pairs.emplace_back(a.reference_dir / name, a.hypothesis_dir / name);
+    }
+  } else if (!a.pairs.empty()) {
+    std::ifstream in(a.pairs);
+    if (!in) throw Error(ErrorCategory::data, a.pairs.string() + ": cannot open");
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+      const auto fields = text::split_whitespace(line);
+      if (fields.empty()) continue;
+      if (fields.size() != 2)
+        throw Error(ErrorCategory::data, a.pairs.string() + ":" + std::to_string(n) + ": expected 'reference degraded'");
+      const fs::path base = a.pairs.parent_path();
+      const auto resolve = [&](const fs::path& p) { return p.is_absolute() ? p : base / p; };
+      pairs.emplace_back(resolve(fields[0]), resolve(fields[1]));
+    }
+  } else {
+    if (a.references.size() != a.hypotheses.size())
+      throw Error(ErrorCategory::config, std::to_string(a.references.size()) + " --ref files but " +
+                                             std::to_string(a.hypotheses.size()) + " --deg/--hyp files");
+    for (std::size_t i = 0; i < a.references.size(); ++i) pairs.emplace_back(a.references[i], a.hypotheses[i]);
+  }
+  if (pairs.empty()) throw Error(ErrorCategory::config, "no files to score (give --ref/--deg, --ref-dir/--deg-dir or --pairs)");
+  return pairs;
+}
+
+json score_audio_pair(const std::string& metric, const fs::path& ref_path, const fs::path& deg_path, bool trim) {
+  Audio ref = to_mono(decode_audio(ref_path)), deg = to_mono(decode_audio(deg_path));
+  json notes = json::array();
+  if (deg.sample_rate != ref.sample_rate) {
+    notes.push_back("degraded audio resampled from " + std::to_string(deg.sample_rate) + " to " +
+                    std::to_string(ref.sample_rate) + " Hz");
+    deg = resample(deg, ref.sample_rate);
+  }
+  if (ref.samples.size() != deg.samples.size()) {
+    if (!trim)
+      throw Error(ErrorCategory::data, ref_path.string() + " has " + std::to_string(ref.samples.size()) + " samples, " +
+                                           deg_path.string() + " has " + std::to_string(deg.samples.size()) +
+                                           "; the reference implementation requires equal lengths (--trim cuts both to the shorter)");
+    const std::size_t n = std::min(ref.samples.size(), deg.samples.size());
+    notes.push_back("both signals trimmed to " + std::to_string(n) + " samples");
+    ref.samples.resize(n);
+    deg.samples.resize(n);
+  }
+  const std::vector<double> x(ref.samples.begin(), ref.samples.end()), y(deg.samples.begin(), deg.samples.end());
+  json out{{"reference", ref_path.string()}, {"degraded", deg_path.string()}, {"sample_rate", ref.sample_rate}};
+  if (metric == "stoi" || metric == "estoi") {
+    const auto r = metrics::stoi(x, y, ref.sample_rate, metric == "estoi");
+    out["score"] = r.value;
+    if (r.too_few_frames) notes.push_back("fewer than 30 frames after silent-frame removal: pystoi's sentinel 1e-5");
+  } else if (metric == "si-sdr") {
+    out["score"] = metrics::si_sdr(y, x);
+  } else if (metric == "si-snr") {
+    out["score"] = metrics::si_snr(y, x);
+  } else {
+    out["score"] = metrics::snr(y, x);
+  }
+  if (!notes.empty()) out["notes"] = notes;
+  return out;
+}
+
+// All rows of every .npy file of a folder (or one file), stacked.
+NpyArray stacked_embeddings(const fs::path& path) {
+  std::vector<fs::path> files;
+  if (fs::is_directory(path)) {
+    for (const auto& e : fs::directory_iterator(path))
+      if (e.path().extension() == ".npy") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  if (files.empty()) throw Error(ErrorCategory::data, path.string() + ": no .npy files");
+  NpyArray all;
+  for (const auto& f : files) {
+    NpyArray a = read_npy(f);
+    const std::size_t cols = a.shape.size() == 2 ? a.shape[1] : a.values.size();
+    if (all.shape.empty()) {
+      all.shape = {0, cols};
+      all.dtype = a.dtype;
+    }
+    if (cols != all.shape[1])
+      throw Error(ErrorCategory::data, f.string() + ": dimension " + std::to_string(cols) + " differs from " +
+                                           std::to_string(all.shape[1]) + " of the other files");
+    if (a.dtype != all.dtype) all.dtype = "f8";
+    all.shape[0] += a.values.size() / cols;
+    all.values.insert(all.values.end(), a.values.begin(), a.values.end());
+  }
+  return all;
+}
+
+}  // namespace
+
+const std::vector<SignalScorer>& signal_scorers() { return kScorers; }
+
+bool is_signal_metric(const std::string& name) {
+  return std::any_of(kScorers.begin(), kScorers.end(), [&](const auto& s) { return s.name == name; });
+}
+
+json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vector<json>* per_sample) {
+  if (metric == "fad") {
+    if (a.hypotheses.size() != 1 && a.hypothesis_dir.empty())
+      throw Error(ErrorCategory::config, "fad needs the system's embeddings: --hyp-dir DIR (or --hyp FILE)");
+    const auto hyp = metrics::embedding_statistics(
+        stacked_embeddings(a.hypothesis_dir.empty() ? a.hypotheses[0] : a.hypothesis_dir), "hypothesis embeddings");
+    metrics::EmbeddingStatistics ref;
+    if (!a.reference_stats.empty()) {
+      ref = metrics::load_statistics(a.reference_stats);
+    } else {
+      if (a.references.size() != 1 && a.reference_dir.empty())
+        throw Error(ErrorCategory::config, "fad needs reference embeddings: --ref-dir DIR, --ref FILE or --ref-stats PREFIX");
+      ref = metrics::embedding_statistics(stacked_embeddings(a.reference_dir.empty() ? a.references[0] : a.reference_dir),
+                                          "reference embeddings");
+    }
+    if (!a.save_reference_stats.empty()) metrics::save_statistics(ref, a.save_reference_stats);
+    const auto r = metrics::frechet_distance(ref, hyp);
+    return {{"fad", r.distance}, {"mean_term", r.mean_term}, {"trace_reference", r.trace_a},
+            {"trace_hypothesis", r.trace_b}, {"trace_sqrt", r.trace_sqrt}, {"reference_count", ref.count},
+            {"hypothesis_count", hyp.count}, {"warnings", r.warnings}};
+  }
+
+  const bool embeddings = metric == "audiobertscore" || metric == "cosine";
+  const auto pairs = pairs_of(a, embeddings ? ".npy" : "");
+  std::vector<double> scores;
+  json failures = json::array();
+  for (const auto& [ref, hyp] : pairs) {
+    json one;
+    if (metric == "audiobertscore") {
+      metrics::AudioBertScoreOptions o;
+      o.p = a.p;
+      o.lambda = a.lambda;
+      o.arithmetic = a.float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
+      const auto s = metrics::audio_bert_score(metrics::to_matrix(read_npy(hyp), hyp.string()),
+                                               metrics::to_matrix(read_npy(ref), ref.string()), o);
+      one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}, {"precision", s.precision},
+             {"recall", s.recall}, {"f1", s.f1}, {"score", s.f1}};
+    } else if (metric == "cosine") {
+      const auto values = metrics::cosine_similarity_rows(metrics::to_matrix(read_npy(ref), ref.string()),
+                                                          metrics::to_matrix(read_npy(hyp), hyp.string()));
+      one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}, {"rows", values},
+             {"score", metrics::detail::numpy_mean(values.data(), values.size())}};
+    } else {
+      one = score_audio_pair(metric, ref, hyp, a.trim);
+    }
+    scores.push_back(one["score"].get<double>());
+    if (per_sample) per_sample->push_back(one);
+  }
+  json out{{"score", metrics::detail::numpy_mean(scores.data(), scores.size())}, {"files", scores.size()}};
+  if (metric == "audiobertscore") out.update({{"p", a.p}, {"lambda", a.lambda}, {"arithmetic", a.float64 ? "float64" : "float32"}});
+  return out;
+}
+
+}  // namespace aeval::cli
