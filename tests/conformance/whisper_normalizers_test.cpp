@@ -15,9 +15,8 @@ using aeval::text::SpellingTable;
 // The spelling table is data aeval may not ship. The golden file records
 // EnglishSpellingNormalizer() on every raw input, so the entries those inputs
 // exercise can be read back from it: word i of the input maps to word i of
-// the output. Entries the inputs do not exercise stay unknown, which is why
-// the english check below only uses a record when every lowercase word it
-// produces is either unmapped-and-known or mapped.
+// the output. `known` collects every word whose entry (or absence) is thus
+// established; the english check tolerates differences only in other words.
 SpellingTable spelling_entries_seen(const std::vector<nlohmann::json>& records, std::set<std::string>& known) {
   SpellingTable table;
   for (const auto& r : records) {
