@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "aeval/atomic_file.hpp"
@@ -56,25 +55,44 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (offset + header_length > bytes.size()) throw Error(ErrorCategory::data, where + ": truncated .npy header");
   const std::string header = bytes.substr(offset, header_length);
 
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex(R"('descr':\s*'([<|>=])([a-z])(\d+)')")))
-    throw Error(ErrorCategory::data, where + ": .npy header has no dtype");
-  if (m[1] == ">") throw Error(ErrorCategory::data, where + ": big-endian .npy arrays are not supported");
-  const std::string kind = m[2], size = m[3];
+  // The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+  const auto value_after = [&](const std::string& key) -> std::string {
+    const auto at = header.find("'" + key + "'");
+    if (at == std::string::npos) throw Error(ErrorCategory::data, where + ": .npy header has no " + key);
+    const auto colon = header.find(':', at);
+    return colon == std::string::npos ? "" : header.substr(colon + 1);
+  };
+  const std::string descr_text = value_after("descr");
+  const auto quote = descr_text.find('\'');
+  const auto close = descr_text.find('\'', quote + 1);
+  const std::string descr = quote == std::string::npos || close == std::string::npos
+                                ? ""
+                                : descr_text.substr(quote + 1, close - quote - 1);  // e.g. "<f4"
+  if (descr.size() < 3) throw Error(ErrorCategory::data, where + ": .npy header has a malformed dtype");
+  if (descr[0] == '>') throw Error(ErrorCategory::data, where + ": big-endian .npy arrays are not supported");
+  const std::string kind = descr.substr(1, 1), size = descr.substr(2);
   if (kind != "f" || (size != "2" && size != "4" && size != "8"))
-    throw Error(ErrorCategory::data, where + ": dtype " + kind + size + " is not float16/float32/float64");
-  const bool fortran_order = std::regex_search(header, std::regex(R"('fortran_order':\s*True)"));
-  if (!std::regex_search(header, m, std::regex(R"('shape':\s*\(([^)]*)\))")))
-    throw Error(ErrorCategory::data, where + ": .npy header has no shape");
+    throw Error(ErrorCategory::data, where + ": dtype " + descr + " is not float16/float32/float64");
+  const std::string order = value_after("fortran_order");
+  const auto order_start = order.find_first_not_of(' ');
+  const bool fortran_order = order_start != std::string::npos && order.compare(order_start, 4, "True") == 0;
+  const std::string shape_text = value_after("shape");
+  const auto open = shape_text.find('('), end_paren = shape_text.find(')');
+  if (open == std::string::npos || end_paren == std::string::npos)
+    throw Error(ErrorCategory::data, where + ": .npy header has a malformed shape");
 
   NpyArray array;
   array.dtype = "f" + size;
   std::size_t count = 1;
-  const std::string dims = m[1];
-  const std::regex number(R"(\d+)");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it) {
-    array.shape.push_back(std::stoul(it->str()));
-    count *= array.shape.back();
+  std::size_t digits_start = std::string::npos;
+  for (std::size_t i = open + 1; i <= end_paren; ++i) {
+    const bool digit = shape_text[i] >= '0' && shape_text[i] <= '9';
+    if (digit && digits_start == std::string::npos) digits_start = i;
+    if (!digit && digits_start != std::string::npos) {
+      array.shape.push_back(std::stoul(shape_text.substr(digits_start, i - digits_start)));
+      count *= array.shape.back();
+      digits_start = std::string::npos;
+    }
   }
   if (array.shape.size() > 2) throw Error(ErrorCategory::data, where + ": arrays of more than 2 dimensions are not supported");
 
