@@ -29,9 +29,15 @@ void validate_audio(const Audio& audio, const std::string& what);
 // Averages all channels into one.
 Audio to_mono(const Audio& audio);
 
-// High-quality resampling with libsoxr (SOXR_HQ). Returns a copy when the
-// rate already matches.
-Audio resample(const Audio& audio, int target_rate);
+enum class Resampler {
+  soxr_hq,     // libsoxr at SOXR_HQ: the sox-style default
+  torchaudio,  // torchaudio 0.13's sinc_interpolation kernel (Hann, width 6, rolloff 0.99)
+};
+
+// Resamples every channel. Returns a copy when the rate already matches.
+// Use Resampler::torchaudio where parity with a PyTorch pipeline matters
+// (AudioBERTScore's reference resamples with torchaudio).
+Audio resample(const Audio& audio, int target_rate, Resampler resampler = Resampler::soxr_hq);
 
 // Decodes, downmixes and resamples: what a model that wants `rate` Hz mono needs.
 Audio load_mono(const std::filesystem::path& path, int rate);

@@ -9,12 +9,17 @@
 
 namespace aeval {
 
-Audio resample(const Audio& audio, int target_rate) {
+namespace detail {
+Audio torchaudio_resample(const Audio& audio, int target_rate);
+}
+
+Audio resample(const Audio& audio, int target_rate, Resampler resampler) {
   if (target_rate <= 0)
     throw Error(ErrorCategory::audio, "resample: invalid target rate " + std::to_string(target_rate));
   if (audio.sample_rate == target_rate) return audio;
   if (audio.sample_rate <= 0 || audio.channels <= 0)
     throw Error(ErrorCategory::audio, "resample: input has no valid rate or channel count");
+  if (resampler == Resampler::torchaudio) return detail::torchaudio_resample(audio, target_rate);
 
   const std::size_t in_frames = audio.frames();
   const auto out_capacity = static_cast<std::size_t>(
