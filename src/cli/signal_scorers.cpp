@@ -6,6 +6,7 @@
 #include "aeval/audio.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/mel_distance.hpp"
 #include "aeval/metrics/sdr.hpp"
 #include "aeval/metrics/stoi.hpp"
 #include "aeval/npy.hpp"
@@ -25,6 +26,8 @@ const std::vector<SignalScorer> kScorers{
     {"si-sdr", "torchmetrics SI-SDR in dB (zero_mean off)"},
     {"si-snr", "torchmetrics SI-SNR in dB (SI-SDR with zero mean)"},
     {"snr", "torchmetrics SNR in dB"},
+    {"mel-l1", "audiocraft log-mel L1 distance (n_fft 1024, hop 256, 80 mels) at the reference's rate"},
+    {"msspec", "audiocraft multi-scale mel distance (n_fft 64..1024, 64 mels, alphas; EnCodec's loss)"},
     {"audiobertscore", "AudioBERTScore of two token-embedding .npy files (--p, --lambda, --float64)"},
     {"fad", "Fréchet distance of two sets of .npy embeddings (fadtk statistics; --ref-stats cache)"},
     {"cosine", "cosine similarity of paired embedding rows (.npy), e.g. speaker similarity"},
@@ -93,6 +96,14 @@ json score_audio_pair(const std::string& metric, const fs::path& ref_path, const
     const auto r = metrics::stoi(x, y, ref.sample_rate, metric == "estoi");
     out["score"] = r.value;
     if (r.too_few_frames) notes.push_back("fewer than 30 frames after silent-frame removal: pystoi's sentinel 1e-5");
+  } else if (metric == "mel-l1") {
+    metrics::MelSpectrogramOptions o;
+    o.sample_rate = ref.sample_rate;
+    out["score"] = metrics::mel_l1_distance(y, x, o);
+  } else if (metric == "msspec") {
+    metrics::MultiScaleMelOptions o;
+    o.sample_rate = ref.sample_rate;
+    out["score"] = metrics::multiscale_mel_distance(y, x, o);
   } else if (metric == "si-sdr") {
     out["score"] = metrics::si_sdr(y, x);
   } else if (metric == "si-snr") {

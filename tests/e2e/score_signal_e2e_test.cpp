@@ -54,6 +54,21 @@ TEST(ScoreSignalE2E, StoiFallsWithNoiseAndDirectoryModeMatchesByName) {
   EXPECT_NE(lines.find("a.wav"), std::string::npos);
 }
 
+TEST(ScoreSignalE2E, MelDistancesGrowWithNoise) {
+  TempDir dir;
+  write_pair(dir / "clean.wav", dir / "light.wav", 0.01);
+  write_pair(dir / "unused.wav", dir / "heavy.wav", 0.3);
+  for (const char* metric : {"mel-l1", "msspec"}) {
+    const auto score = [&](const char* degraded) {
+      const auto o = run_aeval(std::string("score ") + metric + " --ref " + (dir / "clean.wav").string() + " --deg " +
+                               (dir / degraded).string(), false);
+      EXPECT_EQ(o.status, 0) << o.output;
+      return nlohmann::json::parse(o.output)["score"].get<double>();
+    };
+    EXPECT_LT(score("light.wav"), score("heavy.wav")) << metric;
+  }
+}
+
 TEST(ScoreSignalE2E, LengthMismatchIsAnErrorUnlessTrimmed) {
   TempDir dir;
   write_pair(dir / "a.wav", dir / "b_full.wav", 0.05);
