@@ -6,6 +6,7 @@
 #include "aeval/audio.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/mcd.hpp"
 #include "aeval/metrics/mel_distance.hpp"
 #include "aeval/metrics/sdr.hpp"
 #include "aeval/metrics/stoi.hpp"
@@ -26,6 +27,7 @@ const std::vector<SignalScorer> kScorers{
     {"si-sdr", "torchmetrics SI-SDR in dB (zero_mean off)"},
     {"si-snr", "torchmetrics SI-SNR in dB (SI-SDR with zero mean)"},
     {"snr", "torchmetrics SNR in dB"},
+    {"mcd", "mel_cepstral_distance 0.0.3 MCD (fastdtw radius 10 on mel frames); 'penalty' per file"},
     {"mel-l1", "audiocraft log-mel L1 distance (n_fft 1024, hop 256, 80 mels) at the reference's rate"},
     {"msspec", "audiocraft multi-scale mel distance (n_fft 64..1024, 64 mels, alphas; EnCodec's loss)"},
     {"audiobertscore", "AudioBERTScore of two token-embedding .npy files (--p, --lambda, --float64)"},
@@ -80,7 +82,7 @@ json score_audio_pair(const std::string& metric, const fs::path& ref_path, const
                     std::to_string(ref.sample_rate) + " Hz");
     deg = resample(deg, ref.sample_rate);
   }
-  if (ref.samples.size() != deg.samples.size()) {
+  if (metric != "mcd" && ref.samples.size() != deg.samples.size()) {  // MCD aligns by DTW
     if (!trim)
       throw Error(ErrorCategory::data, ref_path.string() + " has " + std::to_string(ref.samples.size()) + " samples, " +
                                            deg_path.string() + " has " + std::to_string(deg.samples.size()) +
@@ -96,6 +98,10 @@ json score_audio_pair(const std::string& metric, const fs::path& ref_path, const
     const auto r = metrics::stoi(x, y, ref.sample_rate, metric == "estoi");
     out["score"] = r.value;
     if (r.too_few_frames) notes.push_back("fewer than 30 frames after silent-frame removal: pystoi's sentinel 1e-5");
+  } else if (metric == "mcd") {
+    const auto r = metrics::mel_cepstral_distance(x, y, ref.sample_rate);
+    out["score"] = r.mcd;
+    out["penalty"] = r.penalty;
   } else if (metric == "mel-l1") {
     metrics::MelSpectrogramOptions o;
     o.sample_rate = ref.sample_rate;

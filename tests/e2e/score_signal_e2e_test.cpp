@@ -54,11 +54,11 @@ TEST(ScoreSignalE2E, StoiFallsWithNoiseAndDirectoryModeMatchesByName) {
   EXPECT_NE(lines.find("a.wav"), std::string::npos);
 }
 
-TEST(ScoreSignalE2E, MelDistancesGrowWithNoise) {
+TEST(ScoreSignalE2E, SpectralDistancesGrowWithNoise) {
   TempDir dir;
   write_pair(dir / "clean.wav", dir / "light.wav", 0.01);
   write_pair(dir / "unused.wav", dir / "heavy.wav", 0.3);
-  for (const char* metric : {"mel-l1", "msspec"}) {
+  for (const char* metric : {"mel-l1", "msspec", "mcd"}) {
     const auto score = [&](const char* degraded) {
       const auto o = run_aeval(std::string("score ") + metric + " --ref " + (dir / "clean.wav").string() + " --deg " +
                                (dir / degraded).string(), false);

@@ -1,0 +1,185 @@
+// mel_cepstral_distance 0.0.3 (jasminsternkopf, 300b921): api.compare_audio_files
+// with computation.get_X_km / get_w_n_m / get_X_kn / get_MC_X_ik / get_MCD_k and
+// the pad / fastdtw alignments of alignment.py.
+#include "aeval/metrics/mcd.hpp"
+
+#include <unsupported/Eigen/FFT>
+#include <cfloat>
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+#include "aeval/error.hpp"
+#include "metrics/numpy_sum.hpp"
+
+namespace aeval::metrics {
+
+namespace {
+
+using Frames = std::vector<std::vector<double>>;  // [frame][feature]
+
+int ms_to_samples(double ms, int rate) { return int(ms / 1000 * rate); }
+
+double hz_to_mel(double hz) { return 2595 * std::log10(1 + hz / 700.0); }
+double mel_to_hz(double mel) { return 700 * (std::pow(10.0, mel / 2595) - 1); }
+
+// numpy.linspace(a, b, n): i·step + a, the last point exactly b.
+std::vector<double> linspace(double a, double b, int n) {
+  std::vector<double> out(static_cast<std::size_t>(n));
+  const double step = (b - a) / (n - 1);
+  for (int i = 0; i < n; ++i) out[std::size_t(i)] = i * step + a;
+  out.back() = b;
+  return out;
+}
+
+// |STFT| per frame: frames at k = 0, hop, ... < len − win, numpy's symmetric window.
+Frames magnitudes(const std::vector<double>& signal, int n_fft, int win, int hop, bool hamming) {
+  std::vector<double> window(static_cast<std::size_t>(n_fft));
+  for (int n = 0; n < n_fft; ++n)
+    window[std::size_t(n)] = n_fft == 1 ? 1.0
+                                        : (hamming ? 0.54 - 0.46 * std::cos(2 * std::numbers::pi * n / (n_fft - 1))
+                                                   : 0.5 - 0.5 * std::cos(2 * std::numbers::pi * n / (n_fft - 1)));
+  Eigen::FFT<double> fft;
+  Frames out;
+  std::vector<double> frame(static_cast<std::size_t>(n_fft));
+  std::vector<std::complex<double>> spectrum;
+  for (long k = 0; k + win < long(signal.size()); k += hop) {
+    for (int n = 0; n < n_fft; ++n)  // frames are padded or truncated to n_fft
+      frame[std::size_t(n)] = (n < win ? signal[std::size_t(k + n)] : 0.0) * window[std::size_t(n)];
+    fft.fwd(spectrum, frame);
+    std::vector<double> mag(static_cast<std::size_t>(n_fft / 2 + 1));
+    for (std::size_t b = 0; b < mag.size(); ++b) mag[b] = std::abs(spectrum[b]);
+    out.push_back(std::move(mag));
+  }
+  return out;
+}
+
+// get_w_n_m: [band][bin]
+std::vector<std::vector<double>> mel_bank(int rate, int n_fft, int M, double fmin, double fmax) {
+  const auto mels = linspace(hz_to_mel(fmin), hz_to_mel(fmax), M + 2);
+  std::vector<long> bins;
+  for (double m : mels) bins.push_back(long(std::floor((n_fft + 1) * mel_to_hz(m) / rate)));
+  std::vector<std::vector<double>> w(static_cast<std::size_t>(M), std::vector<double>(static_cast<std::size_t>(n_fft / 2 + 1), 0.0));
+  for (int n = 1; n <= M; ++n) {
+    const long left = bins[std::size_t(n - 1)], center = bins[std::size_t(n)], right = bins[std::size_t(n + 1)];
+    auto& row = w[std::size_t(n - 1)];
+    for (long k = left; k < center; ++k) row[std::size_t(k)] = double(k - left) / double(center - left);
+    for (long k = center; k < right; ++k) row[std::size_t(k)] = double(right - k) / double(right - center);
+  }
+  return w;
+}
+
+// get_X_kn: log10(|X|² · Wᵀ + eps) per frame (Bel).
+Frames mel_bel(const Frames& mags, const std::vector<std::vector<double>>& w) {
+  Frames out;
+  for (const auto& mag : mags) {
+    std::vector<double> bands(w.size());
+    for (std::size_t n = 0; n < w.size(); ++n) {
+      double energy = 0;
+      for (std::size_t b = 0; b < mag.size(); ++b) energy += mag[b] * mag[b] * w[n][b];
+      bands[n] = std::log10(energy + DBL_EPSILON);
+    }
+    out.push_back(std::move(bands));
+  }
+  return out;
+}
+
+// get_MC_X_ik: cepstrum rows i = 1..M (no c0), per frame.
+Frames cepstra(const Frames& mel, int M) {
+  std::vector<double> cosines;  // cos(i (n − ½) π / M), row i, column n
+  for (int i = 1; i <= M; ++i)
+    for (int n = 1; n <= M; ++n) cosines.push_back(std::cos(double(i) * (double(n) - 0.5) * std::numbers::pi / M));
+  Frames out;
+  for (const auto& frame : mel) {
+    std::vector<double> c(static_cast<std::size_t>(M));
+    for (int i = 0; i < M; ++i) {
+      double sum = 0;
+      for (int n = 0; n < M; ++n) sum += cosines[std::size_t(i * M + n)] * frame[std::size_t(n)];
+      c[std::size_t(i)] = sum;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+Frames select_features(const Frames& frames, int from, int to) {
+  Frames out;
+  for (const auto& f : frames) out.emplace_back(f.begin() + from, f.begin() + to);
+  return out;
+}
+
+// Aligns a and b in place (DTW path or zero padding); returns the penalty.
+double align(Frames& a, Frames& b, const Frames& features_a, const Frames& features_b, const McdOptions& o) {
+  const double len_a = double(a.size()), len_b = double(b.size());
+  if (o.aligning == "dtw") {
+    const int radius = o.dtw_radius ? *o.dtw_radius : int(std::max(a.size(), b.size()));
+    const auto path = fastdtw_path(features_a, features_b, radius);
+    Frames stretched_a, stretched_b;
+    for (const auto& [i, j] : path) stretched_a.push_back(a[i]), stretched_b.push_back(b[j]);
+    a.swap(stretched_a);
+    b.swap(stretched_b);
+  } else {
+    const std::size_t n = std::max(a.size(), b.size());
+    a.resize(n, std::vector<double>(a.empty() ? 0 : a[0].size(), 0.0));
+    b.resize(n, std::vector<double>(b.empty() ? 0 : b[0].size(), 0.0));
+  }
+  return 2 - (len_a + len_b) / double(a.size());
+}
+
+}  // namespace
+
+McdResult mel_cepstral_distance(const std::vector<double>& a_in, const std::vector<double>& b_in, int rate,
+                                const McdOptions& o) {
+  if (o.aligning != "dtw" && o.aligning != "pad") throw Error(ErrorCategory::config, "MCD: aligning must be dtw or pad");
+  if (o.align_target != "spec" && o.align_target != "mel" && o.align_target != "mfcc")
+    throw Error(ErrorCategory::config, "MCD: align_target must be spec, mel or mfcc");
+  if (!(0 <= o.s && o.s < o.D && o.D <= o.M)) throw Error(ErrorCategory::config, "MCD: need 0 <= s < D <= M");
+  if (o.dtw_radius && *o.dtw_radius < 1) throw Error(ErrorCategory::config, "MCD: dtw_radius must be at least 1");
+  if (a_in.empty() || b_in.empty()) throw Error(ErrorCategory::data, "MCD: empty audio");
+  const auto normalized = [&](const std::vector<double>& x) {
+    if (!o.norm_audio) return x;
+    double peak = 0;
+    for (double v : x) peak = std::max(peak, std::fabs(v));
+    if (peak == 0) throw Error(ErrorCategory::data, "MCD: silent audio cannot be normalised");
+    std::vector<double> out(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) out[i] = x[i] / peak;
+    return out;
+  };
+  const int n_fft = ms_to_samples(o.n_fft_ms, rate), win = ms_to_samples(o.win_len_ms, rate),
+            hop = ms_to_samples(o.hop_len_ms, rate);
+  if (n_fft < 1 || win < 1 || hop < 1) throw Error(ErrorCategory::config, "MCD: frame sizes round to zero samples");
+  Frames mag_a = magnitudes(normalized(a_in), n_fft, win, hop, o.hamming);
+  Frames mag_b = magnitudes(normalized(b_in), n_fft, win, hop, o.hamming);
+  if (mag_a.empty() || mag_b.empty())
+    throw Error(ErrorCategory::data, "MCD: a signal is shorter than one " + std::to_string(win) + "-sample frame");
+
+  const double fmax = o.fmax ? *o.fmax : double(rate / 2);
+  const auto w = mel_bank(rate, n_fft, o.M, o.fmin, fmax);
+  McdResult r;
+  Frames mc_a, mc_b;
+  if (o.align_target == "spec") {
+    r.penalty = align(mag_a, mag_b, mag_a, mag_b, o);
+    mc_a = cepstra(mel_bel(mag_a, w), o.M);
+    mc_b = cepstra(mel_bel(mag_b, w), o.M);
+  } else if (o.align_target == "mel") {
+    Frames mel_a = mel_bel(mag_a, w), mel_b = mel_bel(mag_b, w);
+    r.penalty = align(mel_a, mel_b, mel_a, mel_b, o);
+    mc_a = cepstra(mel_a, o.M);
+    mc_b = cepstra(mel_b, o.M);
+  } else {
+    mc_a = cepstra(mel_bel(mag_a, w), o.M);
+    mc_b = cepstra(mel_bel(mag_b, w), o.M);
+    r.penalty = align(mc_a, mc_b, select_features(mc_a, o.s, o.D), select_features(mc_b, o.s, o.D), o);
+  }
+  std::vector<double> per_frame;
+  const double scale = o.decibels ? 10 * std::sqrt(2.0) : 1.0;
+  for (std::size_t k = 0; k < mc_a.size(); ++k) {
+    double sum = 0;
+    for (int i = o.s; i < o.D; ++i) sum += (mc_a[k][std::size_t(i)] - mc_b[k][std::size_t(i)]) * (mc_a[k][std::size_t(i)] - mc_b[k][std::size_t(i)]);
+    per_frame.push_back(scale * std::sqrt(sum));
+  }
+  r.mcd = detail::numpy_mean(per_frame.data(), per_frame.size());
+  return r;
+}
+
+}  // namespace aeval::metrics
