@@ -1,0 +1,78 @@
+// Times aeval's signal and embedding metrics on the real audio and embeddings
+// of shared/reference/signal and shared/reference/embedding. Prints a table:
+// milliseconds per call (median of repeated calls).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "aeval/audio.hpp"
+#include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/mcd.hpp"
+#include "aeval/metrics/mel_distance.hpp"
+#include "aeval/metrics/sdr.hpp"
+#include "aeval/metrics/stoi.hpp"
+
+namespace {
+
+double median_ms(const std::function<void()>& work, int repeats = 5) {
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+std::vector<double> load(const std::string& path) {
+  const auto a = aeval::decode_audio(path);
+  return std::vector<double>(a.samples.begin(), a.samples.end());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: aeval_bench_signal ../shared/reference\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const auto clean16 = load(dir + "/signal/audio/jfk_0-5s_16k__clean.wav");
+  const auto opus16 = load(dir + "/signal/audio/jfk_0-5s_16k__opus6.wav");
+  const auto tempo16 = load(dir + "/signal/audio/jfk_0-5s_16k__tempo_0.9.wav");
+  double sink = 0;
+  std::printf("%-44s %10s\n", "metric (5 s of 16 kHz speech, jfk clip)", "ms / call");
+  std::printf("%-44s %10.2f\n", "STOI", median_ms([&] { sink += aeval::metrics::stoi(clean16, opus16, 16000).value; }));
+  std::printf("%-44s %10.2f\n", "eSTOI", median_ms([&] { sink += aeval::metrics::stoi(clean16, opus16, 16000, true).value; }));
+  std::printf("%-44s %10.3f\n", "SI-SDR", median_ms([&] { sink += aeval::metrics::si_sdr(opus16, clean16); }));
+  std::printf("%-44s %10.2f\n", "MCD, fastdtw r10 on mel (different lengths)",
+              median_ms([&] { sink += aeval::metrics::mel_cepstral_distance(clean16, tempo16, 16000).mcd; }));
+  aeval::metrics::McdOptions exact;
+  exact.dtw_radius.reset();
+  std::printf("%-44s %10.2f\n", "MCD, exact DTW",
+              median_ms([&] { sink += aeval::metrics::mel_cepstral_distance(clean16, tempo16, 16000, exact).mcd; }));
+  aeval::metrics::MelSpectrogramOptions mel;
+  mel.sample_rate = 16000;
+  std::printf("%-44s %10.2f\n", "log-mel L1 (audiocraft default)",
+              median_ms([&] { sink += aeval::metrics::mel_l1_distance(opus16, clean16, mel); }));
+  aeval::metrics::MultiScaleMelOptions ms;
+  ms.sample_rate = 16000;
+  std::printf("%-44s %10.2f\n", "multi-scale mel (5 scales)",
+              median_ms([&] { sink += aeval::metrics::multiscale_mel_distance(opus16, clean16, ms); }));
+  const auto gen = aeval::metrics::to_matrix(aeval::read_npy(dir + "/embedding/abs_corr_1212x1212_gen.npy"), "gen");
+  const auto ref = aeval::metrics::to_matrix(aeval::read_npy(dir + "/embedding/abs_corr_1212x1212_ref.npy"), "ref");
+  std::printf("%-44s %10.1f\n", "AudioBERTScore 1212x1212 tokens, d=768 (f32)",
+              median_ms([&] { sink += aeval::metrics::audio_bert_score(gen, ref).f1; }, 3));
+  const auto a = aeval::read_npy(dir + "/embedding/fd_gauss_d128_n600_A.npy");
+  const auto b = aeval::read_npy(dir + "/embedding/fd_gauss_d128_n600_B.npy");
+  std::printf("%-44s %10.2f\n", "Frechet distance, d=128, n=600 (stats + FD)", median_ms([&] {
+                sink += aeval::metrics::frechet_distance(aeval::metrics::embedding_statistics(a, "A"),
+                                                         aeval::metrics::embedding_statistics(b, "B"))
+                            .distance;
+              }));
+  std::fprintf(stderr, "checksum %g\n", sink);
+  return 0;
+}
