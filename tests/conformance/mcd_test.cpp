@@ -4,16 +4,10 @@
 
 #include <cmath>
 
-#include "aeval/audio.hpp"
 #include "aeval/metrics/mcd.hpp"
 #include "support/reference.hpp"
 
 namespace {
-
-std::vector<double> samples(const std::string& relative) {
-  const aeval::Audio a = aeval::decode_audio(aeval::testing::reference_dir() / "signal" / relative);
-  return std::vector<double>(a.samples.begin(), a.samples.end());
-}
 
 TEST(McdConformance, AllModes) {
   AEVAL_REQUIRE_GOLDEN(records, "signal/mcd.jsonl");
@@ -30,7 +24,7 @@ TEST(McdConformance, AllModes) {
     o.aligning = p["aligning"];
     o.align_target = p["align_target"];
     o.dtw_radius = p["dtw_radius"].is_null() ? std::nullopt : std::optional<int>(p["dtw_radius"].get<int>());
-    const auto result = aeval::metrics::mel_cepstral_distance(samples(r["audio_A"]), samples(r["audio_B"]), r["fs"], o);
+    const auto result = aeval::metrics::mel_cepstral_distance(aeval::testing::reference_audio(r["audio_A"]), aeval::testing::reference_audio(r["audio_B"]), r["fs"], o);
     const double mcd = r["expected"]["mcd"], penalty = r["expected"]["penalty"];
     EXPECT_NEAR(mcd, result.mcd, std::max(1e-12, 1e-7 * std::fabs(mcd))) << id;
     EXPECT_NEAR(penalty, result.penalty, std::max(1e-12, 1e-7 * std::fabs(penalty))) << id;

@@ -3,23 +3,17 @@
 
 #include <cmath>
 
-#include "aeval/audio.hpp"
 #include "aeval/metrics/mel_distance.hpp"
 #include "support/reference.hpp"
 
 namespace {
-
-std::vector<double> samples(const std::string& relative) {
-  const aeval::Audio a = aeval::decode_audio(aeval::testing::reference_dir() / "signal" / relative);
-  return std::vector<double>(a.samples.begin(), a.samples.end());
-}
 
 TEST(MelDistanceConformance, SingleAndMultiScale) {
   AEVAL_REQUIRE_GOLDEN(records, "signal/mel_l1.jsonl");
   for (const auto& r : records) {
     const std::string id = r["id"];
     const auto& p = r["params"];
-    const auto estimate = samples(r["estimate_audio"]), reference = samples(r["reference_audio"]);
+    const auto estimate = aeval::testing::reference_audio(r["estimate_audio"]), reference = aeval::testing::reference_audio(r["reference_audio"]);
     double ours;
     if (r["class"].get<std::string>().find("MultiScale") != std::string::npos) {
       aeval::metrics::MultiScaleMelOptions o;

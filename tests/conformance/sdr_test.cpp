@@ -4,16 +4,10 @@
 
 #include <cmath>
 
-#include "aeval/audio.hpp"
 #include "aeval/metrics/sdr.hpp"
 #include "support/reference.hpp"
 
 namespace {
-
-std::vector<double> samples(const std::string& relative) {
-  const aeval::Audio a = aeval::decode_audio(aeval::testing::reference_dir() / "signal" / relative);
-  return std::vector<double>(a.samples.begin(), a.samples.end());  // int16 / 32768, exactly
-}
 
 ::testing::AssertionResult near_db(double expected, double actual, bool identity) {
   const double tolerance = identity ? 1e-9 * std::fabs(expected) : 1e-6;
@@ -26,7 +20,7 @@ TEST(SdrConformance, TorchmetricsAndAsteroid) {
   for (const auto& r : records) {
     const std::string id = r["id"];
     const bool identity = id.find("identity") != std::string::npos;
-    const auto target = samples(r["target"]), preds = samples(r["preds"]);
+    const auto target = aeval::testing::reference_audio(r["target"]), preds = aeval::testing::reference_audio(r["preds"]);
     const auto& e = r["expected"];
     EXPECT_TRUE(near_db(e["si_sdr_f64"], aeval::metrics::si_sdr(preds, target), identity)) << id;
     EXPECT_TRUE(near_db(e["si_snr_f64"], aeval::metrics::si_snr(preds, target), identity)) << id;

@@ -1,5 +1,7 @@
 #include "support/reference.hpp"
 
+#include "aeval/audio.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +22,11 @@ std::vector<nlohmann::json> read_golden(const std::string& file_name) {
     if (!line.empty()) records.push_back(nlohmann::json::parse(line));
   }
   return records;
+}
+
+std::vector<double> reference_audio(const std::string& relative) {
+  const aeval::Audio a = aeval::decode_audio(reference_dir() / "signal" / relative);
+  return std::vector<double>(a.samples.begin(), a.samples.end());
 }
 
 double as_double(const nlohmann::json& value) {

@@ -17,6 +17,9 @@ std::vector<nlohmann::json> read_golden(const std::string& file_name);
 // Python float semantics: the JSON number, or "NaN"/"Infinity" strings.
 double as_double(const nlohmann::json& value);
 
+// Samples of a WAV under shared/reference/signal, as the references read them (int16 / 32768).
+std::vector<double> reference_audio(const std::string& relative);
+
 // ≤ 1e-9 relative (absolute 1e-15 when the expected value is 0), the
 // tolerance the reference README gives for scores.
 ::testing::AssertionResult close_score(double expected, double actual);
