@@ -40,27 +40,31 @@ std::size_t next_code_point(std::string_view s, std::size_t at) {
 
 }  // namespace
 
+constexpr uint32_t kMaxGroups = 64;
+
 struct Regex::Impl {
   pcre2_code* code = nullptr;
   std::string pattern;
   ~Impl() { pcre2_code_free(code); }
 
-  // Finds the next match at or after `start`; fills `m`. PCRE2 match data is
-  // per call so one Regex can be shared by threads.
+  // Finds the next match at or after `start`; fills `m`. Match data is per
+  // thread (so one Regex can be shared by threads) and reused across calls:
+  // normalizers run thousands of searches per text.
   bool find(std::string_view s, std::size_t start, uint32_t options, Match& m) const {
-    pcre2_match_data* data = pcre2_match_data_create_from_pattern(code, nullptr);
-    const int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), start,
-                               options, data, nullptr);
-    if (rc < 0) {
-      pcre2_match_data_free(data);
-      if (rc == PCRE2_ERROR_NOMATCH) return false;
+    struct MatchData {
+      pcre2_match_data* data = pcre2_match_data_create(kMaxGroups, nullptr);
+      ~MatchData() { pcre2_match_data_free(data); }
+    };
+    thread_local const MatchData scratch;
+    const int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), start, options,
+                               scratch.data, nullptr);
+    if (rc == PCRE2_ERROR_NOMATCH) return false;
+    if (rc <= 0)  // 0: more groups than kMaxGroups, which no pattern of aeval has
       throw Error(ErrorCategory::internal, "regex '" + pattern + "' failed with PCRE2 code " + std::to_string(rc));
-    }
-    const uint32_t pairs = pcre2_get_ovector_count(data);
-    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(data);
+    // rc pairs are set; later groups did not take part in the match.
+    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(scratch.data);
     m.subject_ = s;
-    m.ovector_.assign(ov, ov + 2 * pairs);
-    pcre2_match_data_free(data);
+    m.ovector_.assign(ov, ov + 2 * static_cast<std::size_t>(rc));
     return true;
   }
 };

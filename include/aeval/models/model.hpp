@@ -2,8 +2,6 @@
 // What every model backend implements. A model turns a rendered request (text
 // and audio inputs) into a response. Implementations are thread-safe up to
 // max_concurrency() calls in flight.
-#include <filesystem>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
