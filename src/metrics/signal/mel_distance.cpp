@@ -153,17 +153,14 @@ double multiscale_mel_distance(const std::vector<double>& estimate, const std::v
     s.normalized = o.normalized;
     s.floor_level = o.floor_level;
     s.log = false;
-    const auto linear_e = audiocraft_mel_spectrogram(estimate, s), linear_r = audiocraft_mel_spectrogram(reference, s);
+    auto mel_e = audiocraft_mel_spectrogram(estimate, s), mel_r = audiocraft_mel_spectrogram(reference, s);
+    const double linear_l1 = mean_over(mel_e, mel_r, [](double d) { return std::fabs(d); });
     // The log-mel wrapper computes the same mel spectrogram, then log10(floor + ·).
-    auto to_log = [&](std::vector<std::vector<double>> mel) {
-      for (auto& row : mel)
+    for (auto* mel : {&mel_e, &mel_r})
+      for (auto& row : *mel)
         for (double& v : row) v = std::log10(o.floor_level + v);
-      return mel;
-    };
-    const auto log_e = to_log(linear_e), log_r = to_log(linear_r);
     const double alpha = o.alphas ? std::sqrt(double((1 << i) - 1)) : 1.0;
-    loss += mean_over(linear_e, linear_r, [](double d) { return std::fabs(d); }) +
-            alpha * mean_over(log_e, log_r, [](double d) { return d * d; });
+    loss += linear_l1 + alpha * mean_over(mel_e, mel_r, [](double d) { return d * d; });
     total += alpha + 1;
   }
   return o.normalized ? loss / total : loss;

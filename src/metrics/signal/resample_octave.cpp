@@ -1,5 +1,7 @@
 // pystoi 0.4.1 utils.resample_oct / _resample_window_oct and scipy 1.10
 // signal.resample_poly + upfirdn (constant zero padding).
+#include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <numbers>
@@ -77,17 +79,25 @@ std::vector<double> resample_octave(const std::vector<double>& x, int to_rate, i
   filter.resize(filter.size() + std::size_t(post_pad), 0.0);
 
   // upfirdn: y[k] = Σ_j filter[j] · x_up[k·down − j], x_up = x with up−1 zeros between samples.
-  const long taps = long(filter.size());
+  // Only taps j ≡ k·down (mod up) meet an input sample, so each output is one
+  // dot product of a phase's taps (stored reversed) with a contiguous run of x.
+  std::vector<Eigen::VectorXd> phases(static_cast<std::size_t>(up));
+  for (long r = 0; r < up; ++r) {
+    std::vector<double> taps;
+    for (long j = r; j < long(filter.size()); j += up) taps.push_back(filter[std::size_t(j)]);
+    phases[std::size_t(r)] = Eigen::Map<const Eigen::VectorXd>(taps.data(), Eigen::Index(taps.size())).reverse();
+  }
+  const Eigen::Map<const Eigen::VectorXd> input(x.data(), Eigen::Index(n_in));
   std::vector<double> y(std::size_t(n_out), 0.0);
   for (long k = pre_remove; k < pre_remove + n_out; ++k) {
-    const long n = k * down;
-    double acc = 0;
-    // j ≡ n (mod up) so that n − j lands on an input sample
-    for (long j = n % up; j < taps && j <= n; j += up) {
-      const long i = (n - j) / up;
-      if (i < n_in) acc += filter[std::size_t(j)] * x[std::size_t(i)];
-    }
-    y[std::size_t(k - pre_remove)] = acc;
+    const long n = k * down, r = n % up, newest = (n - r) / up;  // tap r meets x[newest]
+    const Eigen::VectorXd& h = phases[std::size_t(r)];
+    const long size = long(h.size());
+    // reversed tap q meets x[newest − size + 1 + q]; keep 0 ≤ that index < n_in
+    const long first = std::max(0L, size - 1 - newest), last = std::min(size - 1, n_in - 1 - newest + size - 1);
+    if (first > last) continue;
+    y[std::size_t(k - pre_remove)] =
+        h.segment(first, last - first + 1).dot(input.segment(newest - size + 1 + first, last - first + 1));
   }
   return y;
 }

@@ -2,6 +2,7 @@
 // losses/sdr.py (SingleSrcNegSDR).
 #include "aeval/metrics/sdr.hpp"
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <string>
 
@@ -33,33 +34,40 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
+using Signal = Eigen::Map<const Eigen::VectorXd>;
+Signal view(const std::vector<double>& v) { return Signal(v.data(), Eigen::Index(v.size())); }
+
+// The sums run through Eigen's vectorised reductions; their order differs from
+// torch's by rounding only (≈1e-16 relative, far inside the 1e-6 dB tolerance).
+double si_sdr_of(Signal preds, Signal target, double eps) {
+  const double alpha = (preds.dot(target) + eps) / (target.squaredNorm() + eps);
+  const double signal = (alpha * target).squaredNorm();
+  const double noise = (alpha * target - preds).squaredNorm();
+  return 10 * std::log10((signal + eps) / (noise + eps));
+}
+
+double snr_of(Signal preds, Signal target, double eps) {
+  return 10 * std::log10((target.squaredNorm() + eps) / ((target - preds).squaredNorm() + eps));
+}
+
 }  // namespace
 
-double si_sdr(const std::vector<double>& preds_in, const std::vector<double>& target_in, bool zero_mean, double eps) {
-  check(preds_in, target_in, "SI-SDR");
-  const std::vector<double> preds = zero_mean ? centered(preds_in) : preds_in;
-  const std::vector<double> target = zero_mean ? centered(target_in) : target_in;
-  const double alpha = (dot(preds, target) + eps) / (dot(target, target) + eps);
-  double signal = 0, noise = 0;
-  for (std::size_t i = 0; i < preds.size(); ++i) {
-    const double scaled = alpha * target[i];
-    signal += scaled * scaled;
-    noise += (scaled - preds[i]) * (scaled - preds[i]);
-  }
-  return 10 * std::log10((signal + eps) / (noise + eps));
+double si_sdr(const std::vector<double>& preds, const std::vector<double>& target, bool zero_mean, double eps) {
+  check(preds, target, "SI-SDR");
+  if (!zero_mean) return si_sdr_of(view(preds), view(target), eps);
+  const auto p = centered(preds), t = centered(target);
+  return si_sdr_of(view(p), view(t), eps);
 }
 
 double si_snr(const std::vector<double>& preds, const std::vector<double>& target, double eps) {
   return si_sdr(preds, target, true, eps);
 }
 
-double snr(const std::vector<double>& preds_in, const std::vector<double>& target_in, bool zero_mean, double eps) {
-  check(preds_in, target_in, "SNR");
-  const std::vector<double> preds = zero_mean ? centered(preds_in) : preds_in;
-  const std::vector<double> target = zero_mean ? centered(target_in) : target_in;
-  double noise = 0;
-  for (std::size_t i = 0; i < preds.size(); ++i) noise += (target[i] - preds[i]) * (target[i] - preds[i]);
-  return 10 * std::log10((dot(target, target) + eps) / (noise + eps));
+double snr(const std::vector<double>& preds, const std::vector<double>& target, bool zero_mean, double eps) {
+  check(preds, target, "SNR");
+  if (!zero_mean) return snr_of(view(preds), view(target), eps);
+  const auto p = centered(preds), t = centered(target);
+  return snr_of(view(p), view(t), eps);
 }
 
 AsteroidSdr asteroid_sdr(const std::vector<double>& preds_in, const std::vector<double>& target_in) {
