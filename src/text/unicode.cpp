@@ -134,6 +134,12 @@ std::string lower(std::string_view s) {
   return utf8_of(u);
 }
 
+std::string upper(std::string_view s) {
+  icu::UnicodeString u = from_utf8(s);
+  u.toUpper(icu::Locale::getRoot());
+  return utf8_of(u);
+}
+
 std::string nfkc(std::string_view s) { return normalize(s, true); }
 std::string nfkd(std::string_view s) { return normalize(s, false); }
 

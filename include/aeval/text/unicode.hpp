@@ -25,6 +25,8 @@ std::string join(const std::vector<std::string>& pieces, std::string_view separa
 
 // str.lower(): full Unicode lowercase mapping (İ → i̇, final sigma).
 std::string lower(std::string_view s);
+// str.upper(): full Unicode uppercase mapping (ß → SS).
+std::string upper(std::string_view s);
 
 std::string nfkc(std::string_view s);
 std::string nfkd(std::string_view s);
