@@ -10,7 +10,7 @@ packages=(
   libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
   libpocketsphinx-dev libsphinxbase-dev
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
-  libcurl4-openssl-dev libssl-dev zlib1g-dev
+  libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the reference implementations Debian ships, for differential tests and benchmarks

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "aeval/pipeline/components.hpp"
+
 namespace aeval::cli {
 
 struct GlobalOptions {
@@ -16,8 +18,18 @@ struct GlobalOptions {
 
 using Action = std::function<int()>;
 
+// The component options shared by run and rescore.
+struct ComponentOptions {
+  std::string dataset, prompt, model, post_process, evaluators, aggregators;
+  pipeline::TaskOverrides overrides() const;
+};
+void add_component_options(CLI::App* command, ComponentOptions& options, bool inference);
+
 Action add_run_command(CLI::App& app, GlobalOptions& global);
+Action add_rescore_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
 Action add_list_command(CLI::App& app, GlobalOptions& global);
+Action add_describe_command(CLI::App& app, GlobalOptions& global);
 Action add_fetch_command(CLI::App& app);
 Action add_score_command(CLI::App& app);
 

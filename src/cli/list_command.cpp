@@ -1,25 +1,82 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 
+#include "aeval/error.hpp"
+#include "aeval/pipeline/catalog.hpp"
 #include "aeval/pipeline/registry.hpp"
 #include "cli/commands.hpp"
 
 namespace aeval::cli {
 
+namespace {
+
+std::vector<std::string> kind_folders() {
+  std::vector<std::string> out;
+  for (auto k : pipeline::kAllKinds) out.push_back(pipeline::folder_name(k));
+  return out;
+}
+
+void print_class(const pipeline::ClassSpec& spec) {
+  std::printf("class %s (%s): %s\n", spec.id.c_str(), pipeline::kind_name(spec.kind), spec.summary.c_str());
+  for (const auto& a : spec.args) {
+    std::string meta = pipeline::type_name(a.type);
+    if (a.required) meta += ", required";
+    if (!a.default_value.empty()) meta += ", default " + a.default_value;
+    if (a.refers_to) meta += fmt::format(", names a {}", pipeline::kind_name(*a.refers_to));
+    std::printf("  %-18s %s%s%s\n", a.name.c_str(), meta.c_str(), a.help.empty() ? "" : "\n                     ",
+                a.help.c_str());
+  }
+}
+
+}  // namespace
+
 Action add_list_command(CLI::App& app, GlobalOptions& global) {
   auto kind = std::make_shared<std::string>();
-  CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, models, post-process, evaluators");
-  list->add_option("kind", *kind, "Only this kind")
-      ->check(CLI::IsMember({"tasks", "datasets", "models", "post-process", "evaluators"}));
+  CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, prompts, models, ...");
+  list->add_option("kind", *kind, "Only this kind")->check(CLI::IsMember(kind_folders()));
   return [kind, &global]() {
-    using pipeline::Kind;
     const pipeline::Registry registry(registry_folders(global));
-    for (Kind k : {Kind::task, Kind::dataset, Kind::model, Kind::post_process, Kind::evaluator}) {
+    for (auto k : pipeline::kAllKinds) {
       if (!kind->empty() && *kind != pipeline::folder_name(k)) continue;
       std::printf("%s:\n", pipeline::folder_name(k));
       for (const auto& name : registry.names(k)) {
         const auto& e = registry.get(k, name);
         std::printf("  %-24s class %-18s %s\n", name.c_str(), e.class_id.c_str(), e.where().c_str());
       }
+    }
+    return 0;
+  };
+}
+
+Action add_describe_command(CLI::App& app, GlobalOptions& global) {
+  auto name = std::make_shared<std::string>();
+  CLI::App* describe = app.add_subcommand("describe", "Show a registry entry, its class and the arguments it takes");
+  describe->footer(
+      "NAME is an entry (`aeval list`) or a class id; for an entry, its file, its arguments as\n"
+      "written, and every argument its class accepts.\n\n"
+      "Examples:\n  aeval describe asr-quickstart\n  aeval describe choice");
+  describe->add_option("name", *name, "Entry or class")->required();
+  return [name, &global]() {
+    const pipeline::Registry registry(registry_folders(global));
+    bool found = false;
+    for (auto k : pipeline::kAllKinds) {
+      if (!registry.contains(k, *name)) continue;
+      const auto& e = registry.get(k, *name);
+      std::printf("%s '%s' (%s)\n", pipeline::kind_name(k), name->c_str(), e.where().c_str());
+      std::printf("  args as written: %s\n", pipeline::yaml_to_json(e.args).dump().c_str());
+      print_class(pipeline::class_spec(e, k));
+      found = true;
+    }
+    for (const auto& spec : pipeline::class_catalog())
+      if (spec.id == *name) print_class(spec), found = true;
+    if (!found) {
+      std::vector<std::string> all;
+      for (auto k : pipeline::kAllKinds)
+        for (const auto& n : registry.names(k)) all.push_back(n);
+      for (const auto& spec : pipeline::class_catalog()) all.push_back(spec.id);
+      throw Error(ErrorCategory::config,
+                  "no entry or class named '" + *name + "'" + pipeline::suggestion_suffix(*name, all));
     }
     return 0;
   };

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
       "per-sample results and a summary with full provenance.\n\n"
       "Start here:\n"
       "  aeval run --task asr-quickstart     PocketSphinx on the Asterisk prompts, WER/CER\n"
-      "  aeval list                          every task, dataset, model, evaluator\n"
+      "  aeval list                          every task, dataset, prompt, model, evaluator, ...\n"
+      "  aeval describe NAME                 an entry and the arguments its class takes\n"
       "  aeval score --list                  reference-exact metrics on text files\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
@@ -40,7 +41,10 @@ int main(int argc, char** argv) {
     actions.emplace_back(app.get_subcommand(name), std::move(action));
   };
   remember("run", cli::add_run_command(app, global));
+  remember("rescore", cli::add_rescore_command(app));
+  remember("merge", cli::add_merge_command(app));
   remember("list", cli::add_list_command(app, global));
+  remember("describe", cli::add_describe_command(app, global));
   remember("fetch", cli::add_fetch_command(app));
   remember("score", cli::add_score_command(app));
 

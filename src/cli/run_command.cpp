@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "aeval/error.hpp"
 #include "aeval/pipeline/registry.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
@@ -7,6 +8,7 @@
 namespace aeval::cli {
 
 namespace {
+
 std::vector<std::string> split_commas(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -17,69 +19,154 @@ std::vector<std::string> split_commas(const std::string& s) {
   }
   return out;
 }
+
+int report_result(const pipeline::RunResult& result, double max_fail_rate) {
+  std::printf("\n%s", pipeline::format_summary_table(result.summary).c_str());
+  std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
+  const double fail_rate = result.summary["fail_rate"].get<double>();
+  if (fail_rate > max_fail_rate) {
+    std::fprintf(stderr, "aeval: fail_rate %.4f exceeds --max-fail-rate %.4f\n", fail_rate, max_fail_rate);
+    return 3;
+  }
+  return 0;
+}
+
 }  // namespace
+
+void add_component_options(CLI::App* command, ComponentOptions& o, bool inference) {
+  if (inference) {
+    command->add_option("--dataset,-d", o.dataset, "The dataset: a registry name or a .jsonl manifest");
+    command->add_option("--prompt", o.prompt, "The prompt (a registry name)");
+    command->add_option("--model,-m", o.model, "The model (a registry name)");
+  }
+  command->add_option("--post-process", o.post_process, "The post-process chain: names, comma-separated");
+  command->add_option("--evaluator", o.evaluators, "The evaluators: names, comma-separated");
+  command->add_option("--aggregator", o.aggregators, "The aggregators: names, comma-separated");
+}
+
+pipeline::TaskOverrides ComponentOptions::overrides() const {
+  pipeline::TaskOverrides t;
+  if (!dataset.empty()) t.dataset = dataset;
+  if (!prompt.empty()) t.prompt = prompt;
+  if (!model.empty()) t.model = model;
+  if (!post_process.empty()) t.post_process = split_commas(post_process);
+  if (!evaluators.empty()) t.evaluators = split_commas(evaluators);
+  if (!aggregators.empty()) t.aggregators = split_commas(aggregators);
+  return t;
+}
 
 Action add_run_command(CLI::App& app, GlobalOptions& global) {
   struct Options {
-    std::string task, dataset, model, post_process, evaluators;
+    std::string task, shard, resume;
+    ComponentOptions components;
+    std::vector<std::string> sets;
     std::filesystem::path output = "results";
     std::size_t limit = 0;
     int jobs = 0;
     double max_fail_rate = 1.0;
+    bool no_cache = false, quiet = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand("run", "Evaluate a model on a dataset (a task)");
   run->footer(
-      "A task names a dataset, a model, post-processing and evaluators; any of them can be\n"
-      "replaced on the command line. Results go to OUTPUT/<task>/<model>/<run-id>/:\n"
-      "  samples.jsonl  one line per sample: reference, prediction, normalized texts, scores, error\n"
-      "  summary.json   corpus metrics, counts, fail_rate, timing and provenance\n"
-      "A sample whose audio is missing or corrupt fails alone and counts in fail_rate.\n\n"
+      "A task binds a dataset, a prompt, a model, post-processing, evaluators and aggregators\n"
+      "(`aeval list tasks`, `aeval describe NAME`); each can be replaced on the command line,\n"
+      "and --set changes one argument of any entry. Results go to OUTPUT/<task>/<model>/<run-id>/:\n"
+      "  run.sqlite     every finished sample, stored the moment it finishes (resume reads it)\n"
+      "  samples.jsonl  one line per sample: prediction, processed texts, scores or error\n"
+      "  summary.json   corpus metrics, intervals, groups, counts, fail_rate and provenance\n"
+      "  run.json       timing and command line of every session\n"
+      "A sample whose audio is corrupt, whose prompt cannot render or whose model call fails\n"
+      "fails alone and counts in fail_rate. A killed run continues with --resume; model\n"
+      "responses are cached (content hash) so a re-run does not pay twice.\n\n"
       "Examples:\n"
       "  aeval run --task asr-quickstart\n"
-      "  aeval run --task asr-quickstart --limit 50 --jobs 2\n"
-      "  aeval run --task asr-quickstart --dataset my-manifest.jsonl\n"
-      "     (JSONL rows: {\"id\": ..., \"audio\": path relative to the manifest, \"text\": reference})");
-  run->add_option("--task,-t", o->task, "Task to run (see `aeval list tasks`)")->required();
-  run->add_option("--dataset,-d", o->dataset, "Replace the task's dataset: a registry name or a .jsonl manifest");
-  run->add_option("--model,-m", o->model, "Replace the task's model (a registry name)");
-  run->add_option("--post-process", o->post_process, "Replace the post-process chain: names, comma-separated");
-  run->add_option("--evaluator", o->evaluators, "Replace the evaluators: names, comma-separated");
+      "  aeval run --task asr-quickstart --limit 50 --jobs 2 --set pocketsphinx-en.max_concurrency=1\n"
+      "  aeval run --dataset my-manifest.jsonl --model pocketsphinx-en --evaluator wer,cer\n"
+      "     (JSONL rows: {\"id\": ..., \"audio\": path relative to the manifest, \"text\": reference})\n"
+      "  aeval run --task asr-quickstart --shard 0/4      (and 1/4, 2/4, 3/4; then `aeval merge`)\n"
+      "  aeval run --resume results/asr-quickstart/pocketsphinx-en/20261122T101500Z\n"
+      "  aeval run --resume                                (the latest run under --output)");
+  run->add_option("--task,-t", o->task, "Task to run (`aeval list tasks`)");
+  add_component_options(run, o->components, true);
+  run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
   run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")->capture_default_str();
+  run->add_option("--shard", o->shard, "I/N: evaluate only the samples whose id hashes to I of N (job arrays)");
   run->add_option("--jobs,-j", o->jobs, "Samples in flight at once (0: the model's max_concurrency)")
       ->capture_default_str();
-  run->add_option("--max-fail-rate", o->max_fail_rate,
-                  "Exit with status 3 when more than this fraction of samples failed")
+  run->add_option("--resume", o->resume, "Continue a killed or failed run: its folder, or nothing for the latest")
+      ->expected(0, 1);
+  run->add_flag("--no-cache", o->no_cache, "Neither read nor write the response cache");
+  run->add_flag("--quiet,-q", o->quiet, "No progress or notes on stderr");
+  run->add_option("--max-fail-rate", o->max_fail_rate, "Exit with status 3 when more than this fraction failed")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
 
-  return [o, &global]() {
-    const pipeline::Registry registry(registry_folders(global));
-    pipeline::TaskOverrides overrides;
-    if (!o->dataset.empty()) overrides.dataset = o->dataset;
-    if (!o->model.empty()) overrides.model = o->model;
-    if (!o->post_process.empty()) overrides.post_process = split_commas(o->post_process);
-    if (!o->evaluators.empty()) overrides.evaluators = split_commas(o->evaluators);
-    const pipeline::TaskSpec task = pipeline::resolve_task(registry, o->task, overrides);
-
+  return [o, run, &global]() {
     pipeline::RunOptions options;
     options.output_root = o->output;
-    options.limit = o->limit;
     options.jobs = o->jobs;
+    options.use_cache = !o->no_cache;
+    options.log = o->quiet ? nullptr : stderr;
     options.command_line = global.argv;
-    std::fprintf(stderr, "aeval: task %s: model %s on dataset %s\n", task.name.c_str(), task.model.c_str(),
-                 task.dataset.c_str());
-    const pipeline::RunResult result = pipeline::run_task(registry, task, options);
-    std::printf("\n%s", pipeline::format_summary_table(result.summary).c_str());
-    std::printf("results: %s/{samples.jsonl,summary.json}\n", result.run_dir.string().c_str());
-    const double fail_rate = result.summary["fail_rate"].get<double>();
-    if (fail_rate > o->max_fail_rate) {
-      std::fprintf(stderr, "aeval: fail_rate %.4f exceeds --max-fail-rate %.4f\n", fail_rate, o->max_fail_rate);
-      return 3;
+    if (run->count("--resume")) {
+      const std::filesystem::path dir = o->resume.empty() ? pipeline::latest_run(o->output) : std::filesystem::path(o->resume);
+      if (!o->quiet) std::fprintf(stderr, "aeval: resuming %s\n", dir.string().c_str());
+      return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);
     }
-    return 0;
+    if (o->task.empty() && o->components.dataset.empty())
+      throw Error(ErrorCategory::config, "name a --task, or a --dataset (with --model and --evaluator unless the "
+                                         "dataset has a default task); `aeval list tasks` shows the tasks");
+    pipeline::Invocation inv;
+    inv.registry = registry_folders(global);
+    inv.sets = o->sets;
+    const pipeline::Registry registry = inv.load_registry();
+    inv.task = pipeline::resolve_task(registry, o->task, o->components.overrides());
+    inv.limit = o->limit;
+    if (!o->shard.empty()) inv.shard = pipeline::parse_shard(o->shard);
+    if (!o->quiet)
+      std::fprintf(stderr, "aeval: task %s: model %s on dataset %s\n", inv.task.name.c_str(), inv.task.model.c_str(),
+                   inv.task.dataset.c_str());
+    return report_result(pipeline::run_task(inv, options), o->max_fail_rate);
   };
+}
+
+Action add_rescore_command(CLI::App& app) {
+  struct Options {
+    std::filesystem::path run_dir, output = "results";
+    ComponentOptions components;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* rescore = app.add_subcommand("rescore", "Score a finished run again from its stored predictions");
+  rescore->footer(
+      "No inference: the predictions in RUN_DIR/run.sqlite are post-processed and scored again,\n"
+      "with the run's own components unless replaced here, into a new run folder\n"
+      "(<run-id>-rescored). Samples whose inference failed stay failed.\n\n"
+      "Example:\n"
+      "  aeval rescore results/asr-quickstart/pocketsphinx-en/20261122T101500Z --post-process whisper-basic");
+  rescore->add_option("run_dir", o->run_dir, "The run folder")->required();
+  add_component_options(rescore, o->components, false);
+  rescore->add_option("--output,-o", o->output, "Folder that receives the new run")->capture_default_str();
+  return [o]() { return report_result(pipeline::rescore_run(o->run_dir, o->components.overrides(), o->output), 1.0); };
+}
+
+Action add_merge_command(CLI::App& app) {
+  struct Options {
+    std::vector<std::filesystem::path> run_dirs;
+    std::filesystem::path output = "results";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* merge = app.add_subcommand("merge", "Combine runs of one task (shards of a job array) into one");
+  merge->footer(
+      "The runs must share task, model and every setting; their samples are united in dataset\n"
+      "order (a sample that failed in one run and succeeded in another keeps the success) and\n"
+      "scored as one corpus, into a new run folder (<run-id>-merged).\n\n"
+      "Example (a Slurm array of 4):  aeval run --task T --shard $SLURM_ARRAY_TASK_ID/4\n"
+      "                               aeval merge results/T/M/*");
+  merge->add_option("run_dirs", o->run_dirs, "Run folders")->required();
+  merge->add_option("--output,-o", o->output, "Folder that receives the merged run")->capture_default_str();
+  return [o]() { return report_result(pipeline::merge_runs(o->run_dirs, o->output), 1.0); };
 }
 
 }  // namespace aeval::cli

@@ -4,10 +4,7 @@
 
 namespace aeval::pipeline {
 
-YAML::Node Args::fetch(const std::string& key) {
-  used_.insert(key);
-  return entry_.args[key];
-}
+YAML::Node Args::fetch(const std::string& key) { return entry_.args[key]; }
 
 void Args::fail(const std::string& key, const std::string& expected) const {
   throw Error(ErrorCategory::config, entry_.where() + ": argument '" + key + "' of '" + entry_.name +
@@ -48,6 +45,16 @@ int Args::integer(const std::string& key, int fallback) {
   }
 }
 
+double Args::number(const std::string& key, double fallback) {
+  const YAML::Node node = fetch(key);
+  if (!node) return fallback;
+  try {
+    return node.as<double>();
+  } catch (const YAML::Exception&) {
+    fail(key, "a number");
+  }
+}
+
 std::vector<std::string> Args::strings(const std::string& key) {
   const YAML::Node node = fetch(key);
   if (!node) return {};
@@ -59,17 +66,6 @@ std::vector<std::string> Args::strings(const std::string& key) {
     out.push_back(item.as<std::string>());
   }
   return out;
-}
-
-void Args::reject_unknown() const {
-  std::vector<std::string> known(used_.begin(), used_.end());
-  for (const auto& item : entry_.args) {
-    const std::string key = item.first.as<std::string>();
-    if (!used_.count(key))
-      throw Error(ErrorCategory::config, entry_.file.string() + ":" + std::to_string(item.first.Mark().line + 1) +
-                                             ": unknown argument '" + key + "' for class " + entry_.class_id +
-                                             suggestion_suffix(key, known));
-  }
 }
 
 }  // namespace aeval::pipeline

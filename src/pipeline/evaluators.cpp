@@ -1,32 +1,232 @@
+// Evaluators: thin adapters from sample records to the metric library.
+#include <fmt/format.h>
+
 #include "aeval/error.hpp"
+#include "aeval/metrics/bleu.hpp"
+#include "aeval/metrics/cider.hpp"
+#include "aeval/metrics/match.hpp"
+#include "aeval/metrics/meteor.hpp"
+#include "aeval/metrics/nltk_bleu.hpp"
+#include "aeval/metrics/rouge.hpp"
+#include "aeval/metrics/wer.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
 
 namespace aeval::pipeline {
 
-metrics::EditCounts ErrorRateEvaluator::count(const std::string& reference, const std::string& prediction) const {
-  return characters ? metrics::align(metrics::jiwer_chars(reference), metrics::jiwer_chars(prediction))
-                    : metrics::align(metrics::jiwer_words(reference), metrics::jiwer_words(prediction));
+using nlohmann::json;
+
+namespace {
+
+using Records = std::vector<const json*>;
+
+std::vector<std::string> predictions_of(const Records& records) {
+  std::vector<std::string> out;
+  for (const json* r : records) out.push_back((*r)["prediction_processed"]);
+  return out;
 }
 
-nlohmann::json ErrorRateEvaluator::identity() const {
-  return {{"class", "error_rate"}, {"unit", characters ? "chars" : "words"},
-          {"reference", characters ? "jiwer 4.0.0 process_characters (cer_default)"
-                                   : "jiwer 4.0.0 process_words (wer_default)"},
-          {"corpus", "sum of edits over sum of reference tokens"}};
+std::vector<std::vector<std::string>> references_in(const Records& records) {
+  std::vector<std::vector<std::string>> out;
+  for (const json* r : records) out.push_back((*r)["references_processed"]);
+  return out;
 }
 
-ErrorRateEvaluator load_evaluator(const Registry& registry, const std::string& name) {
+class ErrorRate final : public Evaluator {
+ public:
+  explicit ErrorRate(bool characters) : characters_(characters) {}
+  json score(const Scored& s) const override {
+    if (s.references.size() != 1)
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs exactly one reference, got {}", s.sample.id,
+                                                   name, s.references.size()));
+    const metrics::EditCounts c = characters_ ? metrics::align(metrics::jiwer_chars(s.references[0]),
+                                                               metrics::jiwer_chars(s.prediction))
+                                              : metrics::align(metrics::jiwer_words(s.references[0]),
+                                                               metrics::jiwer_words(s.prediction));
+    return {{"value", metrics::error_rates(c).wer}, {"hits", c.hits}, {"substitutions", c.substitutions},
+            {"deletions", c.deletions}, {"insertions", c.insertions}, {"reference_tokens", c.ref_tokens},
+            {"hypothesis_tokens", c.hyp_tokens}};
+  }
+  // Summed edits over summed reference tokens, as jiwer computes a corpus.
+  json corpus(const Records& records) const override {
+    metrics::EditCounts t;
+    for (const json* r : records) {
+      const json& s = (*r)["scores"][name];
+      metrics::EditCounts c;
+      c.hits = s["hits"];
+      c.substitutions = s["substitutions"];
+      c.deletions = s["deletions"];
+      c.insertions = s["insertions"];
+      c.ref_tokens = s["reference_tokens"];
+      c.hyp_tokens = s["hypothesis_tokens"];
+      t += c;
+    }
+    const auto rates = metrics::error_rates(t);
+    return {{"value", rates.wer}, {"mer", rates.mer}, {"wil", rates.wil}, {"wip", rates.wip},
+            {"hits", t.hits}, {"substitutions", t.substitutions}, {"deletions", t.deletions},
+            {"insertions", t.insertions}, {"reference_tokens", t.ref_tokens}, {"hypothesis_tokens", t.hyp_tokens}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "error_rate"}, {"unit", characters_ ? "chars" : "words"},
+            {"reference", characters_ ? "jiwer 4.0.0 process_characters (cer_default)"
+                                      : "jiwer 4.0.0 process_words (wer_default)"},
+            {"corpus", "sum of edits over sum of reference tokens"}};
+  }
+
+ private:
+  bool characters_;
+};
+
+class Match final : public Evaluator {
+ public:
+  explicit Match(bool exist) : exist_(exist) {}
+  json score(const Scored& s) const override {
+    return {{"value", exist_ ? metrics::exist_match(s.prediction, s.references)
+                             : metrics::exact_match(s.prediction, s.references)}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", exist_ ? "exist_match" : "exact_match"},
+            {"normalization", "SQuAD: lowercase, ASCII punctuation and articles removed"}, {"corpus", "mean"}};
+  }
+
+ private:
+  bool exist_;
+};
+
+class Bleu final : public Evaluator {
+ public:
+  explicit Bleu(metrics::BleuOptions o) : options_(std::move(o)) {}
+  json score(const Scored& s) const override {
+    return {{"value", metrics::sentence_bleu(s.prediction, s.references, options_).score}};
+  }
+  // sacreBLEU's corpus BLEU; reference streams padded with "" where a sample has fewer references.
+  json corpus(const Records& records) const override {
+    const auto refs = references_in(records);
+    std::size_t streams = 0;
+    for (const auto& r : refs) streams = std::max(streams, r.size());
+    std::vector<std::vector<std::string>> by_stream(streams, std::vector<std::string>(refs.size()));
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      for (std::size_t k = 0; k < refs[i].size(); ++k) by_stream[k][i] = refs[i][k];
+    const auto b = metrics::corpus_bleu(predictions_of(records), by_stream, options_);
+    return {{"value", b.score}, {"format", b.format()},
+            {"signature", metrics::bleu_signature(options_, int(streams))}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "bleu"}, {"reference", "sacreBLEU 2.6.0 corpus_bleu"},
+            {"tokenize", options_.tokenize}, {"lowercase", options_.lowercase}};
+  }
+
+ private:
+  metrics::BleuOptions options_;
+};
+
+class Meteor final : public Evaluator {
+ public:
+  json score(const Scored& s) const override {
+    std::vector<metrics::Tokens> refs;
+    for (const auto& r : s.references) refs.push_back(metrics::lower_split(r));
+    return {{"value", metrics::meteor_score(refs, metrics::lower_split(s.prediction), text::default_wordnet())}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "meteor"}, {"reference", "NLTK 3.8 meteor_score, WordNet 3.0"},
+            {"wordnet", text::default_wordnet().dir().string()}, {"corpus", "mean"}};
+  }
+};
+
+class RougeL final : public Evaluator {
+ public:
+  explicit RougeL(bool stem) : stem_(stem) {}
+  json score(const Scored& s) const override {
+    return {{"value", metrics::rouge_score_multi(s.references, s.prediction, stem_).rougeL.fmeasure}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "rouge_l"}, {"reference", "rouge-score 0.1.2, max over references"},
+            {"use_stemmer", stem_}, {"corpus", "mean"}};
+  }
+
+ private:
+  bool stem_;
+};
+
+class CiderD final : public Evaluator {
+ public:
+  // Alone, a sample has no corpus idf; its per-sample value is left to the corpus.
+  json score(const Scored&) const override { return {{"value", nullptr}}; }
+  json corpus(const Records& records) const override {
+    std::vector<std::string> candidates;
+    for (const auto& p : predictions_of(records)) candidates.push_back(metrics::cider_simple_tokenize(p));
+    std::vector<std::vector<std::string>> refs;
+    for (const auto& rs : references_in(records)) {
+      refs.emplace_back();
+      for (const auto& r : rs) refs.back().push_back(metrics::cider_simple_tokenize(r));
+    }
+    return {{"value", metrics::cider_d(candidates, refs).corpus}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "cider_d"}, {"reference", "pycocoevalcap CIDEr-D (n 4, sigma 6)"},
+            {"tokenization", "lowercase, ASCII punctuation removed"}};
+  }
+};
+
+}  // namespace
+
+json Evaluator::corpus(const Records& records) const {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const json* r : records) {
+    const json& v = (*r)["scores"][name]["value"];
+    if (v.is_number()) sum += v.get<double>(), ++n;
+  }
+  return {{"value", n ? json(sum / double(n)) : json(nullptr)}};
+}
+
+std::vector<std::string> references_of(const Sample& sample, const std::string& references_field) {
+  if (references_field.empty()) return {sample.reference};
+  const json& f = sample.fields;
+  if (!f.is_object() || !f.contains(references_field))
+    throw Error(ErrorCategory::data, fmt::format("sample '{}' has no field '{}'", sample.id, references_field));
+  const json& v = f[references_field];
+  if (v.is_string()) return {v.get<std::string>()};
+  std::vector<std::string> out;
+  if (v.is_array())
+    for (const auto& r : v)
+      if (r.is_string()) out.push_back(r);
+  if (out.empty() || (v.is_array() && out.size() != v.size()))
+    throw Error(ErrorCategory::data,
+                fmt::format("sample '{}': field '{}' must be a string or a list of strings", sample.id, references_field));
+  return out;
+}
+
+std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::evaluator, name);
-  Args args(entry);
-  if (entry.class_id != "error_rate")
-    throw Error(ErrorCategory::config, entry.where() + ": unknown evaluator class '" + entry.class_id + "'" +
-                                           suggestion_suffix(entry.class_id, {"error_rate"}));
-  const std::string unit = args.string("unit", "words");
-  args.reject_unknown();
-  if (unit != "words" && unit != "chars")
-    throw Error(ErrorCategory::config, entry.where() + ": argument 'unit' of '" + name + "' must be words or chars");
-  return ErrorRateEvaluator{name, unit == "chars"};
+  Args args(entry);  // validated against the catalog when the registry loaded
+  const std::string& c = entry.class_id;
+  std::unique_ptr<Evaluator> e;
+  if (c == "error_rate") {
+    const std::string unit = args.string("unit", "words");
+    if (unit != "words" && unit != "chars")
+      throw Error(ErrorCategory::config, entry.where() + ": argument 'unit' of '" + name + "' must be words or chars");
+    e = std::make_unique<ErrorRate>(unit == "chars");
+  } else if (c == "exact_match" || c == "exist_match") {
+    e = std::make_unique<Match>(c == "exist_match");
+  } else if (c == "bleu") {
+    metrics::BleuOptions o;
+    o.tokenize = args.string("tokenize", o.tokenize);
+    o.lowercase = args.boolean("lowercase", false);
+    metrics::bleu_tokenize("", o.tokenize);  // an unknown tokenizer fails here, not mid-run
+    e = std::make_unique<Bleu>(o);
+  } else if (c == "meteor") {
+    e = std::make_unique<Meteor>();
+  } else if (c == "rouge_l") {
+    e = std::make_unique<RougeL>(args.boolean("use_stemmer", true));
+  } else if (c == "cider_d") {
+    e = std::make_unique<CiderD>();
+  } else {
+    throw Error(ErrorCategory::internal, entry.where() + ": evaluator class '" + c + "' has no loader");
+  }
+  e->name = name;
+  e->references_field = args.string("references_field", "");
+  return e;
 }
 
 }  // namespace aeval::pipeline

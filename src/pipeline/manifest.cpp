@@ -24,8 +24,14 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     }
     if (!row.is_object()) throw Error(ErrorCategory::data, where + ": a manifest row must be a JSON object");
     for (const auto& name : {fields.audio, fields.text}) {
-      if (!row.contains(name) || !row[name].is_string())
-        throw Error(ErrorCategory::data, where + ": field '" + name + "' is missing or not a string");
+      if (row.contains(name) && !row[name].is_string())
+        throw Error(ErrorCategory::data, where + ": field '" + name + "' must be a string");
+    }
+    // Every *audio* field is a path relative to the manifest (the prompt sees it resolved).
+    for (auto& [key, value] : row.items()) {
+      if (key.find("audio") == std::string::npos || !value.is_string()) continue;
+      const std::filesystem::path p = value.get<std::string>();
+      if (!p.empty() && p.is_relative()) value = (path.parent_path() / p).string();
     }
     Sample sample;
     if (row.contains(fields.id)) {
@@ -36,9 +42,8 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     }
     if (!ids.insert(sample.id).second)
       throw Error(ErrorCategory::data, where + ": duplicate id '" + sample.id + "'");
-    const std::filesystem::path audio = row[fields.audio].get<std::string>();
-    sample.audio = audio.is_absolute() ? audio : path.parent_path() / audio;
-    sample.reference = row[fields.text].get<std::string>();
+    sample.audio = row.value(fields.audio, std::string());
+    sample.reference = row.value(fields.text, std::string());
     sample.fields = std::move(row);
     samples.push_back(std::move(sample));
   }

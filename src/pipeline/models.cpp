@@ -1,5 +1,6 @@
 #include "aeval/error.hpp"
 #include "aeval/models/pocketsphinx_asr.hpp"
+#include "aeval/models/predictions_file.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
 
@@ -7,18 +8,24 @@ namespace aeval::pipeline {
 
 std::unique_ptr<models::Model> load_model(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::model, name);
-  Args args(entry);
+  Args args(entry);  // validated against the catalog when the registry loaded
   if (entry.class_id == "pocketsphinx") {
     models::PocketSphinxConfig config;
     config.acoustic_model = args.string("acoustic_model", config.acoustic_model.string());
     config.language_model = args.string("language_model", config.language_model.string());
     config.dictionary = args.string("dictionary", config.dictionary.string());
     config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
-    args.reject_unknown();
     return models::make_pocketsphinx_asr(config);
   }
-  throw Error(ErrorCategory::config, entry.where() + ": unknown model class '" + entry.class_id + "'" +
-                                         suggestion_suffix(entry.class_id, {"pocketsphinx"}));
+  if (entry.class_id == "predictions_file") {
+    models::PredictionsFileConfig config;
+    config.path = args.required_string("path");
+    if (config.path.is_relative()) config.path = entry.file.parent_path() / config.path;
+    config.id_field = args.string("id_field", config.id_field);
+    config.prediction_field = args.string("prediction_field", config.prediction_field);
+    return models::make_predictions_file(config);
+  }
+  throw Error(ErrorCategory::internal, entry.where() + ": model class '" + entry.class_id + "' has no loader");
 }
 
 }  // namespace aeval::pipeline

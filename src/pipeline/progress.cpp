@@ -13,7 +13,7 @@ std::string clock_time(double seconds) {
 }  // namespace
 
 Progress::Progress(std::string label, std::size_t total, std::FILE* out)
-    : label_(std::move(label)), total_(total), out_(out), terminal_(isatty(fileno(out)) != 0),
+    : label_(std::move(label)), total_(total), out_(out), terminal_(out && isatty(fileno(out)) != 0),
       start_(std::chrono::steady_clock::now()), last_print_(start_) {}
 
 std::string Progress::line(std::size_t done, std::size_t failed) const {
@@ -33,6 +33,7 @@ std::string Progress::line(std::size_t done, std::size_t failed) const {
 }
 
 void Progress::update(std::size_t done, std::size_t failed) {
+  if (!out_) return;
   const auto now = std::chrono::steady_clock::now();
   if (terminal_) {
     if (now - last_print_ < std::chrono::milliseconds(100) && done < total_) return;
@@ -49,6 +50,7 @@ void Progress::update(std::size_t done, std::size_t failed) {
 }
 
 void Progress::finish(std::size_t done, std::size_t failed) {
+  if (!out_) return;
   if (terminal_) {
     std::fprintf(out_, "\r\033[K%s\n", line(done, failed).c_str());
   } else if (last_decile_ != 10) {

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "aeval/error.hpp"
+#include "aeval/pipeline/catalog.hpp"
 
 namespace aeval::pipeline {
 
 namespace {
-constexpr Kind kAllKinds[] = {Kind::dataset, Kind::model, Kind::post_process, Kind::evaluator, Kind::task};
-
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -29,9 +29,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 const char* folder_name(Kind kind) {
   switch (kind) {
     case Kind::dataset: return "datasets";
+    case Kind::prompt: return "prompts";
     case Kind::model: return "models";
     case Kind::post_process: return "post-process";
     case Kind::evaluator: return "evaluators";
+    case Kind::aggregator: return "aggregators";
     case Kind::task: return "tasks";
   }
   return "";
@@ -40,9 +42,11 @@ const char* folder_name(Kind kind) {
 const char* kind_name(Kind kind) {
   switch (kind) {
     case Kind::dataset: return "dataset";
+    case Kind::prompt: return "prompt";
     case Kind::model: return "model";
     case Kind::post_process: return "post-process";
     case Kind::evaluator: return "evaluator";
+    case Kind::aggregator: return "aggregator";
     case Kind::task: return "task";
   }
   return "";
@@ -88,6 +92,21 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
       }
     }
   }
+  validate_registry(*this);
+}
+
+void Registry::set_argument(Kind kind, const std::string& name, const std::string& key, const YAML::Node& value) {
+  get(kind, name);  // did-you-mean for an unknown name
+  Entry& entry = entries_[kind][name];
+  const YAML::Node before = entry.args;
+  entry.args = YAML::Clone(entry.args);  // never write through to a node another entry shares
+  entry.args[key] = value;
+  try {
+    validate_registry(*this);
+  } catch (...) {
+    entry.args = before;  // a rejected assignment leaves the registry as it was
+    throw;
+  }
 }
 
 bool Registry::contains(Kind kind, const std::string& name) const {
@@ -108,6 +127,59 @@ std::vector<std::string> Registry::names(Kind kind) const {
   if (auto it = entries_.find(kind); it != entries_.end())
     for (const auto& [name, entry] : it->second) out.push_back(name);
   return out;
+}
+
+void apply_assignment(Registry& registry, const std::string& assignment) {
+  const auto fail = [&](const std::string& why) {
+    return Error(ErrorCategory::config, "--set " + assignment + ": " + why + " (expected NAME.ARG=VALUE)");
+  };
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos) throw fail("no '='");
+  std::string target = assignment.substr(0, equals);
+  const std::string value = assignment.substr(equals + 1);
+  std::optional<Kind> kind;
+  if (const auto colon = target.find(':'); colon != std::string::npos) {
+    const std::string kind_text = target.substr(0, colon);
+    for (Kind k : kAllKinds)
+      if (kind_text == kind_name(k)) kind = k;
+    if (!kind) throw fail("unknown kind '" + kind_text + "'");
+    target = target.substr(colon + 1);
+  }
+  const auto dot = target.rfind('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == target.size()) throw fail("no NAME.ARG");
+  const std::string name = target.substr(0, dot), key = target.substr(dot + 1);
+  std::vector<Kind> matches;
+  for (Kind k : kAllKinds)
+    if ((!kind || *kind == k) && registry.contains(k, name)) matches.push_back(k);
+  if (matches.empty()) {
+    std::vector<std::string> all;
+    for (Kind k : kAllKinds)
+      for (const auto& n : registry.names(k)) all.push_back(n);
+    throw fail("no entry named '" + name + "'" + suggestion_suffix(name, all));
+  }
+  if (matches.size() > 1) throw fail("'" + name + "' names several kinds of entry; prefix the kind, e.g. model:" + name);
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw fail("VALUE is not valid YAML: " + e.msg);
+  }
+  registry.set_argument(matches.front(), name, key, parsed);
+}
+
+nlohmann::json yaml_to_json(const YAML::Node& node) {
+  if (node.IsMap()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& item : node) out[item.first.as<std::string>()] = yaml_to_json(item.second);
+    return out;
+  }
+  if (node.IsSequence()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : node) out.push_back(yaml_to_json(item));
+    return out;
+  }
+  if (node.IsScalar()) return node.as<std::string>();
+  return nullptr;
 }
 
 std::filesystem::path builtin_registry_dir() {

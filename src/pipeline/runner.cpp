@@ -6,245 +6,565 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
-#include <fstream>
+#include <deque>
 #include <mutex>
-#include <optional>
 #include <thread>
 
 #include "aeval/atomic_file.hpp"
 #include "aeval/error.hpp"
+#include "aeval/pipeline/catalog.hpp"
 #include "aeval/pipeline/progress.hpp"
+#include "aeval/pipeline/response_cache.hpp"
+#include "aeval/pipeline/run_store.hpp"
 #include "aeval/version.hpp"
 
 namespace aeval::pipeline {
 
-namespace {
+using nlohmann::json;
 
-struct SampleResult {
-  nlohmann::json record;
-  std::vector<metrics::EditCounts> counts;  // one per evaluator
-  bool failed = false;
-  double audio_seconds = 0, compute_seconds = 0;
-};
+namespace {
 
 struct Components {
   Dataset dataset;
-  std::unique_ptr<models::Model> model;
-  std::vector<TextTransform> post_process;
-  std::vector<ErrorRateEvaluator> evaluators;
+  Prompt prompt;
+  std::unique_ptr<models::Model> model;  // none when scores are recomputed from stored predictions
+  std::vector<PostProcess> post_process;
+  std::vector<std::unique_ptr<Evaluator>> evaluators;
+  std::vector<Aggregator> aggregators;
 };
 
-nlohmann::json yaml_to_json(const YAML::Node& node) {
-  if (node.IsMap()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& item : node) out[item.first.as<std::string>()] = yaml_to_json(item.second);
-    return out;
-  }
-  if (node.IsSequence()) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& item : node) out.push_back(yaml_to_json(item));
-    return out;
-  }
-  if (node.IsScalar()) return node.as<std::string>();
-  return nullptr;
+Components load_components(const Registry& registry, const TaskSpec& task, bool with_model) {
+  Components c{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {}, {}, {}};
+  if (with_model) c.model = load_model(registry, task.model);
+  for (const auto& name : task.post_process) c.post_process.push_back(load_post_process(registry, name));
+  for (const auto& name : task.evaluators) c.evaluators.push_back(load_evaluator(registry, name));
+  for (const auto& name : task.aggregators) c.aggregators.push_back(load_aggregator(registry, name));
+  return c;
 }
 
-nlohmann::json entry_json(const Registry& registry, Kind kind, const std::string& name) {
-  if (kind == Kind::dataset && !registry.contains(kind, name)) return {{"manifest", name}};
+json entry_json(const Registry& registry, Kind kind, const std::string& name) {
+  if (kind == Kind::dataset && is_manifest_path(name)) return {{"manifest", name}};
   const Entry& e = registry.get(kind, name);
-  return {{"name", e.name}, {"class", e.class_id}, {"args", yaml_to_json(e.args)}, {"file", e.file.string()}};
+  return {{"name", e.name}, {"class", e.class_id}, {"args", yaml_to_json(e.args)}};
 }
 
-std::string new_run_id(const std::filesystem::path& parent) {
+// Everything that determines a run's numbers; resume refuses to continue
+// when it changed.
+json provenance(const Registry& registry, const Invocation& inv, const Components& c, const json& model_identity) {
+  json entries = {{"dataset", entry_json(registry, Kind::dataset, inv.task.dataset)},
+                  {"model", entry_json(registry, Kind::model, inv.task.model)}};
+  if (!inv.task.prompt.empty()) entries["prompt"] = entry_json(registry, Kind::prompt, inv.task.prompt);
+  for (const auto& n : inv.task.post_process) entries["post_process"].push_back(entry_json(registry, Kind::post_process, n));
+  for (const auto& n : inv.task.evaluators) entries["evaluators"].push_back(entry_json(registry, Kind::evaluator, n));
+  for (const auto& n : inv.task.aggregators) entries["aggregators"].push_back(entry_json(registry, Kind::aggregator, n));
+  json post_process = json::array(), evaluators = json::array(), aggregators = json::array();
+  for (const auto& p : c.post_process) post_process.push_back(p.identity);
+  for (const auto& e : c.evaluators) evaluators.push_back(e->identity());
+  for (const auto& a : c.aggregators) aggregators.push_back(a.identity());
+  return {{"aeval_version", kVersion},
+          {"task", inv.task.to_json()},
+          {"entries", entries},
+          {"sets", inv.sets},
+          {"selection", {{"limit", inv.limit}, {"shard", fmt::format("{}/{}", inv.shard.index, inv.shard.count)}}},
+          {"dataset", c.dataset.description},
+          {"prompt", c.prompt.identity()},
+          {"model", model_identity},
+          {"post_process", post_process},
+          {"evaluators", evaluators},
+          {"aggregators", aggregators}};
+}
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+
+// Dataset positions this run covers: the first `limit`, then this shard's ids.
+std::vector<std::size_t> select_positions(const Dataset& d, const Invocation& inv) {
+  std::vector<std::size_t> out;
+  const std::size_t n = inv.limit ? std::min(inv.limit, d.samples.size()) : d.samples.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (inv.shard.count == 1 || fnv1a(d.samples[i].id) % std::uint64_t(inv.shard.count) == std::uint64_t(inv.shard.index))
+      out.push_back(i);
+  return out;
+}
+
+std::string new_run_id(const std::filesystem::path& parent, const std::string& suffix = "") {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   gmtime_r(&now, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-  std::string id = stamp;
-  for (int n = 2; std::filesystem::exists(parent / id); ++n) id = std::string(stamp) + "-" + std::to_string(n);
+  const std::string base = stamp + suffix;
+  std::string id = base;
+  for (int n = 2; std::filesystem::exists(parent / id); ++n) id = fmt::format("{}-{}", base, n);
   return id;
 }
 
-SampleResult evaluate_sample(const Sample& sample, Components& c) {
-  SampleResult r;
-  r.record = {{"id", sample.id}, {"audio", sample.audio.string()}, {"reference", sample.reference}};
-  try {
-    models::Request request;
-    request.sample_id = sample.id;
-    request.audio.push_back(load_mono(sample.audio, c.model->input_sample_rate()));
-    r.audio_seconds = request.audio.front().seconds();
-    const models::Response response = c.model->infer(request);
-    r.compute_seconds = response.compute_seconds;
-    std::string reference = sample.reference, prediction = response.text;
-    for (const auto& t : c.post_process) {
-      reference = t.apply(reference);
-      prediction = t.apply(prediction);
-    }
-    r.record["prediction"] = response.text;
-    r.record["reference_normalized"] = reference;
-    r.record["prediction_normalized"] = prediction;
-    nlohmann::json scores = nlohmann::json::object();
-    for (const auto& evaluator : c.evaluators) {
-      const metrics::EditCounts counts = evaluator.count(reference, prediction);
-      r.counts.push_back(counts);
-      scores[evaluator.name] = {{"value", metrics::error_rates(counts).wer},
-                                {"hits", counts.hits},
-                                {"substitutions", counts.substitutions},
-                                {"deletions", counts.deletions},
-                                {"insertions", counts.insertions},
-                                {"reference_tokens", counts.ref_tokens}};
-    }
-    r.record["scores"] = scores;
-    r.record["audio_seconds"] = r.audio_seconds;
-    r.record["error"] = nullptr;
-  } catch (const Error& e) {
-    r.failed = true;
-    r.record["error"] = {{"category", to_string(e.category())}, {"message", e.what()}};
-  } catch (const std::exception& e) {
-    r.failed = true;
-    r.record["error"] = {{"category", "internal"}, {"message", e.what()}};
-  }
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return stamp;
+}
+
+// The sample's own part of its record; fields repeat only what id, audio and
+// reference do not already say.
+json sample_json(const Sample& s) {
+  json fields = s.fields.is_object() ? s.fields : json::object();
+  for (const char* key : {"id", "audio", "text"}) fields.erase(key);
+  json r = {{"id", s.id}, {"reference", s.reference}, {"fields", fields}};
+  if (!s.audio.empty()) r["audio"] = s.audio.string();
   return r;
+}
+
+Sample sample_of(const json& record) {
+  Sample s;
+  s.id = record["id"];
+  s.reference = record.value("reference", "");
+  s.audio = record.value("audio", "");
+  s.fields = record.value("fields", json::object());
+  return s;
+}
+
+json error_json(const std::string& stage, const std::exception& e) {
+  const auto* aeval_error = dynamic_cast<const Error*>(&e);
+  return {{"stage", stage}, {"category", aeval_error ? to_string(aeval_error->category()) : "internal"},
+          {"message", e.what()}};
+}
+
+// Post-processing and scoring of a prediction: the part rescore repeats.
+void score_into(json& record, const Sample& sample, const Components& c) {
+  try {
+    std::string prediction = record["prediction"];
+    std::vector<std::string> references;
+    for (const auto& e : c.evaluators) {
+      references = references_of(sample, e->references_field);
+      break;
+    }
+    for (const auto& p : c.post_process) {
+      prediction = p.apply(prediction, sample);
+      if (p.references_too)
+        for (auto& r : references) r = p.apply(r, sample);
+    }
+    record["prediction_processed"] = prediction;
+    record["references_processed"] = references;
+    json scores = json::object();
+    for (const auto& e : c.evaluators) {
+      std::vector<std::string> own = references;
+      if (e->references_field != c.evaluators.front()->references_field) {
+        own = references_of(sample, e->references_field);
+        for (const auto& p : c.post_process)
+          if (p.references_too)
+            for (auto& r : own) r = p.apply(r, sample);
+      }
+      scores[e->name] = e->score(Scored{prediction, own, sample});
+    }
+    record["scores"] = scores;
+    record["error"] = nullptr;
+  } catch (const std::exception& e) {
+    record.erase("scores");
+    record["error"] = error_json("score", e);
+  }
+}
+
+struct Outcome {
+  StoredSample stored;
+  bool cached = false;
+};
+
+Outcome process(const Sample& sample, const Components& c, const json& model_identity, ResponseCache* cache) {
+  Outcome out;
+  json record = sample_json(sample);
+  std::string stage = "prompt";
+  try {
+    const RenderedPrompt rendered = c.prompt.render(sample);
+    std::optional<models::Response> response;
+    std::string key;
+    if (cache) {
+      stage = "cache";
+      key = ResponseCache::key(model_identity, rendered.shape,
+                               c.model->input_sample_rate() > 0 ? rendered.audio : std::vector<std::filesystem::path>{});
+      response = cache->get(key);
+      out.cached = response.has_value();
+    }
+    double audio_seconds = 0;
+    std::vector<Audio> audio;
+    if (c.model->input_sample_rate() > 0) {
+      stage = "audio";
+      for (const auto& path : rendered.audio) {
+        audio.push_back(load_mono(path, c.model->input_sample_rate()));
+        audio_seconds += audio.back().seconds();
+      }
+    }
+    if (!response) {
+      stage = "infer";
+      response = c.model->infer(rendered.request(sample.id, std::move(audio)));
+      if (cache) cache->put(key, *response);
+    }
+    record["prediction"] = response->text;
+    record["audio_seconds"] = audio_seconds;
+    score_into(record, sample, c);
+  } catch (const std::exception& e) {
+    record["error"] = error_json(stage, e);
+  }
+  out.stored = StoredSample{sample.id, record, !record["error"].is_null()};
+  return out;
+}
+
+struct SessionStats {
+  std::string started = utc_now();
+  std::size_t run = 0, failed = 0, cached = 0;
+  int concurrency = 0;
+};
+
+// samples.jsonl and summary.json from the store; run.json with this session.
+RunResult finalize(const std::filesystem::path& run_dir, RunStore& store, const std::vector<std::size_t>& positions,
+                   const Components& c, const json& provenance_json, const RunOptions& options,
+                   const SessionStats& stats, double elapsed) {
+  const auto stored = store.samples();
+  std::string lines;
+  std::vector<const json*> succeeded;
+  std::size_t failed = 0;
+  double audio_seconds = 0;
+  for (std::size_t position : positions) {
+    const auto it = stored.find(position);
+    if (it == stored.end()) throw Error(ErrorCategory::internal, fmt::format("sample at position {} was never stored", position));
+    lines += it->second.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    if (it->second.failed) {
+      ++failed;
+    } else {
+      succeeded.push_back(&it->second.record);
+      audio_seconds += it->second.record.value("audio_seconds", 0.0);
+    }
+  }
+  write_file_atomically(run_dir / "samples.jsonl", lines);
+
+  json aggregations = json::object();
+  for (const auto& a : c.aggregators) aggregations[a.name] = a.aggregate(c.evaluators, succeeded);
+  const std::size_t total = positions.size();
+  json summary = {{"task", provenance_json["task"]["name"]},
+                  {"model", provenance_json["task"]["model"]},
+                  {"dataset", provenance_json["task"]["dataset"]},
+                  {"metrics", Aggregator{}.aggregate(c.evaluators, succeeded)},
+                  {"aggregations", aggregations},
+                  {"counts", {{"samples", total}, {"succeeded", total - failed}, {"failed", failed}}},
+                  {"fail_rate", total ? double(failed) / double(total) : 0.0},
+                  {"audio_seconds", audio_seconds},
+                  {"provenance", provenance_json}};
+  write_file_atomically(run_dir / "summary.json", summary.dump(2) + "\n");
+
+  json sessions = store.meta("sessions").value_or(json::array());
+  sessions.push_back({{"started", stats.started},
+                      {"command_line", options.command_line},
+                      {"samples_run", stats.run},
+                      {"failed", stats.failed},
+                      {"cached_responses", stats.cached},
+                      {"concurrency", stats.concurrency},
+                      {"elapsed_seconds", elapsed},
+                      {"aeval_version", kVersion},
+                      {"git_commit", kGitCommit}});
+  store.set_meta("sessions", sessions);
+  const json run = {{"run_id", run_dir.filename().string()}, {"task", summary["task"]}, {"model", summary["model"]},
+                    {"audio_seconds", audio_seconds}, {"sessions", sessions}};
+  write_file_atomically(run_dir / "run.json", run.dump(2) + "\n");
+  return {run_dir, summary};
+}
+
+// Runs every position not yet stored (or stored as failed), storing each as it finishes.
+SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions, const Components& c,
+                     const json& model_identity, const RunOptions& options, const std::string& label) {
+  const auto stored = store.samples();
+  std::deque<std::size_t> todo;
+  for (std::size_t p : positions)
+    if (auto it = stored.find(p); it == stored.end() || it->second.failed) todo.push_back(p);
+  SessionStats stats;
+  stats.concurrency = std::max(1, options.jobs > 0 ? options.jobs : c.model->max_concurrency());
+  if (todo.empty()) return stats;
+
+  const std::size_t total = positions.size(), goal = todo.size(), already = total - goal;
+  std::unique_ptr<ResponseCache> cache;
+  if (options.use_cache) cache = std::make_unique<ResponseCache>(ResponseCache::default_file());
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::pair<std::size_t, Outcome>> finished;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < stats.concurrency; ++w) {
+    workers.emplace_back([&] {
+      for (;;) {
+        std::size_t position;
+        {
+          std::lock_guard lock(mutex);
+          if (stop || todo.empty()) return;
+          position = todo.front();
+          todo.pop_front();
+        }
+        Outcome outcome = process(c.dataset.samples[position], c, model_identity, cache.get());
+        std::lock_guard lock(mutex);
+        finished.emplace_back(position, std::move(outcome));
+        changed.notify_all();
+      }
+    });
+  }
+  Progress progress(label, total, options.log);
+  try {
+    for (std::size_t done = 0; done < goal; ++done) {
+      std::pair<std::size_t, Outcome> item;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return !finished.empty(); });
+        item = std::move(finished.front());
+        finished.pop_front();
+      }
+      store.put_sample(item.first, item.second.stored);
+      ++stats.run;
+      stats.failed += item.second.stored.failed;
+      stats.cached += item.second.cached;
+      if (item.second.stored.failed)
+        store.log({{"event", "sample_failed"}, {"position", item.first}, {"id", item.second.stored.id},
+                   {"error", item.second.stored.record["error"]}});
+      progress.update(already + done + 1, stats.failed);
+    }
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    for (auto& w : workers) w.join();
+    throw;
+  }
+  for (auto& w : workers) w.join();
+  progress.finish(total, stats.failed);
+  return stats;
+}
+
+void print_notes(const Components& c, std::FILE* log) {
+  if (!log) return;
+  for (const auto& note : c.dataset.notes) std::fprintf(log, "note: %s\n", note.c_str());
+  for (const auto& p : c.post_process)
+    for (const auto& note : p.notes) std::fprintf(log, "note: %s\n", note.c_str());
+}
+
+RunResult run_in(const std::filesystem::path& run_dir, const Invocation& inv, const RunOptions& options, bool resuming) {
+  const Registry registry = inv.load_registry();
+  const Components c = load_components(registry, inv.task, true);
+  print_notes(c, options.log);
+  const auto positions = select_positions(c.dataset, inv);
+  if (positions.empty())
+    throw Error(ErrorCategory::data, fmt::format("dataset '{}' has no samples for this run (limit {}, shard {}/{})",
+                                                 inv.task.dataset, inv.limit, inv.shard.index, inv.shard.count));
+  const json model_identity = c.model->identity();
+  const json prov = provenance(registry, inv, c, model_identity);
+  RunStore store(run_dir / "run.sqlite");
+  if (resuming) {
+    const auto recorded = store.meta("provenance");
+    if (recorded && *recorded != prov) {
+      std::string changed;
+      for (const auto& [key, value] : prov.items())
+        if (!recorded->contains(key) || (*recorded)[key] != value) changed += (changed.empty() ? "" : ", ") + key;
+      throw Error(ErrorCategory::config,
+                  fmt::format("{}: the configuration changed since this run began ({}); resuming would mix results. "
+                              "Start a new run instead.",
+                              run_dir.string(), changed));
+    }
+  }
+  store.set_meta("invocation", inv.to_json());
+  store.set_meta("provenance", prov);
+  store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
+  const auto start = std::chrono::steady_clock::now();
+  const SessionStats stats = execute(store, positions, c, model_identity, options, inv.task.name);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  store.log({{"event", "finish"}, {"samples_run", stats.run}, {"failed", stats.failed}});
+  return finalize(run_dir, store, positions, c, prov, options, stats, elapsed);
+}
+
+Invocation invocation_of(const std::filesystem::path& run_dir) {
+  const auto file = run_dir / "run.sqlite";
+  if (!std::filesystem::exists(file))
+    throw Error(ErrorCategory::data, fmt::format("{} is not a run directory (no run.sqlite)", run_dir.string()));
+  RunStore store(file);
+  const auto inv = store.meta("invocation");
+  if (!inv) throw Error(ErrorCategory::data, fmt::format("{}: the run store has no recorded invocation", file.string()));
+  return Invocation::from_json(*inv);
 }
 
 }  // namespace
 
-RunResult run_task(const Registry& registry, const TaskSpec& task, const RunOptions& options) {
-  Components c;
-  c.dataset = load_dataset(registry, task.dataset);
-  c.model = load_model(registry, task.model);
-  for (const auto& name : task.post_process) c.post_process.push_back(load_post_process(registry, name));
-  for (const auto& name : task.evaluators) c.evaluators.push_back(load_evaluator(registry, name));
-  for (const auto& note : c.dataset.notes) std::fprintf(options.log, "note: %s\n", note.c_str());
-  for (const auto& t : c.post_process)
-    for (const auto& note : t.notes) std::fprintf(options.log, "note: %s\n", note.c_str());
-
-  std::vector<Sample>& samples = c.dataset.samples;
-  if (options.limit && samples.size() > options.limit) samples.resize(options.limit);
-  if (samples.empty()) throw Error(ErrorCategory::data, "dataset '" + task.dataset + "' has no samples");
-
-  const auto parent = options.output_root / task.name / task.model;
-  RunResult result;
-  result.run_dir = parent / new_run_id(parent);
-  std::filesystem::create_directories(result.run_dir);
-  std::ofstream samples_out(result.run_dir / "samples.jsonl", std::ios::binary);
-  if (!samples_out) throw Error(ErrorCategory::data, (result.run_dir / "samples.jsonl").string() + ": cannot write");
-
-  const auto start = std::chrono::steady_clock::now();
-  const int jobs = std::max(1, options.jobs > 0 ? options.jobs : c.model->max_concurrency());
-  std::vector<std::optional<SampleResult>> slots(samples.size());
-  std::mutex mutex;
-  std::condition_variable ready;
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> workers;
-  for (int w = 0; w < jobs; ++w) {
-    workers.emplace_back([&] {
-      for (std::size_t i; (i = next.fetch_add(1)) < samples.size();) {
-        SampleResult r = evaluate_sample(samples[i], c);
-        std::lock_guard lock(mutex);
-        slots[i] = std::move(r);
-        ready.notify_one();
-      }
-    });
+Shard parse_shard(const std::string& text) {
+  Shard s;
+  const auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    std::size_t used = 0;
+    s.index = std::stoi(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("index");
+    s.count = std::stoi(text.substr(slash + 1), &used);
+    if (used != text.size() - slash - 1) throw std::invalid_argument("count");
+  } catch (const std::exception&) {
+    throw Error(ErrorCategory::config, fmt::format("--shard '{}' must be I/N, for example 0/4", text));
   }
-
-  // Write in dataset order as results arrive, so the file is the same
-  // whatever the concurrency and holds every finished sample at any moment.
-  Progress progress(task.name, samples.size(), options.log);
-  std::vector<metrics::EditCounts> totals(c.evaluators.size());
-  std::size_t failed = 0;
-  double audio_seconds = 0, compute_seconds = 0;
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    SampleResult r;
-    {
-      std::unique_lock lock(mutex);
-      ready.wait(lock, [&] { return slots[i].has_value(); });
-      r = std::move(*slots[i]);
-      slots[i].reset();
-    }
-    samples_out << r.record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    samples_out.flush();
-    if (r.failed) {
-      ++failed;
-    } else {
-      for (std::size_t e = 0; e < totals.size(); ++e) totals[e] += r.counts[e];
-      audio_seconds += r.audio_seconds;
-      compute_seconds += r.compute_seconds;
-    }
-    progress.update(i + 1, failed);
-  }
-  for (auto& w : workers) w.join();
-  progress.finish(samples.size(), failed);
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  nlohmann::json metrics_json = nlohmann::json::object();
-  for (std::size_t e = 0; e < c.evaluators.size(); ++e) {
-    const auto& t = totals[e];
-    const auto rates = metrics::error_rates(t);
-    metrics_json[c.evaluators[e].name] = {
-        {"value", rates.wer}, {"mer", rates.mer}, {"wil", rates.wil}, {"wip", rates.wip},
-        {"hits", t.hits}, {"substitutions", t.substitutions}, {"deletions", t.deletions},
-        {"insertions", t.insertions}, {"reference_tokens", t.ref_tokens}, {"hypothesis_tokens", t.hyp_tokens},
-        {"samples_scored", samples.size() - failed}};
-  }
-  nlohmann::json post_process = nlohmann::json::array(), evaluators = nlohmann::json::array();
-  for (const auto& t : c.post_process) post_process.push_back(t.identity);
-  for (const auto& e : c.evaluators) evaluators.push_back(e.identity());
-  nlohmann::json resolved = task.to_json();
-  resolved["entries"] = {{"dataset", entry_json(registry, Kind::dataset, task.dataset)},
-                         {"model", entry_json(registry, Kind::model, task.model)}};
-  for (const auto& name : task.post_process)
-    resolved["entries"]["post_process"].push_back(entry_json(registry, Kind::post_process, name));
-  for (const auto& name : task.evaluators)
-    resolved["entries"]["evaluators"].push_back(entry_json(registry, Kind::evaluator, name));
-
-  result.summary = {
-      {"task", task.name},
-      {"model", task.model},
-      {"dataset", c.dataset.name},
-      {"run_id", result.run_dir.filename().string()},
-      {"metrics", metrics_json},
-      {"counts", {{"samples", samples.size()}, {"succeeded", samples.size() - failed}, {"failed", failed}}},
-      {"fail_rate", double(failed) / double(samples.size())},
-      {"elapsed_seconds", elapsed},
-      {"audio_seconds", audio_seconds},
-      {"real_time_factor", audio_seconds > 0 ? compute_seconds / audio_seconds : 0.0},
-      {"wall_real_time_factor", audio_seconds > 0 ? elapsed / audio_seconds : 0.0},
-      {"concurrency", jobs},
-      {"provenance",
-       {{"aeval_version", kVersion},
-        {"git_commit", kGitCommit},
-        {"command_line", options.command_line},
-        {"registry", [&] {
-           nlohmann::json dirs = nlohmann::json::array();
-           for (const auto& d : registry.folders()) dirs.push_back(d.string());
-           return dirs;
-         }()},
-        {"task", resolved},
-        {"dataset", c.dataset.description},
-        {"model", c.model->identity()},
-        {"post_process", post_process},
-        {"evaluators", evaluators}}}};
-  write_file_atomically(result.run_dir / "summary.json", result.summary.dump(2) + "\n");
-  return result;
+  if (s.count < 1 || s.index < 0 || s.index >= s.count)
+    throw Error(ErrorCategory::config, fmt::format("--shard '{}': need 0 <= I < N", text));
+  return s;
 }
 
-std::string format_summary_table(const nlohmann::json& s) {
-  std::string out = fmt::format("{:<8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10}\n", "metric", "corpus", "hits", "subs",
-                                "dels", "ins", "ref tokens");
-  for (const auto& name_json : s["provenance"]["task"]["evaluators"]) {
-    const std::string name = name_json.get<std::string>();
-    const auto& m = s["metrics"][name];
-    out += fmt::format("{:<8} {:>8.4f} {:>8} {:>8} {:>8} {:>8} {:>10}\n", name, m["value"].get<double>(),
-                       m["hits"].get<std::size_t>(), m["substitutions"].get<std::size_t>(),
-                       m["deletions"].get<std::size_t>(), m["insertions"].get<std::size_t>(),
-                       m["reference_tokens"].get<std::size_t>());
+json Invocation::to_json() const {
+  json folders = json::array();
+  for (const auto& f : registry) folders.push_back(std::filesystem::absolute(f).string());
+  return {{"registry", folders}, {"sets", sets}, {"task", task.to_json()}, {"limit", limit},
+          {"shard", {shard.index, shard.count}}};
+}
+
+Invocation Invocation::from_json(const json& j) {
+  Invocation inv;
+  for (const auto& f : j.at("registry")) inv.registry.emplace_back(f.get<std::string>());
+  inv.sets = j.at("sets").get<std::vector<std::string>>();
+  inv.task = TaskSpec::from_json(j.at("task"));
+  inv.limit = j.at("limit");
+  inv.shard = {j.at("shard")[0], j.at("shard")[1]};
+  return inv;
+}
+
+Registry Invocation::load_registry() const {
+  Registry r(registry);
+  for (const auto& assignment : sets) apply_assignment(r, assignment);
+  return r;
+}
+
+RunResult run_task(const Invocation& invocation, const RunOptions& options) {
+  const auto parent = options.output_root / invocation.task.name / invocation.task.model;
+  const auto run_dir = parent / new_run_id(parent);
+  std::filesystem::create_directories(run_dir);
+  return run_in(run_dir, invocation, options, false);
+}
+
+RunResult resume_run(const std::filesystem::path& run_dir, const RunOptions& options) {
+  return run_in(run_dir, invocation_of(run_dir), options, true);
+}
+
+std::filesystem::path latest_run(const std::filesystem::path& output_root) {
+  std::filesystem::path best;
+  std::filesystem::file_time_type newest{};
+  if (std::filesystem::is_directory(output_root))
+    for (const auto& f : std::filesystem::recursive_directory_iterator(output_root))
+      if (f.path().filename() == "run.sqlite" && (best.empty() || f.last_write_time() > newest))
+        best = f.path().parent_path(), newest = f.last_write_time();
+  if (best.empty()) throw Error(ErrorCategory::data, fmt::format("no run to resume under {}", output_root.string()));
+  return best;
+}
+
+namespace {
+
+// A new run directory whose samples come from stored records, scored again
+// with `c` (rescore) or copied as they are (merge).
+RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSample>& samples, bool rescore,
+                  const json& model_identity, const std::filesystem::path& output_root, const std::string& suffix) {
+  const Registry registry = inv.load_registry();
+  const Components c = load_components(registry, inv.task, false);
+  const json prov = provenance(registry, inv, c, model_identity);
+  const auto parent = output_root / inv.task.name / inv.task.model;
+  const auto run_dir = parent / new_run_id(parent, suffix);
+  std::filesystem::create_directories(run_dir);
+  RunStore store(run_dir / "run.sqlite");
+  store.set_meta("invocation", inv.to_json());
+  store.set_meta("provenance", prov);
+  std::vector<std::size_t> positions;
+  SessionStats stats;
+  for (const auto& [position, s] : samples) {
+    StoredSample copy = s;
+    if (rescore && copy.record.contains("prediction")) {
+      score_into(copy.record, sample_of(copy.record), c);
+      copy.failed = !copy.record["error"].is_null();
+    }
+    store.put_sample(position, copy);
+    positions.push_back(position);
+    stats.failed += copy.failed;
   }
-  out += fmt::format("samples {}, failed {} (fail_rate {:.4f}); {:.1f} s of audio in {:.1f} s (model RTF {:.3f})\n",
+  RunOptions options;
+  options.output_root = output_root;
+  return finalize(run_dir, store, positions, c, prov, options, stats, 0.0);
+}
+
+}  // namespace
+
+RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const std::filesystem::path& output_root) {
+  if (run_dirs.empty()) throw Error(ErrorCategory::config, "merge needs at least one run directory");
+  std::map<std::size_t, StoredSample> samples;
+  Invocation merged;
+  json model_identity, reference_provenance;
+  for (const auto& dir : run_dirs) {
+    Invocation inv = invocation_of(dir);
+    RunStore store(dir / "run.sqlite");
+    json prov = store.meta("provenance").value_or(json::object());
+    const json selection = prov["selection"];
+    prov.erase("selection");
+    if (reference_provenance.is_null()) {
+      reference_provenance = prov;
+      merged = inv;
+      model_identity = prov["model"];
+    } else if (prov != reference_provenance) {
+      throw Error(ErrorCategory::config, fmt::format("{} was run with a different configuration than {}; only runs of "
+                                                     "the same task, model and settings can be merged",
+                                                     dir.string(), run_dirs.front().string()));
+    }
+    for (auto& [position, s] : store.samples()) {
+      if (samples.count(position) && samples[position].id != s.id)
+        throw Error(ErrorCategory::data, fmt::format("{}: position {} holds '{}' here and '{}' elsewhere", dir.string(),
+                                                     position, s.id, samples[position].id));
+      if (!samples.count(position) || samples[position].failed) samples[position] = s;
+    }
+  }
+  merged.shard = {};
+  merged.limit = 0;
+  return rebuild(merged, samples, false, model_identity, output_root, "-merged");
+}
+
+RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides& overrides,
+                      const std::filesystem::path& output_root) {
+  Invocation inv = invocation_of(run_dir);
+  RunStore store(run_dir / "run.sqlite");
+  const json model_identity = store.meta("provenance").value_or(json::object())["model"];
+  inv.task.post_process = overrides.post_process.value_or(inv.task.post_process);
+  inv.task.evaluators = overrides.evaluators.value_or(inv.task.evaluators);
+  inv.task.aggregators = overrides.aggregators.value_or(inv.task.aggregators);
+  const Registry registry = inv.load_registry();
+  for (const auto& name : inv.task.post_process) registry.get(Kind::post_process, name);
+  for (const auto& name : inv.task.evaluators) registry.get(Kind::evaluator, name);
+  for (const auto& name : inv.task.aggregators) registry.get(Kind::aggregator, name);
+  return rebuild(inv, store.samples(), true, model_identity, output_root, "-rescored");
+}
+
+std::string format_summary_table(const json& s) {
+  std::string out = fmt::format("{:<16} {:>10}  {}\n", "metric", "value", "detail");
+  for (const auto& [name, m] : s["metrics"].items()) {
+    const json& v = m["value"];
+    std::string detail;
+    if (m.contains("reference_tokens"))
+      detail = fmt::format("hits {} subs {} dels {} ins {} ref tokens {}", m["hits"].get<long>(),
+                           m["substitutions"].get<long>(), m["deletions"].get<long>(), m["insertions"].get<long>(),
+                           m["reference_tokens"].get<long>());
+    out += fmt::format("{:<16} {:>10}  {}\n", name, v.is_number() ? fmt::format("{:.4f}", v.get<double>()) : "-", detail);
+  }
+  for (const auto& [aggregator, metrics] : s["aggregations"].items())
+    for (const auto& [name, m] : metrics.items()) {
+      if (m.contains("interval"))
+        out += fmt::format("{:<16} {:>10}  {:.0f}% interval [{:.4f}, {:.4f}] ({})\n", name, "",
+                           100 * m["interval"]["confidence"].get<double>(), m["interval"]["low"].get<double>(),
+                           m["interval"]["high"].get<double>(), aggregator);
+      if (m.contains("groups"))
+        for (const auto& [field, groups] : m["groups"].items())
+          for (const auto& [group, g] : groups.items())
+            out += fmt::format("{:<16} {:>10}  {}={} ({} samples)\n", name,
+                               g["value"].is_number() ? fmt::format("{:.4f}", g["value"].get<double>()) : "-", field,
+                               group, g["samples"].get<long>());
+    }
+  out += fmt::format("samples {}, failed {} (fail_rate {:.4f}); {:.1f} s of audio\n",
                      s["counts"]["samples"].get<std::size_t>(), s["counts"]["failed"].get<std::size_t>(),
-                     s["fail_rate"].get<double>(), s["audio_seconds"].get<double>(),
-                     s["elapsed_seconds"].get<double>(), s["real_time_factor"].get<double>());
+                     s["fail_rate"].get<double>(), s["audio_seconds"].get<double>());
   return out;
 }
 

@@ -1,36 +1,74 @@
+#include <fmt/format.h>
+
 #include "aeval/error.hpp"
 #include "aeval/pipeline/args.hpp"
+#include "aeval/pipeline/catalog.hpp"
 #include "aeval/pipeline/components.hpp"
 
 namespace aeval::pipeline {
 
 nlohmann::json TaskSpec::to_json() const {
-  return {{"name", name}, {"dataset", dataset}, {"model", model},
-          {"post_process", post_process}, {"evaluators", evaluators}};
+  return {{"name", name},
+          {"dataset", dataset},
+          {"prompt", prompt},
+          {"model", model},
+          {"post_process", post_process},
+          {"evaluators", evaluators},
+          {"aggregators", aggregators}};
+}
+
+TaskSpec TaskSpec::from_json(const nlohmann::json& j) {
+  TaskSpec t;
+  t.name = j.at("name");
+  t.dataset = j.at("dataset");
+  t.prompt = j.value("prompt", "");
+  t.model = j.at("model");
+  t.post_process = j.value("post_process", std::vector<std::string>{});
+  t.evaluators = j.at("evaluators");
+  t.aggregators = j.value("aggregators", std::vector<std::string>{});
+  return t;
 }
 
 TaskSpec resolve_task(const Registry& registry, const std::string& task, const TaskOverrides& overrides) {
-  const Entry& entry = registry.get(Kind::task, task);
-  if (entry.class_id != "task")
-    throw Error(ErrorCategory::config, entry.where() + ": a task entry has class 'task', not '" + entry.class_id + "'");
-  Args args(entry);
-  TaskSpec spec;
-  spec.name = task;
-  spec.dataset = overrides.dataset.value_or(args.required_string("dataset"));
-  spec.model = overrides.model.value_or(args.required_string("model"));
-  const auto post_process = args.strings("post_process");
-  const auto evaluators = args.strings("evaluators");
-  args.reject_unknown();
-  spec.post_process = overrides.post_process.value_or(post_process);
-  spec.evaluators = overrides.evaluators.value_or(evaluators);
-  if (spec.evaluators.empty()) throw Error(ErrorCategory::config, entry.where() + ": task '" + task + "' has no evaluators");
+  std::string task_name = task;
+  if (task_name.empty() && overrides.dataset && !is_manifest_path(*overrides.dataset))
+    task_name = Args(registry.get(Kind::dataset, *overrides.dataset)).string("default_task", "");
 
-  // Fail before any work on a name that does not exist.
-  const bool dataset_is_manifest = std::filesystem::path(spec.dataset).extension() == ".jsonl";
-  if (!dataset_is_manifest) registry.get(Kind::dataset, spec.dataset);
+  TaskSpec spec;
+  if (!task_name.empty()) {
+    Args args(registry.get(Kind::task, task_name));  // validated when the registry loaded
+    spec.name = task_name;
+    spec.dataset = args.string("dataset", "");
+    spec.prompt = args.string("prompt", "");
+    spec.model = args.string("model", "");
+    spec.post_process = args.strings("post_process");
+    spec.evaluators = args.strings("evaluators");
+    spec.aggregators = args.strings("aggregators");
+  }
+  spec.dataset = overrides.dataset.value_or(spec.dataset);
+  spec.prompt = overrides.prompt.value_or(spec.prompt);
+  spec.model = overrides.model.value_or(spec.model);
+  spec.post_process = overrides.post_process.value_or(spec.post_process);
+  spec.evaluators = overrides.evaluators.value_or(spec.evaluators);
+  spec.aggregators = overrides.aggregators.value_or(spec.aggregators);
+  if (spec.name.empty()) spec.name = std::filesystem::path(spec.dataset).stem().string();
+
+  const auto missing = [&](const char* what, const char* option) {
+    throw Error(ErrorCategory::config,
+                fmt::format("{} has no {}: give {} (or --task; `aeval list tasks`)",
+                            task_name.empty() ? "the command line" : "task '" + task_name + "'", what, option));
+  };
+  if (spec.dataset.empty()) missing("dataset", "--dataset");
+  if (spec.model.empty()) missing("model", "--model");
+  if (spec.evaluators.empty()) missing("evaluators", "--evaluator");
+
+  // Command-line names are checked here; registry names were checked on load.
+  if (!is_manifest_path(spec.dataset)) registry.get(Kind::dataset, spec.dataset);
+  if (!spec.prompt.empty()) registry.get(Kind::prompt, spec.prompt);
   registry.get(Kind::model, spec.model);
   for (const auto& name : spec.post_process) registry.get(Kind::post_process, name);
   for (const auto& name : spec.evaluators) registry.get(Kind::evaluator, name);
+  for (const auto& name : spec.aggregators) registry.get(Kind::aggregator, name);
   return spec;
 }
 

@@ -163,6 +163,12 @@ bool Regex::search(std::string_view s) const {
   return impl_->find(s, 0, 0, m);
 }
 
+std::optional<Regex::Match> Regex::find(std::string_view s) const {
+  Match m;
+  if (!impl_->find(s, 0, 0, m)) return std::nullopt;
+  return m;
+}
+
 std::vector<std::string> Regex::split(std::string_view s) const {
   std::vector<std::string> out;
   std::size_t pos = 0, last = 0;

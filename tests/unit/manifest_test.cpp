@@ -22,6 +22,16 @@ TEST(Manifest, ResolvesAudioRelativeToTheManifest) {
   EXPECT_EQ(samples[1].audio, "/abs/b.wav");
 }
 
+TEST(Manifest, OtherAudioFieldsResolveAndTextMayBeAbsent) {
+  TempDir dir;
+  aeval::testing::write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"audio\": \"a.wav\", \"audio_b\": \"b.wav\", "
+                                               "\"captions\": [\"a dog\", \"a barking dog\"]}\n");
+  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].fields["audio_b"], (dir / "b.wav").string());
+  EXPECT_EQ(samples[0].reference, "");
+}
+
 TEST(Manifest, ErrorsNameFileAndLine) {
   TempDir dir;
   const auto expect_error = [&](const std::string& content, const std::string& fragment) {
@@ -36,7 +46,7 @@ TEST(Manifest, ErrorsNameFileAndLine) {
   };
   const std::string good = "{\"id\": \"a\", \"audio\": \"a.wav\", \"text\": \"x\"}\n";
   expect_error(good + "{\"id\": \"b\", \"audio\": \n", "m.jsonl:2: malformed JSON");
-  expect_error(good + "{\"id\": \"b\", \"text\": \"x\"}\n", "m.jsonl:2: field 'audio'");
+  expect_error(good + "{\"id\": \"b\", \"audio\": 3, \"text\": \"x\"}\n", "m.jsonl:2: field 'audio' must be a string");
   expect_error(good + good, "m.jsonl:2: duplicate id 'a'");
   expect_error("[1, 2]\n", "m.jsonl:1: a manifest row must be a JSON object");
 }

@@ -48,22 +48,59 @@ TEST(Registry, MalformedYamlNamesFileAndLine) {
   EXPECT_NE(message.find("bad.yaml:"), std::string::npos) << message;
 }
 
-TEST(Registry, UnknownArgumentIsRejectedWithItsLine) {
+TEST(Registry, UnknownArgumentIsRejectedWithItsLineWhenTheRegistryLoads) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   aeval::testing::write_bytes(dir / "evaluators" / "e.yaml", "wer2:\n  class: error_rate\n  args:\n    unti: words\n");
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
-  const std::string message = config_error([&] { aeval::pipeline::load_evaluator(registry, "wer2"); });
+  const std::string message = config_error([&] { Registry({aeval::pipeline::builtin_registry_dir(), dir.path()}); });
   EXPECT_NE(message.find("e.yaml:4"), std::string::npos) << message;
-  EXPECT_NE(message.find("unti"), std::string::npos) << message;
+  EXPECT_NE(message.find("unknown argument 'unti'"), std::string::npos) << message;
+  EXPECT_NE(message.find("did you mean: unit"), std::string::npos) << message;
 }
 
-TEST(Registry, LaterFoldersOverrideEarlierOnes) {
+TEST(Registry, ATypoInATaskReferenceNamesFileLineAndFix) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "tasks");
+  aeval::testing::write_bytes(dir / "tasks" / "t.yaml",
+                              "mine:\n  class: task\n  args:\n    dataset: asterisk-en\n    model: pocketsphinx-en\n"
+                              "    evaluators: [wer, cre]\n");
+  const std::string message = config_error([&] { Registry({aeval::pipeline::builtin_registry_dir(), dir.path()}); });
+  EXPECT_NE(message.find("t.yaml:6"), std::string::npos) << message;
+  EXPECT_NE(message.find("evaluator 'cre'"), std::string::npos) << message;
+  EXPECT_NE(message.find("did you mean: cer"), std::string::npos) << message;
+}
+
+TEST(Registry, WrongArgumentTypesAndUnknownClasses) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "aggregators");
+  aeval::testing::write_bytes(dir / "aggregators" / "a.yaml", "boot:\n  class: summary\n  args:\n    bootstrap: many\n");
+  std::string message = config_error([&] { Registry({dir.path()}); });
+  EXPECT_NE(message.find("a.yaml:4: argument 'bootstrap' of 'boot' must be an integer"), std::string::npos) << message;
+  aeval::testing::write_bytes(dir / "aggregators" / "a.yaml", "boot:\n  class: sumary\n");
+  message = config_error([&] { Registry({dir.path()}); });
+  EXPECT_NE(message.find("a.yaml:1: unknown aggregator class 'sumary' (did you mean: summary?)"), std::string::npos)
+      << message;
+  aeval::testing::write_bytes(dir / "aggregators" / "a.yaml", "boot:\n  class: summary\n  args: {}\n");
+  std::filesystem::create_directories(dir / "post-process");
+  aeval::testing::write_bytes(dir / "post-process" / "p.yaml", "field:\n  class: json_field\n");
+  message = config_error([&] { Registry({dir.path()}); });
+  EXPECT_NE(message.find("p.yaml:1: 'field' (class json_field) needs argument 'field'"), std::string::npos) << message;
+}
+
+TEST(Registry, LaterFoldersOverrideEarlierOnesAndSetChangesOneArgument) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   aeval::testing::write_bytes(dir / "evaluators" / "e.yaml", "wer:\n  class: error_rate\n  args:\n    unit: chars\n");
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
-  EXPECT_TRUE(aeval::pipeline::load_evaluator(registry, "wer").characters);
+  Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
+  EXPECT_EQ(aeval::pipeline::load_evaluator(registry, "wer")->identity()["unit"], "chars");
+  aeval::pipeline::apply_assignment(registry, "wer.unit=words");
+  EXPECT_EQ(aeval::pipeline::load_evaluator(registry, "wer")->identity()["unit"], "words");
+  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "wer.unti=words"); }).find("did you mean: unit"),
+            std::string::npos);
+  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "werr.unit=words"); }).find("did you mean"),
+            std::string::npos);
+  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "wer.unit"); }).find("NAME.ARG=VALUE"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -10,10 +10,23 @@
 
 namespace aeval::models {
 
+// One part of a chat message: text, or the index of an input in Request::audio.
+struct Part {
+  enum class Type { text, audio } type = Type::text;
+  std::string text;
+  std::size_t audio_index = 0;
+};
+
+struct Message {
+  std::string role;  // system, user or assistant
+  std::vector<Part> parts;
+};
+
 struct Request {
   std::string sample_id;
-  std::string text;                 // prompt text, empty for plain ASR
-  std::vector<Audio> audio;         // inputs, already converted by the audio layer
+  std::vector<Message> messages;  // chat prompts; empty for plain field prompts
+  nlohmann::json fields = nlohmann::json::object();  // non-chat prompts: rendered text fields
+  std::vector<Audio> audio;       // inputs, already converted by the audio layer
 };
 
 struct Response {
@@ -26,6 +39,7 @@ class Model {
   virtual ~Model() = default;
   virtual Response infer(const Request& request) = 0;
   // What input audio this model needs; the pipeline converts before infer().
+  // 0: the model reads no audio (the pipeline does not decode any).
   virtual int input_sample_rate() const = 0;
   virtual int max_concurrency() const = 0;
   // Name, backend, versions and files: recorded in every summary.

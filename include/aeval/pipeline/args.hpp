@@ -1,7 +1,6 @@
 #pragma once
 // Typed access to a registry entry's args, with errors that name the entry's
-// file and line, and a check that no unknown argument was given.
-#include <set>
+// file and line. (Unknown arguments were rejected when the registry loaded.)
 #include <string>
 #include <vector>
 
@@ -17,17 +16,14 @@ class Args {
   std::string required_string(const std::string& key);
   bool boolean(const std::string& key, bool fallback);
   int integer(const std::string& key, int fallback);
+  double number(const std::string& key, double fallback);
   std::vector<std::string> strings(const std::string& key);  // a list, or one scalar
-
-  // Throws when args holds a key no accessor asked for (a typo, usually).
-  void reject_unknown() const;
 
  private:
   YAML::Node fetch(const std::string& key);
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const;
 
   const Entry& entry_;
-  std::set<std::string> used_;
 };
 
 }  // namespace aeval::pipeline

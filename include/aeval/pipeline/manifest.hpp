@@ -1,6 +1,8 @@
 #pragma once
 // JSONL dataset manifests: one JSON object per line with an id, an audio path
-// (relative to the manifest unless absolute) and a reference text.
+// (relative to the manifest unless absolute; so is every other field whose
+// name contains "audio"), a reference text, and any other fields. Audio and
+// text may be absent (text-to-speech inputs, multi-reference captions).
 #include <filesystem>
 #include <string>
 #include <vector>

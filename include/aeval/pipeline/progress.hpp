@@ -10,7 +10,7 @@ namespace aeval::pipeline {
 
 class Progress {
  public:
-  Progress(std::string label, std::size_t total, std::FILE* out);
+  Progress(std::string label, std::size_t total, std::FILE* out);  // out nullptr: silent
   void update(std::size_t done, std::size_t failed);
   void finish(std::size_t done, std::size_t failed);
 

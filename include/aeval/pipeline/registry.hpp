@@ -4,6 +4,8 @@
 // earlier ones. Lookups of unknown names fail with a did-you-mean.
 #include <yaml-cpp/yaml.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -11,8 +13,10 @@
 
 namespace aeval::pipeline {
 
-enum class Kind { dataset, model, post_process, evaluator, task };
-const char* folder_name(Kind kind);  // "datasets", "models", "post-process", ...
+enum class Kind { dataset, prompt, model, post_process, evaluator, aggregator, task };
+inline constexpr Kind kAllKinds[] = {Kind::task,         Kind::dataset,   Kind::prompt,    Kind::model,
+                                     Kind::post_process, Kind::evaluator, Kind::aggregator};
+const char* folder_name(Kind kind);  // "datasets", "prompts", "models", "post-process", ...
 const char* kind_name(Kind kind);    // "dataset", "model", "post-process", ...
 
 struct Entry {
@@ -26,18 +30,29 @@ struct Entry {
 
 class Registry {
  public:
-  // Loads every folder in order. Throws aeval::Error (config) naming file and line.
+  // Loads every folder in order, then validates every entry against the class
+  // catalog and every reference between entries (catalog.hpp), so a typo fails
+  // before any work. Throws aeval::Error (config) naming file and line.
   explicit Registry(const std::vector<std::filesystem::path>& folders);
 
   const Entry& get(Kind kind, const std::string& name) const;
   bool contains(Kind kind, const std::string& name) const;
   std::vector<std::string> names(Kind kind) const;
+  // --set overrides: replaces (or adds) one argument of one entry.
+  void set_argument(Kind kind, const std::string& name, const std::string& key, const YAML::Node& value);
   const std::vector<std::filesystem::path>& folders() const { return folders_; }
 
  private:
   std::vector<std::filesystem::path> folders_;
   std::map<Kind, std::map<std::string, Entry>> entries_;
 };
+
+// A --set assignment "NAME.ARG=VALUE" (or "KIND:NAME.ARG=VALUE" when a name
+// exists in several kinds); VALUE is YAML ("3", "true", "[a, b]").
+void apply_assignment(Registry& registry, const std::string& assignment);
+
+// An entry's YAML as JSON (scalars as strings), for provenance records.
+nlohmann::json yaml_to_json(const YAML::Node& node);
 
 // The built-in registry: $AEVAL_REGISTRY_DIR, else the folder next to the
 // installed binary's share dir, else the source tree's registry/.

@@ -1,10 +1,14 @@
 #pragma once
-// Runs a task end to end: stream samples, convert audio for the model, infer
-// with bounded concurrency, post-process, score, and write samples.jsonl (in
-// dataset order, one line per finished sample) and summary.json.
+// Runs a task end to end: render each sample's prompt, infer with bounded
+// concurrency (through the response cache), post-process and score, storing
+// every finished sample in the run store at once. samples.jsonl (dataset
+// order) and summary.json are regenerated from the store, so they are
+// byte-identical whatever the concurrency and however often the run was
+// interrupted and resumed. Timing and command lines go to run.json.
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +17,29 @@
 
 namespace aeval::pipeline {
 
+struct Shard {
+  int index = 0, count = 1;  // this run takes samples whose id hashes to index (mod count)
+};
+// "I/N" → Shard; throws aeval::Error (config) otherwise.
+Shard parse_shard(const std::string& text);
+
+// What recreates a run's configuration: recorded in the store for --resume.
+struct Invocation {
+  std::vector<std::filesystem::path> registry;
+  std::vector<std::string> sets;  // --set assignments, in order
+  TaskSpec task;
+  std::size_t limit = 0;  // 0: every sample
+  Shard shard;
+  nlohmann::json to_json() const;
+  static Invocation from_json(const nlohmann::json& j);
+  Registry load_registry() const;  // the folders with the assignments applied
+};
+
 struct RunOptions {
   std::filesystem::path output_root = "results";
-  std::size_t limit = 0;   // 0: every sample
   int jobs = 0;            // 0: the model's max_concurrency
-  std::FILE* log = stderr; // progress and notes
+  bool use_cache = true;   // the response cache
+  std::FILE* log = stderr; // progress and notes; nullptr: quiet
   std::vector<std::string> command_line;
 };
 
@@ -26,7 +48,21 @@ struct RunResult {
   nlohmann::json summary;
 };
 
-RunResult run_task(const Registry& registry, const TaskSpec& task, const RunOptions& options);
+// A new run in OUTPUT/<task>/<model>/<run-id>/.
+RunResult run_task(const Invocation& invocation, const RunOptions& options);
+// Continues RUN_DIR with the configuration its store recorded, redoing only
+// samples that are missing or failed.
+RunResult resume_run(const std::filesystem::path& run_dir, const RunOptions& options);
+// The run directory most recently written under `output_root`.
+std::filesystem::path latest_run(const std::filesystem::path& output_root);
+// Combines runs of one task (shards, or runs of different samples) into a
+// new run directory; no inference.
+RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const std::filesystem::path& output_root);
+// Recomputes post-processing, scores and aggregates from a run's stored
+// predictions, with the overrides' post-process/evaluators/aggregators, into
+// a new run directory; no inference.
+RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides& overrides,
+                      const std::filesystem::path& output_root);
 
 // The short table printed after a run.
 std::string format_summary_table(const nlohmann::json& summary);

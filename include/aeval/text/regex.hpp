@@ -5,6 +5,7 @@
 // reproduce a Python reference.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,8 @@ class Regex {
   // re.match(...) anchored at the start; re.search otherwise.
   bool match(std::string_view s) const;
   bool search(std::string_view s) const;
+  // re.search(...) with its groups; the Match views `s`, which must outlive it.
+  std::optional<Match> find(std::string_view s) const;
   // re.split(pattern, s) for patterns without groups.
   std::vector<std::string> split(std::string_view s) const;
 

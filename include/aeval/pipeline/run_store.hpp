@@ -1,0 +1,52 @@
+#pragma once
+// The run store: RUN_DIR/run.sqlite, an SQLite database in WAL mode that
+// receives every finished sample the moment it finishes (one transaction
+// each), so a run killed at any instant — kill -9 included — loses at most
+// the samples that were still in flight. samples.jsonl and summary.json are
+// always regenerated from it.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace aeval::detail {
+class Database;
+}
+
+namespace aeval::pipeline {
+
+struct StoredSample {
+  std::string id;
+  nlohmann::json record;
+  bool failed = false;
+};
+
+class RunStore {
+ public:
+  // Creates the database (and its tables) or opens an existing one.
+  // Throws aeval::Error (data) naming the file when it cannot.
+  explicit RunStore(const std::filesystem::path& file);
+  ~RunStore();
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  void set_meta(const std::string& key, const nlohmann::json& value);
+  std::optional<nlohmann::json> meta(const std::string& key) const;
+
+  // Durable when it returns; a later put for the same position replaces it
+  // (a retried sample).
+  void put_sample(std::size_t position, const StoredSample& sample);
+  std::map<std::size_t, StoredSample> samples() const;
+
+  // One line of the run's structured log (also kept in the database).
+  void log(const nlohmann::json& event);
+
+  const std::filesystem::path& file() const;
+
+ private:
+  std::unique_ptr<detail::Database> db_;
+};
+
+}  // namespace aeval::pipeline

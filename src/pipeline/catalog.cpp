@@ -1,0 +1,234 @@
+#include "aeval/pipeline/catalog.hpp"
+
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+
+namespace aeval::pipeline {
+
+namespace {
+
+ArgSpec apply_to(const char* fallback) {
+  return {"apply_to", ArgType::text, false, fallback,
+          "prediction (the model's answer only) or both (references too)", std::nullopt};
+}
+
+ArgSpec references_field() {
+  return {"references_field", ArgType::text, false, "",
+          "sample field holding a list of references (default: the sample's reference text)", std::nullopt};
+}
+
+ArgSpec default_task() {
+  return {"default_task", ArgType::reference, false, "", "task run when only this dataset is named", Kind::task};
+}
+
+std::vector<ClassSpec> build_catalog() {
+  using T = ArgType;
+  return {
+      {Kind::dataset, "jsonl", "A JSONL manifest: one sample per line (id, audio path relative to the file, text)",
+       {{"path", T::path, true, "", "the manifest, relative to this YAML file", std::nullopt},
+        {"id_field", T::text, false, "id", "field with the sample id", std::nullopt},
+        {"audio_field", T::text, false, "audio", "field with the audio path", std::nullopt},
+        {"text_field", T::text, false, "text", "field with the reference text", std::nullopt},
+        default_task()}},
+      {Kind::dataset, "asterisk_prompts", "The Asterisk voice prompts with their published transcripts (Debian packages)",
+       {{"sounds_dir", T::path, false, "/usr/share/asterisk/sounds/en_US_f_Allison", "folder of prompt audio", std::nullopt},
+        {"transcripts", T::path, false, "/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz",
+         "the transcript list", std::nullopt},
+        {"extension", T::text, false, ".g722", "audio file extension", std::nullopt},
+        default_task()}},
+      {Kind::prompt, "chat", "Chat messages (system/user/assistant) of text and audio parts, rendered per sample",
+       {{"messages", T::list, true, "",
+         "[{role: user, content: [{type: audio, value: '{{ audio }}'}, {type: text, value: '...'}]}]; "
+         "content may also be one template string",
+         std::nullopt}}},
+      {Kind::prompt, "fields", "A map of named templates for non-chat models (TTS text, codec input); "
+                               "fields whose name contains 'audio' are audio paths",
+       {{"fields", T::map, true, "", "{name: template}", std::nullopt}}},
+      {Kind::model, "pocketsphinx", "CMU PocketSphinx speech recognition, linked natively",
+       {{"acoustic_model", T::path, false, "/usr/share/pocketsphinx/model/en-us/en-us", "", std::nullopt},
+        {"language_model", T::path, false, "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "", std::nullopt},
+        {"dictionary", T::path, false, "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", "", std::nullopt},
+        {"max_concurrency", T::integer, false, "2", "decoders run in parallel", std::nullopt}}},
+      {Kind::model, "predictions_file",
+       "Answers a model produced elsewhere, read from a JSONL file by sample id (score existing outputs)",
+       {{"path", T::path, true, "", "the JSONL file, relative to this YAML file", std::nullopt},
+        {"id_field", T::text, false, "id", "field with the sample id", std::nullopt},
+        {"prediction_field", T::text, false, "prediction", "field with the model's answer", std::nullopt}}},
+      {Kind::post_process, "whisper_english", "Whisper's English text normalizer (openai/whisper c0d2f62)",
+       {apply_to("both")}},
+      {Kind::post_process, "whisper_basic", "Whisper's language-independent normalizer",
+       {{"remove_diacritics", T::boolean, false, "false", "", std::nullopt},
+        {"split_letters", T::boolean, false, "false", "", std::nullopt},
+        apply_to("both")}},
+      {Kind::post_process, "strip", "Remove leading and trailing whitespace", {apply_to("both")}},
+      {Kind::post_process, "lower", "Lowercase (Python str.lower)", {apply_to("both")}},
+      {Kind::post_process, "choice",
+       "The option label a free-form answer chose ('The answer is (B).' gives B); empty when ambiguous",
+       {{"labels", T::text_list, false, "[A, B, C, D, E]", "the option labels", std::nullopt},
+        {"options_field", T::text, false, "", "sample field listing the option texts, matched when no label is given",
+         std::nullopt},
+        apply_to("prediction")}},
+      {Kind::post_process, "yes_no", "yes or no from a free-form answer; empty when it says neither or both",
+       {apply_to("prediction")}},
+      {Kind::post_process, "json_field",
+       "One field of the JSON object in an answer (code fences and prose around it are ignored)",
+       {{"field", T::text, true, "", "the field to take", std::nullopt}, apply_to("prediction")}},
+      {Kind::post_process, "regex", "The text a regular expression (Python syntax) captures; empty when it does not match",
+       {{"pattern", T::text, true, "", "", std::nullopt},
+        {"group", T::integer, false, "1", "capture group (0: the whole match)", std::nullopt},
+        apply_to("prediction")}},
+      {Kind::evaluator, "error_rate", "Word or character error rate, jiwer 4.0; corpus = summed edits / reference tokens",
+       {{"unit", T::text, false, "words", "words or chars", std::nullopt}}},
+      {Kind::evaluator, "exact_match", "1 when the answer equals a reference after SQuAD normalization; mean = accuracy",
+       {references_field()}},
+      {Kind::evaluator, "exist_match", "1 when a reference occurs in the answer as whole words", {references_field()}},
+      {Kind::evaluator, "bleu", "Corpus BLEU, sacreBLEU 2.6.0",
+       {{"tokenize", T::text, false, "13a", "13a, intl, zh, char or none", std::nullopt},
+        {"lowercase", T::boolean, false, "false", "", std::nullopt},
+        references_field()}},
+      {Kind::evaluator, "meteor", "METEOR, NLTK 3.8 with WordNet 3.0 (mean over samples)", {references_field()}},
+      {Kind::evaluator, "rouge_l", "ROUGE-L F-measure, rouge-score 0.1.2 (mean over samples)",
+       {{"use_stemmer", T::boolean, false, "true", "", std::nullopt}, references_field()}},
+      {Kind::evaluator, "cider_d", "CIDEr-D, pycocoevalcap (corpus-level idf)", {references_field()}},
+      {Kind::aggregator, "summary", "Corpus value of every evaluator, optionally per group and with a bootstrap interval",
+       {{"group_by", T::text_list, false, "[]", "sample fields to break results down by", std::nullopt},
+        {"bootstrap", T::integer, false, "0", "resamples for a percentile interval (0: none)", std::nullopt},
+        {"confidence", T::number, false, "0.95", "", std::nullopt},
+        {"seed", T::integer, false, "0", "", std::nullopt}}},
+      {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
+       {{"dataset", T::reference, true, "", "a dataset entry or a .jsonl manifest path", Kind::dataset},
+        {"prompt", T::reference, false, "", "how a sample becomes a request (default: the sample's audio alone)",
+         Kind::prompt},
+        {"model", T::reference, true, "", "", Kind::model},
+        {"post_process", T::references, false, "[]", "applied in order", Kind::post_process},
+        {"evaluators", T::references, true, "", "", Kind::evaluator},
+        {"aggregators", T::references, false, "[]", "(default: corpus values only)", Kind::aggregator}}},
+  };
+}
+
+std::string line_of(const Entry& entry, const YAML::Node& key) {
+  return entry.file.string() + ":" + std::to_string(key.Mark().line + 1);
+}
+
+bool scalar_as(const YAML::Node& node, ArgType type) {
+  if (!node.IsScalar()) return false;
+  try {
+    if (type == ArgType::boolean) node.as<bool>();
+    if (type == ArgType::integer) node.as<long>();
+    if (type == ArgType::number) node.as<double>();
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+  return true;
+}
+
+void check_reference(const Registry& registry, const Entry& entry, const YAML::Node& key, const ArgSpec& spec,
+                     const std::string& name) {
+  if (*spec.refers_to == Kind::dataset && is_manifest_path(name)) return;
+  if (registry.contains(*spec.refers_to, name)) return;
+  throw Error(ErrorCategory::config,
+              fmt::format("{}: '{}' of '{}' names {} '{}', which does not exist{}; `aeval list {}` shows them all",
+                          line_of(entry, key), spec.name, entry.name, kind_name(*spec.refers_to), name,
+                          suggestion_suffix(name, registry.names(*spec.refers_to)), folder_name(*spec.refers_to)));
+}
+
+void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
+  const ClassSpec& spec = class_spec(entry, kind);
+  std::vector<std::string> known;
+  for (const auto& arg : spec.args) known.push_back(arg.name);
+  for (const auto& item : entry.args) {
+    const std::string key = item.first.as<std::string>();
+    const ArgSpec* arg = nullptr;
+    for (const auto& a : spec.args)
+      if (a.name == key) arg = &a;
+    if (!arg)
+      throw Error(ErrorCategory::config,
+                  fmt::format("{}: unknown argument '{}' for class {}{}; `aeval describe {}` lists its arguments",
+                              line_of(entry, item.first), key, spec.id, suggestion_suffix(key, known), entry.name));
+    const YAML::Node& value = item.second;
+    bool ok = true;
+    switch (arg->type) {
+      case ArgType::text:
+      case ArgType::path:
+      case ArgType::reference:
+      case ArgType::boolean:
+      case ArgType::integer:
+      case ArgType::number:
+        ok = scalar_as(value, arg->type);
+        break;
+      case ArgType::text_list:
+      case ArgType::references:
+        ok = value.IsScalar() || value.IsSequence();
+        if (value.IsSequence())
+          for (const auto& v : value) ok = ok && v.IsScalar();
+        break;
+      case ArgType::list:
+        ok = value.IsSequence();
+        break;
+      case ArgType::map:
+        ok = value.IsMap();
+        break;
+    }
+    if (!ok)
+      throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be {}", line_of(entry, item.first),
+                                                     key, entry.name, type_name(arg->type)));
+    if (arg->type == ArgType::reference) check_reference(registry, entry, item.first, *arg, value.as<std::string>());
+    if (arg->type == ArgType::references) {
+      if (value.IsScalar()) check_reference(registry, entry, item.first, *arg, value.as<std::string>());
+      else
+        for (const auto& v : value) check_reference(registry, entry, item.first, *arg, v.as<std::string>());
+    }
+  }
+  for (const auto& arg : spec.args)
+    if (arg.required && !entry.args[arg.name])
+      throw Error(ErrorCategory::config, fmt::format("{}: '{}' (class {}) needs argument '{}': {}", entry.where(),
+                                                     entry.name, spec.id, arg.name,
+                                                     arg.help.empty() ? type_name(arg.type) : arg.help));
+}
+
+}  // namespace
+
+const std::vector<ClassSpec>& class_catalog() {
+  static const std::vector<ClassSpec> catalog = build_catalog();
+  return catalog;
+}
+
+const ClassSpec& class_spec(const Entry& entry, Kind kind) {
+  std::vector<std::string> ids;
+  for (const auto& spec : class_catalog()) {
+    if (spec.kind != kind) continue;
+    if (spec.id == entry.class_id) return spec;
+    ids.push_back(spec.id);
+  }
+  throw Error(ErrorCategory::config, fmt::format("{}: unknown {} class '{}'{}", entry.where(), kind_name(kind),
+                                                 entry.class_id, suggestion_suffix(entry.class_id, ids)));
+}
+
+std::string type_name(ArgType type) {
+  switch (type) {
+    case ArgType::text: return "a string";
+    case ArgType::path: return "a path";
+    case ArgType::boolean: return "true or false";
+    case ArgType::integer: return "an integer";
+    case ArgType::number: return "a number";
+    case ArgType::text_list: return "a list of strings";
+    case ArgType::list: return "a list";
+    case ArgType::map: return "a map";
+    case ArgType::reference: return "a name";
+    case ArgType::references: return "a list of names";
+  }
+  return "";
+}
+
+void validate_registry(const Registry& registry) {
+  for (Kind kind : kAllKinds)
+    for (const auto& name : registry.names(kind)) validate_entry(registry, registry.get(kind, name), kind);
+}
+
+bool is_manifest_path(const std::string& name) {
+  const auto ext = std::filesystem::path(name).extension();
+  return ext == ".jsonl";
+}
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,41 @@
+#include "aeval/pipeline/response_cache.hpp"
+
+#include "aeval/download.hpp"
+#include "util/sqlite.hpp"
+
+namespace aeval::pipeline {
+
+ResponseCache::ResponseCache(const std::filesystem::path& file) {
+  std::filesystem::create_directories(file.parent_path());
+  db_ = std::make_unique<detail::Database>(file);
+  db_->exec("CREATE TABLE IF NOT EXISTS responses(key TEXT PRIMARY KEY, response TEXT NOT NULL)");
+}
+
+ResponseCache::~ResponseCache() = default;
+
+std::optional<models::Response> ResponseCache::get(const std::string& key) const {
+  detail::Statement s(*db_, "SELECT response FROM responses WHERE key = ?");
+  s.bind(1, key);
+  if (!s.step()) return std::nullopt;
+  const auto j = nlohmann::json::parse(s.text(0), nullptr, false);
+  if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) return std::nullopt;
+  return models::Response{j["text"], 0.0};
+}
+
+void ResponseCache::put(const std::string& key, const models::Response& response) {
+  detail::Statement(*db_, "INSERT OR REPLACE INTO responses(key, response) VALUES(?, ?)")
+      .bind(1, key)
+      .bind(2, nlohmann::json{{"text", response.text}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .step();
+}
+
+std::string ResponseCache::key(const nlohmann::json& model_identity, const nlohmann::json& request_shape,
+                               const std::vector<std::filesystem::path>& audio) {
+  std::string material = model_identity.dump() + "\n" + request_shape.dump();
+  for (const auto& path : audio) material.append("\n").append(sha256_of_file(path));
+  return sha256_hex(material);
+}
+
+std::filesystem::path ResponseCache::default_file() { return cache_dir() / "responses.sqlite"; }
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,67 @@
+#include "util/sqlite.hpp"
+
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+
+namespace aeval::detail {
+
+Database::Database(const std::filesystem::path& file) : file_(file) {
+  if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw Error(ErrorCategory::data, fmt::format("{}: cannot open the database: {}", file.string(), message));
+  }
+  sqlite3_busy_timeout(db_, 10000);
+  exec("PRAGMA journal_mode=WAL");
+  // NORMAL in WAL mode survives any process death; only a power cut can lose the last commits.
+  exec("PRAGMA synchronous=NORMAL");
+}
+
+Database::~Database() { sqlite3_close(db_); }
+
+void Database::exec(const std::string& sql) const {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string text = message ? message : "unknown error";
+    sqlite3_free(message);
+    fail(fmt::format("{} ({})", text, sql));
+  }
+}
+
+void Database::fail(const std::string& what) const {
+  throw Error(ErrorCategory::data, fmt::format("{}: database error: {}", file_.string(), what));
+}
+
+Statement::Statement(const Database& db, const char* sql) : db_(db) {
+  if (sqlite3_prepare_v2(db.handle(), sql, -1, &stmt_, nullptr) != SQLITE_OK) db.fail(sqlite3_errmsg(db.handle()));
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int index, const std::string& text) {
+  sqlite3_bind_text(stmt_, index, text.data(), int(text.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::bind(int index, long long value) {
+  sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE) db_.fail(sqlite3_errmsg(db_.handle()));
+  return false;
+}
+
+std::string Statement::text(int column) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+  return p ? std::string(p, std::size_t(sqlite3_column_bytes(stmt_, column))) : std::string();
+}
+
+long long Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+}  // namespace aeval::detail

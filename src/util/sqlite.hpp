@@ -1,0 +1,47 @@
+#pragma once
+// A thin RAII layer over SQLite for aeval's stores (run store, response
+// cache): WAL mode, a busy timeout for concurrent processes, and errors that
+// name the database file.
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <string>
+
+namespace aeval::detail {
+
+class Database {
+ public:
+  explicit Database(const std::filesystem::path& file);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(const std::string& sql) const;
+  [[noreturn]] void fail(const std::string& what) const;
+  sqlite3* handle() const { return db_; }
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  sqlite3* db_ = nullptr;
+};
+
+class Statement {
+ public:
+  Statement(const Database& db, const char* sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, const std::string& text);
+  Statement& bind(int index, long long value);
+  bool step();  // true while rows come
+  std::string text(int column) const;
+  long long integer(int column) const;
+
+ private:
+  const Database& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace aeval::detail
