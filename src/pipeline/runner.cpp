@@ -182,15 +182,8 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
   std::string stage = "prompt";
   try {
     const RenderedPrompt rendered = c.prompt.render(sample);
-    std::optional<models::Response> response;
-    std::string key;
-    if (cache) {
-      stage = "cache";
-      key = ResponseCache::key(model_identity, rendered.shape,
-                               c.model->input_sample_rate() > 0 ? rendered.audio : std::vector<std::filesystem::path>{});
-      response = cache->get(key);
-      out.cached = response.has_value();
-    }
+    // Audio is decoded even when the response is cached, so a cached re-run
+    // writes the same records (audio_seconds) as the first run.
     double audio_seconds = 0;
     std::vector<Audio> audio;
     if (c.model->input_sample_rate() > 0) {
@@ -199,6 +192,15 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
         audio.push_back(load_mono(path, c.model->input_sample_rate()));
         audio_seconds += audio.back().seconds();
       }
+    }
+    std::optional<models::Response> response;
+    std::string key;
+    if (cache) {
+      stage = "cache";
+      key = ResponseCache::key(model_identity, rendered.shape,
+                               c.model->input_sample_rate() > 0 ? rendered.audio : std::vector<std::filesystem::path>{});
+      response = cache->get(key);
+      out.cached = response.has_value();
     }
     if (!response) {
       stage = "infer";

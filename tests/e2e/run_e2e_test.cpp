@@ -84,7 +84,8 @@ TEST(RunE2E, BadFilesFailAloneAndCountInFailRate) {
   EXPECT_NE(by_id["empty"]["error"]["message"].get<std::string>().find("empty file"), std::string::npos);
   EXPECT_EQ(by_id["corrupt"]["error"]["category"], "audio");
   EXPECT_TRUE(by_id["auth-thankyou"]["error"].is_null());
-  EXPECT_EQ(by_id["auth-thankyou"]["reference_normalized"], "thank you");
+  EXPECT_EQ(by_id["auth-thankyou"]["references_processed"], nlohmann::json::array({"thank you"}));
+  EXPECT_EQ(by_id["missing"]["error"]["stage"], "audio");
   EXPECT_FALSE(by_id["auth-thankyou"]["prediction"].get<std::string>().empty())
       << "PocketSphinx heard nothing in a clear studio prompt";
 

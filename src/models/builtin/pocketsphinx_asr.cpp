@@ -80,7 +80,7 @@ class PocketSphinxAsr final : public Model {
             {"acoustic_model", config_.acoustic_model.string()},
             {"language_model", config_.language_model.string()},
             {"dictionary", config_.dictionary.string()},
-            {"decoding", "one utterance per file, 16 kHz mono int16"}};
+            {"decoding", "one utterance per file, 16 kHz mono int16, batch CMN, no noise removal"}};
   }
 
  private:
@@ -95,7 +95,11 @@ class PocketSphinxAsr final : public Model {
     auto decoder = std::make_unique<Decoder>();
     decoder->config = cmd_ln_init(nullptr, ps_args(), TRUE, "-hmm", config_.acoustic_model.c_str(), "-lm",
                                   config_.language_model.c_str(), "-dict", config_.dictionary.c_str(),
-                                  "-logfn", "/dev/null", nullptr);
+                                  "-logfn", "/dev/null",
+                                  // Live CMN and the noise-removal estimate carry state from one file
+                                  // to the next, so results would depend on which decoder of the
+                                  // pool saw which files before: per-utterance CMN, no noise removal.
+                                  "-cmn", "batch", "-remove_noise", "no", nullptr);
     if (decoder->config) decoder->ps = ps_init(decoder->config);
     if (!decoder->ps) throw Error(ErrorCategory::model, "pocketsphinx-en: the decoder failed to load its model");
     return decoder;
