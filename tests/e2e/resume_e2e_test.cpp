@@ -1,0 +1,150 @@
+// A run killed with SIGKILL at random moments, resumed each time, ends with
+// byte-identical samples.jsonl and summary.json to a run never interrupted;
+// shards merged and stored predictions rescored agree with it too.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "aeval/pipeline/run_store.hpp"
+#include "support/run_aeval.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::read_bytes;
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+
+const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+constexpr int kSamples = 16;
+
+// The run folders under `root`, sorted.
+std::vector<std::filesystem::path> run_dirs(const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> found;
+  if (std::filesystem::exists(root))
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+      if (e.path().filename() == "run.sqlite") found.push_back(e.path().parent_path());
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Starts aeval directly (no shell, so the signal reaches it), output discarded.
+pid_t spawn(const std::vector<std::string>& args) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    std::vector<char*> argv{const_cast<char*>(AEVAL_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(AEVAL_BINARY, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+std::string run_args(const std::filesystem::path& output) {
+  return fmt::format("run --task asr-quickstart --limit {} --no-cache -q --output {}", kSamples, output.string());
+}
+
+bool have_inputs() { return std::filesystem::exists(kSounds / "activated.g722"); }
+
+TEST(ResumeE2E, SigkillAtRandomMomentsThenResumeIsByteIdentical) {
+  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  TempDir dir;
+  ASSERT_EQ(run_aeval(run_args(dir / "whole"), false).status, 0);
+  const auto whole = run_dirs(dir / "whole");
+  ASSERT_EQ(whole.size(), 1u);
+
+  std::mt19937 rng(20261122);
+  std::uniform_int_distribution<int> delay_ms(150, 1500);
+  const std::vector<std::string> fresh{"run",  "--task", "asr-quickstart", "--limit", std::to_string(kSamples),
+                                       "--no-cache", "-q", "--output", (dir / "killed").string()};
+  int partial_kills = 0;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const auto existing = run_dirs(dir / "killed");
+    const pid_t pid = spawn(existing.empty() ? fresh
+                                             : std::vector<std::string>{"run", "--resume", existing.front().string(),
+                                                                        "--no-cache", "-q"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    kill(pid, SIGKILL);
+    const int status = wait_for(pid);
+    const auto dirs = run_dirs(dir / "killed");
+    if (WIFSIGNALED(status) && dirs.size() == 1) {
+      const std::size_t stored = aeval::pipeline::RunStore(dirs.front() / "run.sqlite").samples().size();
+      partial_kills += stored > 0 && stored < std::size_t(kSamples);
+    }
+  }
+  EXPECT_GE(partial_kills, 1) << "no kill landed in the middle of a run; the test proved nothing";
+  const auto killed = run_dirs(dir / "killed");
+  ASSERT_EQ(killed.size(), 1u);
+  ASSERT_EQ(WEXITSTATUS(wait_for(spawn({"run", "--resume", killed.front().string(), "--no-cache", "-q"}))), 0);
+
+  EXPECT_EQ(read_bytes(killed.front() / "samples.jsonl"), read_bytes(whole.front() / "samples.jsonl"));
+  EXPECT_EQ(read_bytes(killed.front() / "summary.json"), read_bytes(whole.front() / "summary.json"));
+  const auto sessions = nlohmann::json::parse(read_bytes(killed.front() / "run.json"))["sessions"];
+  EXPECT_GE(sessions.size(), 1u);
+}
+
+TEST(ResumeE2E, ShardsMergeAndRescoreAgreeWithTheWholeRun) {
+  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  TempDir dir;
+  ASSERT_EQ(run_aeval(run_args(dir / "whole"), false).status, 0);
+  for (int shard = 0; shard < 3; ++shard)
+    ASSERT_EQ(run_aeval(fmt::format("{} --shard {}/3", run_args(dir / "shards"), shard), false).status, 0);
+  const auto shards = run_dirs(dir / "shards");
+  ASSERT_EQ(shards.size(), 3u);
+  std::string merge = fmt::format("merge --output {}", (dir / "merged").string());
+  for (const auto& s : shards) merge.append(" ").append(s.string());
+  const auto merged = run_aeval(merge, false);
+  ASSERT_EQ(merged.status, 0) << merged.output;
+
+  const auto whole = nlohmann::json::parse(read_bytes(run_dirs(dir / "whole").front() / "summary.json"));
+  const auto combined = nlohmann::json::parse(read_bytes(run_dirs(dir / "merged").front() / "summary.json"));
+  EXPECT_EQ(combined["metrics"], whole["metrics"]);
+  EXPECT_EQ(combined["counts"], whole["counts"]);
+  EXPECT_EQ(read_bytes(run_dirs(dir / "merged").front() / "samples.jsonl"),
+            read_bytes(run_dirs(dir / "whole").front() / "samples.jsonl"));
+
+  // Rescoring with a different normalizer changes the numbers without inference.
+  const auto rescored =
+      run_aeval(fmt::format("rescore {} --post-process whisper-basic --output {}", run_dirs(dir / "whole").front().string(),
+                            (dir / "rescored").string()),
+                false);
+  ASSERT_EQ(rescored.status, 0) << rescored.output;
+  const auto again = nlohmann::json::parse(read_bytes(run_dirs(dir / "rescored").front() / "summary.json"));
+  EXPECT_EQ(again["provenance"]["task"]["post_process"], nlohmann::json::array({"whisper-basic"}));
+  EXPECT_EQ(again["counts"], whole["counts"]);
+  EXPECT_NE(again["metrics"]["wer"]["value"], whole["metrics"]["wer"]["value"]);
+}
+
+TEST(ResumeE2E, ResumeRefusesAChangedConfiguration) {
+  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  TempDir dir;
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  ASSERT_EQ(run_aeval(fmt::format("--registry {} run --task asr-quickstart --limit 2 -q --output {}",
+                                  (dir / "registry").string(), (dir / "out").string()),
+                      false)
+                .status,
+            0);
+  aeval::testing::write_bytes(dir / "registry" / "evaluators" / "e.yaml", "wer:\n  class: error_rate\n  args:\n    unit: chars\n");
+  const auto o = run_aeval(fmt::format("run --resume {}", run_dirs(dir / "out").front().string()));
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("configuration changed"), std::string::npos) << o.output;
+}
+
+}  // namespace
