@@ -90,8 +90,13 @@ PostProcess load_post_process(const Registry& registry, const std::string& name)
           throw Error(ErrorCategory::data, fmt::format("sample '{}': post-process '{}' needs a list in field '{}'",
                                                        sample.id, name, options_field));
         for (const auto& o : f[options_field]) options.push_back(o.is_string() ? o.get<std::string>() : o.dump());
+        if (options.size() > labels.size())
+          throw Error(ErrorCategory::data, fmt::format("sample '{}': {} options but only {} labels in '{}'", sample.id,
+                                                       options.size(), labels.size(), name));
       }
-      return metrics::extract_choice(s, labels, options).value_or("");
+      // Only the labels this sample's options use ("I think..." is no answer I among four options).
+      const std::vector<std::string> used(labels.begin(), labels.begin() + long(options.empty() ? labels.size() : options.size()));
+      return metrics::extract_choice(s, used, options).value_or("");
     };
     t.identity["labels"] = labels;
     t.identity["options_field"] = options_field;

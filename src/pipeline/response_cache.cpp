@@ -29,11 +29,18 @@ void ResponseCache::put(const std::string& key, const models::Response& response
       .step();
 }
 
-std::string ResponseCache::key(const nlohmann::json& model_identity, const nlohmann::json& request_shape,
-                               const std::vector<std::filesystem::path>& audio) {
-  std::string material = model_identity.dump() + "\n" + request_shape.dump();
-  for (const auto& path : audio) material.append("\n").append(sha256_of_file(path));
-  return sha256_hex(material);
+std::string ResponseCache::key(const nlohmann::json& model_identity, const std::string& sample_id,
+                               const nlohmann::json& request_shape, const std::vector<std::filesystem::path>& audio,
+                               bool audio_content) {
+  // Everything the model is given: its identity, the sample id (models that
+  // answer by id), the rendered request, the audio paths and, when the model
+  // reads the audio, its bytes.
+  nlohmann::json material = {{"model", model_identity}, {"sample", sample_id}, {"request", request_shape}};
+  for (const auto& path : audio) {
+    material["audio"].push_back(path.string());
+    if (audio_content) material["audio_sha256"].push_back(sha256_of_file(path));
+  }
+  return sha256_hex(material.dump());
 }
 
 std::filesystem::path ResponseCache::default_file() { return cache_dir() / "responses.sqlite"; }

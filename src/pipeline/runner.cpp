@@ -197,8 +197,8 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
     std::string key;
     if (cache) {
       stage = "cache";
-      key = ResponseCache::key(model_identity, rendered.shape,
-                               c.model->input_sample_rate() > 0 ? rendered.audio : std::vector<std::filesystem::path>{});
+      key = ResponseCache::key(model_identity, sample.id, rendered.shape, rendered.audio,
+                               c.model->input_sample_rate() > 0);
       response = cache->get(key);
       out.cached = response.has_value();
     }

@@ -458,9 +458,12 @@ class Renderer {
         line_ = node.line;
         const Json items = require(eval(*node.value));
         if (!items.is_array()) fail(fmt::format("'for' needs a list, got {}", items.type_name()));
-        for (const Json& item : items) {
-          scopes_.push_back({node.loop_variable, item});
+        for (std::size_t k = 0; k < items.size(); ++k) {
+          scopes_.push_back({"loop", Json{{"index", k + 1}, {"index0", k}, {"first", k == 0},
+                                          {"last", k + 1 == items.size()}, {"length", items.size()}}});
+          scopes_.push_back({node.loop_variable, items[k]});
           render(*node.children[0], out);
+          scopes_.pop_back();
           scopes_.pop_back();
         }
         break;
@@ -502,6 +505,12 @@ class Renderer {
           long k = key.get<long>();
           if (k < 0) k += long(base.json.size());
           if (k >= 0 && k < long(base.json.size())) return {true, base.json[std::size_t(k)], path};
+        }
+        if (base.defined && base.json.is_string() && key.is_number_integer()) {
+          const std::u32string text = aeval::text::to_u32(base.json.get<std::string>());
+          long k = key.get<long>();
+          if (k < 0) k += long(text.size());
+          if (k >= 0 && k < long(text.size())) return {true, aeval::text::to_utf8(text[std::size_t(k)]), path};
         }
         if (base.defined && base.json.is_object() && key.is_string() && base.json.contains(key.get<std::string>()))
           return {true, base.json[key.get<std::string>()], path};

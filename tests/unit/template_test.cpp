@@ -39,6 +39,8 @@ TEST(Template, ExpressionsAndFilters) {
 TEST(Template, ControlFlowAndWhitespace) {
   const json c = {{"choices", {"dog", "cat"}}, {"lang", "zh"}};
   EXPECT_EQ(render("{% for c in choices %}[{{ c }}]{% endfor %}", c), "[dog][cat]");
+  EXPECT_EQ(render("{% for c in choices %}{{ 'ABC'[loop.index0] }}. {{ c }}{% if not loop.last %}, {% endif %}{% endfor %}", c),
+            "A. dog, B. cat");
   EXPECT_EQ(render("{% if lang == 'en' %}E{% elif lang == 'zh' %}Z{% else %}?{% endif %}", c), "Z");
   EXPECT_EQ(render("{% if missing is defined %}yes{% else %}no{% endif %}", c), "no");
   EXPECT_EQ(render("{% if 'cat' in choices and not (lang != 'zh') %}ok{% endif %}", c), "ok");

@@ -1,6 +1,6 @@
 #pragma once
-// Model responses keyed by a content hash of (model identity, rendered
-// request, audio bytes), in $XDG_CACHE_HOME/aeval/responses.sqlite, so a
+// Model responses keyed by a content hash of (model identity, sample id,
+// rendered request, audio bytes), in $XDG_CACHE_HOME/aeval/responses.sqlite, so a
 // re-run or a rescore never pays twice for the same inference. Safe for
 // several aeval processes at once (SQLite WAL).
 #include <filesystem>
@@ -24,9 +24,11 @@ class ResponseCache {
   std::optional<models::Response> get(const std::string& key) const;
   void put(const std::string& key, const models::Response& response);
 
-  // sha256 over the model identity, the request shape and each audio file's bytes.
-  static std::string key(const nlohmann::json& model_identity, const nlohmann::json& request_shape,
-                         const std::vector<std::filesystem::path>& audio);
+  // sha256 over what the model is given: identity, sample id, request shape,
+  // audio paths and (audio_content) the audio files' bytes.
+  static std::string key(const nlohmann::json& model_identity, const std::string& sample_id,
+                         const nlohmann::json& request_shape, const std::vector<std::filesystem::path>& audio,
+                         bool audio_content);
   static std::filesystem::path default_file();
 
  private:

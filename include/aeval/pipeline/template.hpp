@@ -3,6 +3,7 @@
 //   {{ expr }}  expressions with dotted access, [index], literals, and filters:
 //               default, lower, upper, trim, join, length, replace, tojson
 //   {% if %}{% elif %}{% else %}{% endif %}, {% for x in xs %}{% endfor %}
+//               (inside a loop: loop.index, loop.index0, loop.first, loop.last, loop.length)
 //   {# comments #}, and '-' inside a delimiter to strip whitespace on that side.
 // A template only reads its context: there is no way to reach files, the
 // network or processes, and rendered text is never parsed again, so dataset

@@ -1,0 +1,158 @@
+// The built-in registry tasks on small data each test writes: a user's
+// registry folder supplies the dataset and the model's answers, the task
+// supplies prompt, post-processing, evaluators and aggregators.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/run_aeval.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::read_bytes;
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+using nlohmann::json;
+
+// A registry folder with one jsonl dataset and one predictions_file model.
+void write_registry(const TempDir& dir, const std::string& manifest, const std::string& answers) {
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "datasets" / "d.yaml",
+              fmt::format("my-data:\n  class: jsonl\n  args:\n    path: {}\n", (dir / manifest).string()));
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("my-answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir / answers).string()));
+}
+
+json run_task(const TempDir& dir, const std::string& task, std::string* samples = nullptr) {
+  const auto o = run_aeval(fmt::format("--registry {} run --task {} --dataset my-data --model my-answers -q --output {}",
+                                       (dir / "registry").string(), task, (dir / "out").string()),
+                           false);
+  EXPECT_EQ(o.status, 0) << o.output;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
+    if (e.path().filename() == "summary.json") {
+      if (samples) *samples = read_bytes(e.path().parent_path() / "samples.jsonl");
+      return json::parse(read_bytes(e.path()));
+    }
+  ADD_FAILURE() << "no summary.json";
+  return {};
+}
+
+TEST(TasksE2E, SpokenMultipleChoiceAccuracyPerCategory) {
+  TempDir dir;
+  write_bytes(dir / "q.jsonl",
+              R"({"id": "1", "audio": "a.wav", "question": "Who?", "options": ["a cat", "a dog"], "answer": "B", "category": "x"})"
+              "\n"
+              R"({"id": "2", "audio": "b.wav", "question": "What?", "options": ["rain", "wind", "fire"], "answer": "C", "category": "x"})"
+              "\n"
+              R"({"id": "3", "audio": "c.wav", "question": "Where?", "options": ["inside", "outside"], "answer": "A", "category": "y"})"
+              "\n"
+              R"({"id": "4", "audio": "d.wav", "question": "When?", "options": ["day", "night"], "answer": "B", "category": "y"})"
+              "\n");
+  // 1: letter announced; 2: option text only; 3: wrong letter; 4: parenthesised letter.
+  write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "The answer is (B)."})" "\n"
+                               R"({"id": "2", "prediction": "It sounds like fire to me."})" "\n"
+                               R"({"id": "3", "prediction": "B"})" "\n"
+                               R"({"id": "4", "prediction": "(B) night"})" "\n");
+  write_registry(dir, "q.jsonl", "p.jsonl");
+  const json s = run_task(dir, "spoken-mcq");
+  EXPECT_DOUBLE_EQ(s["metrics"]["accuracy"]["value"].get<double>(), 0.75);
+  const json& groups = s["aggregations"]["by-category"]["accuracy"]["groups"]["category"];
+  EXPECT_DOUBLE_EQ(groups["x"]["value"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(groups["y"]["value"].get<double>(), 0.5);
+  EXPECT_TRUE(s["aggregations"]["by-category"]["accuracy"].contains("interval"));
+  EXPECT_EQ(s["provenance"]["prompt"]["name"], "mcq");
+}
+
+TEST(TasksE2E, APromptFieldMissingFailsThatSampleNamingPromptAndField) {
+  TempDir dir;
+  write_bytes(dir / "q.jsonl",
+              R"({"id": "1", "audio": "a.wav", "question": "Who?", "options": ["a cat", "a dog"], "answer": "B"})" "\n"
+              R"({"id": "2", "audio": "b.wav", "question": "What?", "answer": "A"})" "\n");
+  write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "B"})" "\n" R"({"id": "2", "prediction": "A"})" "\n");
+  write_registry(dir, "q.jsonl", "p.jsonl");
+  std::string samples;
+  const json s = run_task(dir, "spoken-mcq", &samples);
+  EXPECT_EQ(s["counts"]["failed"], 1);
+  const json second = json::parse(samples.substr(samples.find('\n') + 1));
+  const std::string message = second["error"]["message"];
+  EXPECT_EQ(second["error"]["stage"], "prompt");
+  EXPECT_NE(message.find("prompt 'mcq' ("), std::string::npos) << message;
+  EXPECT_NE(message.find("chat.yaml:"), std::string::npos) << message;
+  EXPECT_NE(message.find("'options' is not defined"), std::string::npos) << message;
+}
+
+TEST(TasksE2E, CaptioningMetricsAgreeWithAevalScore) {
+  TempDir dir;
+  write_bytes(dir / "c.jsonl",
+              R"({"id": "1", "audio": "a.wav", "captions": ["a dog barks twice", "a dog is barking"], "category": "animal"})" "\n"
+              R"({"id": "2", "audio": "b.wav", "captions": ["rain falls on a roof", "heavy rain on a tin roof"], "category": "weather"})" "\n"
+              R"({"id": "3", "audio": "c.wav", "captions": ["a car engine starts", "an engine revs up"], "category": "vehicle"})" "\n");
+  write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "a dog barks twice"})" "\n"
+                               R"({"id": "2", "prediction": "  rain on a roof "})" "\n"
+                               R"({"id": "3", "prediction": "a person speaks"})" "\n");
+  write_registry(dir, "c.jsonl", "p.jsonl");
+  const json s = run_task(dir, "captioning");
+  const json& animal = s["aggregations"]["by-category"]["rouge-l"]["groups"]["category"]["animal"];
+  EXPECT_DOUBLE_EQ(animal["value"].get<double>(), 1.0);  // identical to a reference
+
+  // The task's corpus BLEU and METEOR are what `aeval score` gives on the same (stripped) texts.
+  write_bytes(dir / "hyp.txt", "a dog barks twice\nrain on a roof\na person speaks\n");
+  write_bytes(dir / "refs.jsonl", R"({"captions": ["a dog barks twice", "a dog is barking"]})" "\n"
+                                  R"({"captions": ["rain falls on a roof", "heavy rain on a tin roof"]})" "\n"
+                                  R"({"captions": ["a car engine starts", "an engine revs up"]})" "\n");
+  for (const auto& [metric, field, evaluator] :
+       {std::tuple{"bleu", "score", "bleu-4"}, std::tuple{"meteor", "meteor", "meteor"}}) {
+    const auto o = run_aeval(fmt::format("score {} --hyp {} --ref {} --ref-field captions", metric,
+                                         (dir / "hyp.txt").string(), (dir / "refs.jsonl").string()),
+                             false);
+    ASSERT_EQ(o.status, 0) << o.output;
+    EXPECT_DOUBLE_EQ(json::parse(o.output)[field].get<double>(), s["metrics"][evaluator]["value"].get<double>())
+        << metric;
+  }
+}
+
+TEST(TasksE2E, AsrOverAUserManifestWithGroupsAndIntervals) {
+  const std::filesystem::path sounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+  if (!std::filesystem::exists(sounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  TempDir dir;
+  std::ofstream m(dir / "m.jsonl");
+  const std::tuple<const char*, const char*, const char*> rows[] = {
+      {"vm-goodbye", "Goodbye", "word"}, {"auth-thankyou", "Thank you.", "phrase"}, {"conf-locked", "This conference is locked!", "sentence"}};
+  for (const auto& [id, text, kind] : rows)
+    m << json{{"id", id}, {"audio", (sounds / (std::string(id) + ".g722")).string()}, {"text", text}, {"kind", kind}}.dump()
+      << "\n";
+  m.close();
+  const auto o = run_aeval(fmt::format("run --task asr-jsonl --dataset {} -q --no-cache --output {}",
+                                       (dir / "m.jsonl").string(), (dir / "out").string()),
+                           false);
+  ASSERT_EQ(o.status, 0) << o.output;
+  json s;
+  std::string samples;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
+    if (e.path().filename() == "summary.json") {
+      s = json::parse(read_bytes(e.path()));
+      samples = read_bytes(e.path().parent_path() / "samples.jsonl");
+    }
+  ASSERT_FALSE(s.is_null());
+  // Corpus WER from the per-sample counts, recomputed here.
+  long edits = 0, words = 0;
+  std::size_t start = 0;
+  for (std::size_t end; (end = samples.find('\n', start)) != std::string::npos; start = end + 1) {
+    const json w = json::parse(samples.substr(start, end - start))["scores"]["wer"];
+    edits += w["substitutions"].get<long>() + w["deletions"].get<long>() + w["insertions"].get<long>();
+    words += w["reference_tokens"].get<long>();
+  }
+  EXPECT_DOUBLE_EQ(s["metrics"]["wer"]["value"].get<double>(), double(edits) / double(words));
+  EXPECT_EQ(s["aggregations"]["by-kind"]["wer"]["groups"]["kind"].size(), 3u);
+  const json& interval = s["aggregations"]["bootstrap-95"]["wer"]["interval"];
+  EXPECT_LE(interval["low"].get<double>(), s["metrics"]["wer"]["value"].get<double>());
+  EXPECT_GE(interval["high"].get<double>(), s["metrics"]["wer"]["value"].get<double>());
+}
+
+}  // namespace
