@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
       "  aeval run --task asr-quickstart     PocketSphinx on the Asterisk prompts, WER/CER\n"
       "  aeval list                          every task, dataset, prompt, model, evaluator, ...\n"
       "  aeval describe NAME                 an entry and the arguments its class takes\n"
-      "  aeval score --list                  reference-exact metrics on text files\n",
+      "  aeval score --list                  reference-exact metrics on text files\n"
+      "  aeval report results/               leaderboard tables across runs (md or html)\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   remember("run", cli::add_run_command(app, global));
   remember("rescore", cli::add_rescore_command(app));
   remember("merge", cli::add_merge_command(app));
+  remember("report", cli::add_report_command(app));
   remember("list", cli::add_list_command(app, global));
   remember("describe", cli::add_describe_command(app, global));
   remember("fetch", cli::add_fetch_command(app));

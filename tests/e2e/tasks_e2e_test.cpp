@@ -156,3 +156,49 @@ TEST(TasksE2E, AsrOverAUserManifestWithGroupsAndIntervals) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReportE2E, LeaderboardRanksModelsInMarkdownAndHtml) {
+  TempDir dir;
+  write_bytes(dir / "q.jsonl", R"({"id": "1", "question": "?", "options": ["x", "y"], "answer": "A"})" "\n"
+                               R"({"id": "2", "question": "?", "options": ["x", "y"], "answer": "B"})" "\n");
+  write_bytes(dir / "good.jsonl", R"({"id": "1", "prediction": "A"})" "\n" R"({"id": "2", "prediction": "B"})" "\n");
+  write_bytes(dir / "poor.jsonl", R"({"id": "1", "prediction": "B"})" "\n" R"({"id": "2", "prediction": "B"})" "\n");
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "datasets" / "d.yaml",
+              fmt::format("my-data:\n  class: jsonl\n  args:\n    path: {}\n", (dir / "q.jsonl").string()));
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("good <b>model</b>:\n  class: predictions_file\n  args:\n    path: {}\n"
+                          "poor-model:\n  class: predictions_file\n  args:\n    path: {}\n",
+                          (dir / "good.jsonl").string(), (dir / "poor.jsonl").string()));
+  for (const char* model : {"poor-model", "'good <b>model</b>'"})
+    ASSERT_EQ(run_aeval(fmt::format("--registry {} run --task spoken-mcq --dataset my-data --model {} -q --output {}",
+                                    (dir / "registry").string(), model, (dir / "out").string()),
+                        false)
+                  .status,
+              0);
+  const auto md = run_aeval(fmt::format("report {}", (dir / "out").string()), false);
+  ASSERT_EQ(md.status, 0) << md.output;
+  const auto good = md.output.find("| good <b>model</b> | 1 | 100.00 |"), poor = md.output.find("| poor-model | 0.5 | 50.00 |");
+  ASSERT_NE(good, std::string::npos) << md.output;
+  ASSERT_NE(poor, std::string::npos) << md.output;
+  EXPECT_LT(good, poor) << "rows are ranked by the normalized average";
+
+  ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", (dir / "out").string(), (dir / "lb.html").string()))
+                .status,
+            0);
+  const std::string html = read_bytes(dir / "lb.html");
+  EXPECT_NE(html.find("<table>"), std::string::npos);
+  EXPECT_NE(html.find("<svg class=\"chart\""), std::string::npos);
+  EXPECT_NE(html.find("good &lt;b&gt;model&lt;/b&gt;"), std::string::npos) << "model names are escaped";
+  EXPECT_EQ(html.find("<b>model"), std::string::npos);
+
+  write_bytes(dir / "out" / "summary.json", "{\"task\": 3}");
+  const auto bad = run_aeval(fmt::format("report {}", (dir / "out").string()));
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.output.find("summary.json: not an aeval summary"), std::string::npos) << bad.output;
+}
+
+}  // namespace

@@ -1,0 +1,40 @@
+#include <cstdio>
+
+#include "aeval/atomic_file.hpp"
+#include "aeval/report/leaderboard.hpp"
+#include "cli/commands.hpp"
+
+namespace aeval::cli {
+
+Action add_report_command(CLI::App& app) {
+  struct Options {
+    std::filesystem::path results = "results", out;
+    std::string format = "md";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* report = app.add_subcommand("report", "Leaderboard tables across runs (Markdown or self-contained HTML)");
+  report->footer(
+      "One table per task: a row per model (its latest run), a column per metric and the\n"
+      "normalized average of the UltraEval-Audio paper (100 − WER, 100 × accuracy, BLEU, 20 × MOS;\n"
+      "unbounded scores such as CIDEr-D are shown, not averaged). The HTML file adds a bar chart\n"
+      "per task and needs no server, script or network.\n\n"
+      "Examples:\n"
+      "  aeval report results/\n"
+      "  aeval report results/ --format html --out leaderboard.html");
+  report->add_option("results", o->results, "Folder of runs (searched recursively)")->capture_default_str();
+  report->add_option("--format,-f", o->format, "md or html")->check(CLI::IsMember({"md", "html"}))->capture_default_str();
+  report->add_option("--out,-o", o->out, "Write here instead of standard output");
+  return [o]() {
+    const auto boards = report::collect_leaderboards(o->results);
+    const std::string text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);
+    if (o->out.empty()) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    } else {
+      write_file_atomically(o->out, text);
+      std::fprintf(stderr, "aeval: wrote %s\n", o->out.string().c_str());
+    }
+    return 0;
+  };
+}
+
+}  // namespace aeval::cli
