@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "aeval/error.hpp"
 #include "aeval/pipeline/run_store.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
@@ -51,7 +52,7 @@ pid_t spawn(const std::vector<std::string>& args) {
   return pid;
 }
 
-int wait_for(pid_t pid) {
+int wait_for(pid_t pid) {  // waitpid status
   int status = 0;
   waitpid(pid, &status, 0);
   return status;
@@ -70,24 +71,35 @@ TEST(ResumeE2E, SigkillAtRandomMomentsThenResumeIsByteIdentical) {
   const auto whole = run_dirs(dir / "whole");
   ASSERT_EQ(whole.size(), 1u);
 
+  // Each attempt kills the run once a random number of samples is stored, so
+  // kills land mid-run however fast or loaded the machine is.
   std::mt19937 rng(20261122);
-  std::uniform_int_distribution<int> delay_ms(150, 1500);
+  std::uniform_int_distribution<std::size_t> stored_before_kill(1, kSamples / 2);
   const std::vector<std::string> fresh{"run",  "--task", "asr-quickstart", "--limit", std::to_string(kSamples),
                                        "--no-cache", "-q", "--output", (dir / "killed").string()};
+  const auto stored_now = [&]() -> std::size_t {
+    const auto dirs = run_dirs(dir / "killed");
+    if (dirs.empty() || !std::filesystem::exists(dirs.front() / "run.sqlite")) return 0;
+    try {
+      return aeval::pipeline::RunStore(dirs.front() / "run.sqlite").samples().size();
+    } catch (const aeval::Error&) {
+      return 0;  // the database is being created
+    }
+  };
   int partial_kills = 0;
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
     const auto existing = run_dirs(dir / "killed");
+    const std::size_t target = std::min<std::size_t>(stored_now() + stored_before_kill(rng), kSamples - 1);
     const pid_t pid = spawn(existing.empty() ? fresh
                                              : std::vector<std::string>{"run", "--resume", existing.front().string(),
                                                                         "--no-cache", "-q"});
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0 && stored_now() < target)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     kill(pid, SIGKILL);
-    const int status = wait_for(pid);
-    const auto dirs = run_dirs(dir / "killed");
-    if (WIFSIGNALED(status) && dirs.size() == 1) {
-      const std::size_t stored = aeval::pipeline::RunStore(dirs.front() / "run.sqlite").samples().size();
-      partial_kills += stored > 0 && stored < std::size_t(kSamples);
-    }
+    waitpid(pid, &status, 0);
+    const std::size_t stored = stored_now();
+    partial_kills += WIFSIGNALED(status) && stored > 0 && stored < std::size_t(kSamples);
   }
   EXPECT_GE(partial_kills, 1) << "no kill landed in the middle of a run; the test proved nothing";
   const auto killed = run_dirs(dir / "killed");
