@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <fstream>
 
 #include "aeval/error.hpp"
 #include "aeval/pipeline/registry.hpp"
@@ -22,6 +23,14 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 int report_result(const pipeline::RunResult& result, double max_fail_rate) {
   std::printf("\n%s", pipeline::format_summary_table(result.summary).c_str());
+  std::ifstream run_json(result.run_dir / "run.json");
+  const auto run = nlohmann::json::parse(run_json, nullptr, false);
+  if (run.is_object() && !run["sessions"].empty()) {
+    const auto& session = run["sessions"].back();
+    std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n",
+                session["samples_run"].get<std::size_t>(), session["cached_responses"].get<std::size_t>(),
+                session["elapsed_seconds"].get<double>());
+  }
   std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
   const double fail_rate = result.summary["fail_rate"].get<double>();
   if (fail_rate > max_fail_rate) {
