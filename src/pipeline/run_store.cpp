@@ -1,6 +1,7 @@
 #include "aeval/pipeline/run_store.hpp"
 
 #include <chrono>
+#include <fstream>
 
 #include "util/sqlite.hpp"
 
@@ -51,6 +52,7 @@ void RunStore::log(const nlohmann::json& event) {
   nlohmann::json e = event;
   e["time"] = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   Statement(*db_, "INSERT INTO log(event) VALUES(?)").bind(1, e.dump()).step();
+  std::ofstream(db_->file().parent_path() / "run.log", std::ios::app) << e.dump() << '\n';
 }
 
 }  // namespace aeval::pipeline

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <ctime>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -313,6 +314,12 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
     });
   }
   Progress progress(label, total, options.log);
+  std::map<std::string, std::size_t> failed_at;  // stage → failures
+  const auto detail = [&] {
+    std::string d = fmt::format("{} cached", stats.cached);
+    for (const auto& [stage, count] : failed_at) d += fmt::format(", failed at {}: {}", stage, count);
+    return d;
+  };
   try {
     for (std::size_t done = 0; done < goal; ++done) {
       std::pair<std::size_t, Outcome> item;
@@ -326,10 +333,11 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
       ++stats.run;
       stats.failed += item.second.stored.failed;
       stats.cached += item.second.cached;
+      if (item.second.stored.failed) ++failed_at[item.second.stored.record["error"].value("stage", "?")];
       if (item.second.stored.failed)
         store.log({{"event", "sample_failed"}, {"position", item.first}, {"id", item.second.stored.id},
                    {"error", item.second.stored.record["error"]}});
-      progress.update(already + done + 1, stats.failed);
+      progress.update(already + done + 1, stats.failed, detail());
     }
   } catch (...) {
     {
@@ -340,7 +348,7 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
     throw;
   }
   for (auto& w : workers) w.join();
-  progress.finish(total, stats.failed);
+  progress.finish(total, stats.failed, detail());
   return stats;
 }
 

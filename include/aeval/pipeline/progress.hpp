@@ -11,11 +11,12 @@ namespace aeval::pipeline {
 class Progress {
  public:
   Progress(std::string label, std::size_t total, std::FILE* out);  // out nullptr: silent
-  void update(std::size_t done, std::size_t failed);
-  void finish(std::size_t done, std::size_t failed);
+  // `detail`: per-stage counts appended in parentheses ("12 cached, failed at audio: 1").
+  void update(std::size_t done, std::size_t failed, const std::string& detail = "");
+  void finish(std::size_t done, std::size_t failed, const std::string& detail = "");
 
  private:
-  std::string line(std::size_t done, std::size_t failed) const;
+  std::string line(std::size_t done, std::size_t failed, const std::string& detail) const;
 
   std::string label_;
   std::size_t total_;

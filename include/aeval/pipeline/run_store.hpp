@@ -40,7 +40,8 @@ class RunStore {
   void put_sample(std::size_t position, const StoredSample& sample);
   std::map<std::size_t, StoredSample> samples() const;
 
-  // One line of the run's structured log (also kept in the database).
+  // One event of the run's structured log: a JSON line appended to run.log
+  // next to the database, and a row in it.
   void log(const nlohmann::json& event);
 
   const std::filesystem::path& file() const;
