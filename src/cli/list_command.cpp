@@ -23,7 +23,7 @@ void print_class(const pipeline::ClassSpec& spec) {
     std::string meta = pipeline::type_name(a.type);
     if (a.required) meta += ", required";
     if (!a.default_value.empty()) meta += ", default " + a.default_value;
-    if (a.refers_to) meta += fmt::format(", names a {}", pipeline::kind_name(*a.refers_to));
+    if (a.refers_to) meta += fmt::format(", {} entries", pipeline::kind_name(*a.refers_to));
     std::printf("  %-18s %s%s%s\n", a.name.c_str(), meta.c_str(), a.help.empty() ? "" : "\n                     ",
                 a.help.c_str());
   }

@@ -107,7 +107,9 @@ std::vector<ClassSpec> build_catalog() {
   };
 }
 
+// Where an argument was written: its line, or the --set that put it there.
 std::string line_of(const Entry& entry, const YAML::Node& key) {
+  if (key.Mark().is_null()) return entry.where() + " (changed by --set)";
   return entry.file.string() + ":" + std::to_string(key.Mark().line + 1);
 }
 
