@@ -1,6 +1,7 @@
 #include "aeval/error.hpp"
 #include "aeval/models/pocketsphinx_asr.hpp"
 #include "aeval/models/predictions_file.hpp"
+#include "aeval/models/process_model.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
 
@@ -24,6 +25,21 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
     config.id_field = args.string("id_field", config.id_field);
     config.prediction_field = args.string("prediction_field", config.prediction_field);
     return models::make_predictions_file(config);
+  }
+  if (entry.class_id == "process") {
+    models::ProcessModelConfig config;
+    config.name = name;
+    config.command = args.strings("command");
+    config.working_dir = entry.file.parent_path();
+    config.input_sample_rate = args.integer("input_sample_rate", config.input_sample_rate);
+    config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
+    config.timeout_seconds = args.number("timeout_seconds", config.timeout_seconds);
+    config.max_restarts = args.integer("max_restarts", config.max_restarts);
+    if (config.input_sample_rate < 0 || config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_restarts < 0)
+      throw Error(ErrorCategory::config, entry.where() + ": '" + name +
+                                             "' needs input_sample_rate >= 0, max_concurrency >= 1, timeout_seconds > 0, "
+                                             "max_restarts >= 0");
+    return models::make_process_model(config);
   }
   throw Error(ErrorCategory::internal, entry.where() + ": model class '" + entry.class_id + "' has no loader");
 }

@@ -65,6 +65,8 @@ Prompt Prompt::load(const Registry& registry, const std::string& name) {
 RenderedPrompt Prompt::render(const Sample& sample) const {
   RenderedPrompt r;
   if (class_id_ == "audio") {
+    r.shape = nlohmann::json::object();
+    if (sample.audio.empty()) return r;
     r.audio.push_back(sample.audio);
     r.shape = {{"audio", {{"type", "audio"}, {"index", 0}}}};
     return r;

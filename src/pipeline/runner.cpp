@@ -189,6 +189,10 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
     std::vector<Audio> audio;
     if (c.model->input_sample_rate() > 0) {
       stage = "audio";
+      if (rendered.audio.empty())
+        throw Error(ErrorCategory::data, fmt::format("sample '{}' has no audio for the model (no audio field in its "
+                                                     "manifest row, and the prompt names none)",
+                                                     sample.id));
       for (const auto& path : rendered.audio) {
         audio.push_back(load_mono(path, c.model->input_sample_rate()));
         audio_seconds += audio.back().seconds();
@@ -385,6 +389,12 @@ RunResult run_in(const std::filesystem::path& run_dir, const Invocation& inv, co
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
   store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
+  // The model's own events (a process's stderr) go to this run's log while the store lives.
+  c.model->set_log([&store](const json& event) { store.log(event); });
+  struct Detach {
+    models::Model& model;
+    ~Detach() { model.set_log(nullptr); }
+  } detach{*c.model};
   const auto start = std::chrono::steady_clock::now();
   const SessionStats stats = execute(store, positions, c, model_identity, options, inv.task.name);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -2,6 +2,7 @@
 // What every model backend implements. A model turns a rendered request (text
 // and audio inputs) into a response. Implementations are thread-safe up to
 // max_concurrency() calls in flight.
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ class Model {
   virtual int max_concurrency() const = 0;
   // Name, backend, versions and files: recorded in every summary.
   virtual nlohmann::json identity() const = 0;
+  // Where the model's own events go (a process model's stderr): the run log.
+  // nullptr detaches it. Models without events ignore it.
+  virtual void set_log(std::function<void(const nlohmann::json&)> sink) { (void)sink; }
 };
 
 }  // namespace aeval::models

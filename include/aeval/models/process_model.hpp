@@ -1,0 +1,31 @@
+#pragma once
+// A model that is a separate process in any language, started once and kept
+// loaded, spoken to in NDJSON over its stdin/stdout (docs/process-protocol.md):
+// a ready handshake, request ids, several requests in flight, structured
+// error replies, audio passed as WAV files aeval writes and deletes. If the
+// process dies, the requests in flight fail with its exit status and last
+// stderr lines and the next request restarts it (bounded).
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aeval/models/model.hpp"
+
+namespace aeval::models {
+
+struct ProcessModelConfig {
+  std::string name;                   // for messages and the run log
+  std::vector<std::string> command;   // argv; command[0] is looked up in PATH
+  std::filesystem::path working_dir;  // empty: aeval's own
+  int input_sample_rate = 16000;      // 0: the process gets no audio
+  int max_concurrency = 1;
+  double timeout_seconds = 600;       // ready handshake and each request
+  int max_restarts = 3;
+};
+
+// Throws aeval::Error (config) for an empty command. The process starts on
+// the first request.
+std::unique_ptr<Model> make_process_model(const ProcessModelConfig& config);
+
+}  // namespace aeval::models

@@ -1,0 +1,348 @@
+#include "aeval/models/process_model.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "aeval/download.hpp"
+#include "aeval/error.hpp"
+
+namespace aeval::models {
+
+namespace {
+
+constexpr std::size_t kStderrTail = 8;
+
+std::string describe_exit(int status) {
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return "stopped";
+}
+
+// Reads one line (without the newline) from a pipe; false at end of file.
+bool read_line(std::FILE* in, std::string& line) {
+  line.clear();
+  for (int c; (c = std::fgetc(in)) != EOF;) {
+    if (c == '\n') return true;
+    line += char(c);
+  }
+  return !line.empty();
+}
+
+class ProcessModel final : public Model {
+ public:
+  explicit ProcessModel(ProcessModelConfig config) : config_(std::move(config)) {
+    if (config_.command.empty()) throw Error(ErrorCategory::config, "process model '" + config_.name + "': empty command");
+    // A dead process must not take aeval down when it writes to the closed pipe.
+    signal(SIGPIPE, SIG_IGN);
+    identity_ = {{"backend", "process"}, {"name", config_.name}, {"command", config_.command},
+                 {"input_sample_rate", config_.input_sample_rate}, {"protocol", "aeval NDJSON v1"}};
+    // Scripts named in the command are fingerprinted: changing the code changes the identity.
+    for (const auto& part : config_.command) {
+      const std::filesystem::path p = config_.working_dir.empty() ? std::filesystem::path(part) : config_.working_dir / part;
+      if (std::filesystem::is_regular_file(p)) identity_["files"][part] = sha256_of_file(p);
+    }
+    char pattern[] = "/tmp/aeval-model-XXXXXX";
+    if (!mkdtemp(pattern)) throw Error(ErrorCategory::data, "process model: cannot create a temporary folder");
+    audio_dir_ = pattern;
+  }
+
+  ~ProcessModel() override {
+    stop();
+    std::error_code ignored;
+    std::filesystem::remove_all(audio_dir_, ignored);
+  }
+
+  Response infer(const Request& request) override {
+    const auto start = std::chrono::steady_clock::now();
+    ensure_running();
+    std::string id;
+    std::uint64_t generation;
+    {
+      std::lock_guard lock(mutex_);
+      id = std::to_string(next_id_++);
+      generation = generation_;
+    }
+    // Audio files for this request, removed whatever happens.
+    std::vector<std::filesystem::path> files;
+    struct Cleanup {
+      std::vector<std::filesystem::path>& files;
+      ~Cleanup() {
+        std::error_code ignored;
+        for (const auto& f : files) std::filesystem::remove(f, ignored);
+      }
+    } cleanup{files};
+    nlohmann::json audio = nlohmann::json::array();
+    for (std::size_t k = 0; k < request.audio.size(); ++k) {
+      files.push_back(audio_dir_ / fmt::format("{}-{}.wav", id, k));
+      write_wav(files.back(), request.audio[k]);
+      audio.push_back(files.back().string());
+    }
+    nlohmann::json messages = nlohmann::json::array();
+    for (const auto& m : request.messages) {
+      nlohmann::json content = nlohmann::json::array();
+      for (const auto& part : m.parts)
+        content.push_back(part.type == Part::Type::audio
+                              ? nlohmann::json{{"type", "audio"}, {"path", audio.at(part.audio_index)}}
+                              : nlohmann::json{{"type", "text"}, {"text", part.text}});
+      messages.push_back({{"role", m.role}, {"content", content}});
+    }
+    const nlohmann::json line = {{"type", "request"}, {"id", id},     {"sample_id", request.sample_id},
+                                 {"messages", messages}, {"fields", request.fields}, {"audio", audio}};
+    {
+      std::unique_lock lock(mutex_);
+      pending_[id] = Pending{generation, false, {}, {}};
+    }
+    send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+
+    std::unique_lock lock(mutex_);
+    const auto deadline = start + std::chrono::duration<double>(config_.timeout_seconds);
+    const bool answered = changed_.wait_until(lock, deadline, [&] { return pending_[id].done; });
+    Pending result = pending_[id];
+    pending_.erase(id);
+    if (!answered)
+      throw Error(ErrorCategory::model, fmt::format("process model '{}' gave no answer to sample '{}' within {} s",
+                                                    config_.name, request.sample_id, config_.timeout_seconds));
+    if (!result.error.empty()) throw Error(ErrorCategory::model, result.error);
+    return {result.text, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+  }
+
+  int input_sample_rate() const override { return config_.input_sample_rate; }
+  int max_concurrency() const override { return config_.max_concurrency; }
+  nlohmann::json identity() const override { return identity_; }
+  void set_log(std::function<void(const nlohmann::json&)> sink) override {
+    std::lock_guard lock(mutex_);
+    log_ = std::move(sink);
+  }
+
+ private:
+  struct Pending {
+    std::uint64_t generation = 0;
+    bool done = false;
+    std::string text, error;
+  };
+
+  void log(nlohmann::json event) {
+    std::function<void(const nlohmann::json&)> sink;
+    {
+      std::lock_guard lock(mutex_);
+      sink = log_;
+    }
+    event["model"] = config_.name;
+    if (sink) sink(event);
+  }
+
+  // Starts the process when it is not running (the first time, or after a death).
+  void ensure_running() {
+    std::lock_guard start_lock(start_mutex_);
+    {
+      std::lock_guard lock(mutex_);
+      if (running_) return;
+      if (started_ > config_.max_restarts)
+        throw Error(ErrorCategory::model, fmt::format("process model '{}' died {} times; not restarting it ({})",
+                                                      config_.name, started_, last_death_));
+    }
+    if (stdout_thread_.joinable()) stdout_thread_.join();
+    launch();
+  }
+
+  void launch() {
+    int in_pipe[2], out_pipe[2], err_pipe[2];
+    if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
+      throw Error(ErrorCategory::model, "process model: cannot create pipes");
+    std::vector<char*> argv;
+    for (const auto& a : config_.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(ErrorCategory::model, "process model: fork failed");
+    if (pid == 0) {
+      dup2(in_pipe[0], 0);
+      dup2(out_pipe[1], 1);
+      dup2(err_pipe[1], 2);
+      // Only async-signal-safe calls between fork and exec.
+      const auto say = [](const char* a, const char* b) {
+        (void)!write(2, a, std::strlen(a));
+        (void)!write(2, b, std::strlen(b));
+        (void)!write(2, "\n", 1);
+      };
+      if (!config_.working_dir.empty() && chdir(config_.working_dir.c_str()) != 0) {
+        say("cannot enter ", config_.working_dir.c_str());
+        _exit(127);
+      }
+      execvp(argv[0], argv.data());
+      say("cannot run ", argv[0]);
+      _exit(127);
+    }
+    close(in_pipe[0]);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    {
+      std::lock_guard lock(mutex_);
+      pid_ = pid;
+      stdin_fd_ = in_pipe[1];
+      running_ = true;
+      ready_ = false;
+      ++generation_;
+      ++started_;
+      stderr_tail_.clear();
+    }
+    std::FILE* out = fdopen(out_pipe[0], "r");
+    std::FILE* err = fdopen(err_pipe[0], "r");
+    stdout_thread_ = std::thread([this, out, err, generation = generation_] {
+      std::thread stderr_thread([this, err] { read_stderr(err); });
+      read_stdout(out, generation);
+      stderr_thread.join();  // the process has closed both; every stderr line is in the tail
+      died(generation);
+    });
+
+    std::unique_lock lock(mutex_);
+    const bool ok = changed_.wait_for(lock, std::chrono::duration<double>(config_.timeout_seconds),
+                                      [&] { return ready_ || !running_; });
+    if (ok && ready_) return;
+    const bool still_running = running_;
+    const std::string why =
+        still_running ? fmt::format("sent no ready line within {} s", config_.timeout_seconds) : last_death_;
+    lock.unlock();
+    if (still_running) kill(pid, SIGKILL);
+    throw Error(ErrorCategory::model, fmt::format("process model '{}' did not start: {}", config_.name, why));
+  }
+
+  void read_stdout(std::FILE* out, std::uint64_t generation) {
+    std::string line;
+    while (read_line(out, line)) {
+      const auto message = nlohmann::json::parse(line, nullptr, false);
+      const std::string type = message.is_object() ? message.value("type", "") : "";
+      if (type == "ready") {
+        log({{"event", "model_ready"}, {"hello", message}});
+        std::lock_guard lock(mutex_);
+        if (generation == generation_) ready_ = true;
+        changed_.notify_all();
+        continue;
+      }
+      const auto id = message.is_object() && message.contains("id") && message["id"].is_string()
+                          ? message["id"].get<std::string>() : std::string();
+      std::unique_lock lock(mutex_);
+      auto it = pending_.find(id);
+      if ((type != "response" && type != "error") || it == pending_.end()) {
+        lock.unlock();
+        log({{"event", "model_unexpected_output"}, {"line", line.substr(0, 500)}});
+        continue;
+      }
+      if (type == "response" && message.contains("text") && message["text"].is_string()) {
+        it->second.text = message["text"];
+      } else {
+        it->second.error = fmt::format("process model '{}': {}", config_.name,
+                                       message.is_object() && message.contains("message") && message["message"].is_string()
+                                           ? message["message"].get<std::string>()
+                                           : "a response without text");
+      }
+      it->second.done = true;
+      changed_.notify_all();
+    }
+    std::fclose(out);
+  }
+
+  void read_stderr(std::FILE* err) {
+    std::string line;
+    while (read_line(err, line)) {
+      {
+        std::lock_guard lock(mutex_);
+        stderr_tail_.push_back(line);
+        if (stderr_tail_.size() > kStderrTail) stderr_tail_.pop_front();
+      }
+      log({{"event", "model_stderr"}, {"line", line}});
+    }
+    std::fclose(err);
+  }
+
+  // The process closed its output: reap it and fail what it left unanswered.
+  void died(std::uint64_t generation) {
+    int status = 0;
+    pid_t pid;
+    {
+      std::lock_guard lock(mutex_);
+      pid = pid_;
+    }
+    waitpid(pid, &status, 0);
+    std::unique_lock lock(mutex_);
+    std::string tail;
+    for (const auto& l : stderr_tail_) tail += (tail.empty() ? "" : " | ") + l;
+    last_death_ = fmt::format("process model '{}' {}{}", config_.name, describe_exit(status),
+                              tail.empty() ? "" : fmt::format(" (last stderr: \"{}\")", tail));
+    for (auto& [id, p] : pending_)
+      if (p.generation == generation && !p.done) p.done = true, p.error = last_death_;
+    if (stdin_fd_ >= 0) close(stdin_fd_);
+    stdin_fd_ = -1;
+    running_ = false;
+    changed_.notify_all();
+    const bool expected = stopping_;
+    const std::string reason = last_death_;
+    lock.unlock();
+    if (!expected) log({{"event", "model_died"}, {"reason", reason}});
+  }
+
+  void send(const std::string& line) {
+    std::lock_guard lock(write_mutex_);
+    int fd;
+    {
+      std::lock_guard state(mutex_);
+      fd = stdin_fd_;
+    }
+    for (std::size_t done = 0; fd >= 0 && done < line.size();) {
+      const ssize_t n = write(fd, line.data() + done, line.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // the process is gone; died() answers the request
+      done += std::size_t(n);
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      if (stdin_fd_ >= 0) close(stdin_fd_);  // the protocol's "end"
+      stdin_fd_ = -1;
+    }
+    if (!stdout_thread_.joinable()) return;
+    // A process that ignores the end of its input is killed after a grace period.
+    std::unique_lock lock(mutex_);
+    if (!changed_.wait_for(lock, std::chrono::seconds(5), [&] { return !running_; })) kill(pid_, SIGKILL);
+    lock.unlock();
+    stdout_thread_.join();
+  }
+
+  ProcessModelConfig config_;
+  nlohmann::json identity_;
+  std::filesystem::path audio_dir_;
+  std::mutex mutex_, start_mutex_, write_mutex_;
+  std::condition_variable changed_;
+  std::map<std::string, Pending> pending_;
+  std::deque<std::string> stderr_tail_;
+  std::function<void(const nlohmann::json&)> log_;
+  std::thread stdout_thread_;
+  std::string last_death_;
+  pid_t pid_ = -1;
+  int stdin_fd_ = -1;
+  bool running_ = false, ready_ = false, stopping_ = false;
+  int started_ = 0;
+  std::uint64_t generation_ = 0, next_id_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_process_model(const ProcessModelConfig& config) {
+  return std::make_unique<ProcessModel>(config);
+}
+
+}  // namespace aeval::models
