@@ -66,13 +66,17 @@ class ProcessModel final : public Model {
 
   Response infer(const Request& request) override {
     const auto start = std::chrono::steady_clock::now();
-    ensure_running();
+    // The request belongs to the process that is running when it is
+    // registered, so a death between the start check and now cannot strand it.
     std::string id;
-    std::uint64_t generation;
-    {
+    std::uint64_t generation = 0;
+    while (id.empty()) {
+      ensure_running();
       std::lock_guard lock(mutex_);
+      if (!running_) continue;
       id = std::to_string(next_id_++);
       generation = generation_;
+      pending_[id] = Pending{generation, false, {}, {}};
     }
     // Audio files for this request, removed whatever happens.
     std::vector<std::filesystem::path> files;
@@ -100,10 +104,6 @@ class ProcessModel final : public Model {
     }
     const nlohmann::json line = {{"type", "request"}, {"id", id},     {"sample_id", request.sample_id},
                                  {"messages", messages}, {"fields", request.fields}, {"audio", audio}};
-    {
-      std::unique_lock lock(mutex_);
-      pending_[id] = Pending{generation, false, {}, {}};
-    }
     send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     std::unique_lock lock(mutex_);

@@ -42,7 +42,7 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   TempDir dir;
   std::ofstream m(dir / "m.jsonl");
   for (int i = 0; i < 14; ++i) {
-    const std::string text = i == 4 ? "please CRASH now" : i == 9 ? "KILL9 yourself" : i == 11 ? "REFUSE this" : fmt::format("sentence {}", i);
+    const std::string text = i == 4 ? "please CRASH now" : i == 9 ? "KILL9 yourself" : i == 13 ? "REFUSE this" : fmt::format("sentence {}", i);
     m << json{{"id", fmt::format("s{:02}", i)}, {"audio", (kSounds / "vm-goodbye.g722").string()}, {"text", text}}.dump() << "\n";
   }
   m.close();
@@ -66,14 +66,15 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   EXPECT_NE(crash.find("crashing on purpose"), std::string::npos) << crash;
   const std::string killed = by_id.at("s09")["error"]["message"];
   EXPECT_NE(killed.find("killed by signal 9"), std::string::npos) << killed;
-  EXPECT_NE(std::string(by_id.at("s11")["error"]["message"]).find("refused on purpose"), std::string::npos);
-  // Samples after each death were answered by a restarted process.
-  for (const char* id : {"s00", "s06", "s07", "s12", "s13"}) {
+  EXPECT_NE(std::string(by_id.at("s13")["error"]["message"]).find("refused on purpose"), std::string::npos)
+      << by_id.at("s13").dump();
+  // Requests in flight with a death (up to two after it, as answers arrive out of order) fail
+  // with it; samples clear of the deaths are answered, after each death by a restarted process.
+  for (const char* id : {"s00", "s01", "s02", "s07", "s12"}) {
     EXPECT_TRUE(by_id.at(id)["error"].is_null()) << id << ": " << by_id.at(id)["error"].dump();
     EXPECT_EQ(by_id.at(id)["prediction"], by_id.at(id)["reference"]) << id;
   }
-  // At most the two samples in flight with each death fail besides the refusal.
-  EXPECT_LE(summary["counts"]["failed"].get<int>(), 5);
+  EXPECT_LE(summary["counts"]["failed"].get<int>(), 7);
   EXPECT_GE(summary["counts"]["failed"].get<int>(), 3);
   EXPECT_NE(log.find("\"event\":\"model_died\""), std::string::npos) << log;
   EXPECT_NE(log.find("\"event\":\"model_stderr\""), std::string::npos) << log;
