@@ -12,7 +12,7 @@ packages=(
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev
   # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   # the reference implementations Debian ships, for differential tests and benchmarks
   python3 python3-nltk python3-scipy python3-sklearn
   # data and models used by the built-in quickstart task

@@ -43,6 +43,8 @@ Audio resample(const Audio& audio, int target_rate, Resampler resampler = Resamp
 Audio load_mono(const std::filesystem::path& path, int rate);
 
 enum class WavEncoding { pcm16, float32 };
+// A complete WAV file in memory (for uploads); samples beyond [-1, 1] clip.
+std::string encode_wav(const Audio& audio, WavEncoding encoding = WavEncoding::pcm16);
 void write_wav(const std::filesystem::path& path, const Audio& audio,
                WavEncoding encoding = WavEncoding::pcm16);
 

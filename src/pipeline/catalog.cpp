@@ -22,6 +22,22 @@ ArgSpec default_task() {
   return {"default_task", ArgType::reference, false, "", "task run when only this dataset is named", Kind::task};
 }
 
+// Arguments every OpenAI-compatible backend takes.
+std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
+  using T = ArgType;
+  std::vector<ArgSpec> args = {
+      {"base_url", T::text_list, true, "", "http://host:port/v1; a list splits the load", std::nullopt},
+      {"model", T::text, true, "", "the model name the server knows", std::nullopt},
+      {"api_key_env", T::text, false, "", "environment variable holding the API key (never logged)", std::nullopt},
+      {"input_sample_rate", T::integer, false, "16000", "rate of the WAV audio sent", std::nullopt},
+      {"max_concurrency", T::integer, false, "16", "requests in flight", std::nullopt},
+      {"timeout_seconds", T::number, false, "120", "per attempt", std::nullopt},
+      {"max_retries", T::integer, false, "4", "for connection errors, timeouts, 408, 429, 5xx", std::nullopt},
+      {"backoff_seconds", T::number, false, "0.5", "first retry delay; doubles, with jitter", std::nullopt}};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 std::vector<ClassSpec> build_catalog() {
   using T = ArgType;
   return {
@@ -64,6 +80,15 @@ std::vector<ClassSpec> build_catalog() {
         {"max_concurrency", T::integer, false, "1", "requests in flight", std::nullopt},
         {"timeout_seconds", T::number, false, "600", "for the ready line and for each answer", std::nullopt},
         {"max_restarts", T::integer, false, "3", "restarts after the process dies", std::nullopt}}},
+      {Kind::model, "openai_chat", "An OpenAI-compatible chat completions endpoint, text and audio input, logprobs",
+       remote_args({{"temperature", T::number, false, "", "", std::nullopt},
+                    {"max_tokens", T::integer, false, "", "", std::nullopt},
+                    {"seed", T::integer, false, "", "", std::nullopt},
+                    {"stop", T::text_list, false, "", "", std::nullopt},
+                    {"logprobs", T::boolean, false, "false", "return token log-probabilities", std::nullopt},
+                    {"top_logprobs", T::integer, false, "0", "alternatives per token", std::nullopt}})},
+      {Kind::model, "openai_transcription", "An OpenAI-compatible /audio/transcriptions endpoint (multipart upload)",
+       remote_args({{"language", T::text, false, "", "ISO-639-1 hint", std::nullopt}})},
       {Kind::post_process, "whisper_english", "Whisper's English text normalizer (openai/whisper c0d2f62)",
        {apply_to("both")}},
       {Kind::post_process, "whisper_basic", "Whisper's language-independent normalizer",

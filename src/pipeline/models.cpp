@@ -1,4 +1,5 @@
 #include "aeval/error.hpp"
+#include "aeval/models/openai.hpp"
 #include "aeval/models/pocketsphinx_asr.hpp"
 #include "aeval/models/predictions_file.hpp"
 #include "aeval/models/process_model.hpp"
@@ -25,6 +26,29 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
     config.id_field = args.string("id_field", config.id_field);
     config.prediction_field = args.string("prediction_field", config.prediction_field);
     return models::make_predictions_file(config);
+  }
+  if (entry.class_id == "openai_chat" || entry.class_id == "openai_transcription") {
+    models::OpenAiConfig config;
+    config.name = name;
+    config.base_urls = args.strings("base_url");
+    config.model = args.required_string("model");
+    config.api_key_env = args.string("api_key_env", "");
+    config.input_sample_rate = args.integer("input_sample_rate", config.input_sample_rate);
+    config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
+    config.timeout_seconds = args.number("timeout_seconds", config.timeout_seconds);
+    config.max_retries = args.integer("max_retries", config.max_retries);
+    config.backoff_seconds = args.number("backoff_seconds", config.backoff_seconds);
+    if (entry.args["temperature"]) config.temperature = args.number("temperature", 0);
+    if (entry.args["max_tokens"]) config.max_tokens = args.integer("max_tokens", 0);
+    if (entry.args["seed"]) config.seed = args.integer("seed", 0);
+    config.stop = args.strings("stop");
+    config.logprobs = args.boolean("logprobs", false);
+    config.top_logprobs = args.integer("top_logprobs", 0);
+    config.language = args.string("language", "");
+    if (config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_retries < 0)
+      throw Error(ErrorCategory::config, entry.where() + ": '" + name +
+                                             "' needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0");
+    return entry.class_id == "openai_chat" ? models::make_openai_chat(config) : models::make_openai_transcription(config);
   }
   if (entry.class_id == "process") {
     models::ProcessModelConfig config;

@@ -19,13 +19,14 @@ std::optional<models::Response> ResponseCache::get(const std::string& key) const
   if (!s.step()) return std::nullopt;
   const auto j = nlohmann::json::parse(s.text(0), nullptr, false);
   if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) return std::nullopt;
-  return models::Response{j["text"], 0.0};
+  return models::Response{j["text"], 0.0, j.value("logprobs", nlohmann::json())};
 }
 
 void ResponseCache::put(const std::string& key, const models::Response& response) {
   detail::Statement(*db_, "INSERT OR REPLACE INTO responses(key, response) VALUES(?, ?)")
       .bind(1, key)
-      .bind(2, nlohmann::json{{"text", response.text}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .bind(2, nlohmann::json{{"text", response.text}, {"logprobs", response.logprobs}}.dump(
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace))
       .step();
 }
 

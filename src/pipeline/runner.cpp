@@ -213,6 +213,7 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
       if (cache) cache->put(key, *response);
     }
     record["prediction"] = response->text;
+    if (!response->logprobs.is_null()) record["logprobs"] = response->logprobs;
     record["audio_seconds"] = audio_seconds;
     score_into(record, sample, c);
   } catch (const std::exception& e) {

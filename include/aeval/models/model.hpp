@@ -33,6 +33,7 @@ struct Request {
 struct Response {
   std::string text;
   double compute_seconds = 0;  // time the model itself spent
+  nlohmann::json logprobs;     // the server's logprobs object, intact (null when none)
 };
 
 class Model {

@@ -40,7 +40,7 @@ class PredictionsFile final : public Model {
     if (it == answers_.end())
       throw Error(ErrorCategory::model,
                   fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
-    return {it->second, 0.0};
+    return {it->second, 0.0, nullptr};
   }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return 1; }

@@ -1,0 +1,44 @@
+#pragma once
+// Models served behind OpenAI-compatible APIs (vLLM, SGLang, llama.cpp
+// server, OpenAI, Gemini's compatible endpoint): chat completions with text
+// and audio input and logprobs, and audio transcriptions. Requests go through
+// the shared libcurl multi client; retryable failures (connection errors,
+// timeouts, 408, 429 with or without Retry-After, 5xx, truncated bodies) are
+// retried with exponential backoff and jitter; the API key, read from the
+// environment variable the entry names, never appears in identities, logs or
+// errors.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aeval/models/model.hpp"
+
+namespace aeval::models {
+
+struct OpenAiConfig {
+  std::string name;                    // the registry entry, for messages
+  std::vector<std::string> base_urls;  // "http://host:8000/v1"; several split the load
+  std::string model;                   // the server's model name
+  std::string api_key_env;             // "" : no Authorization header
+  int input_sample_rate = 16000;
+  int max_concurrency = 16;
+  double timeout_seconds = 120;        // per attempt
+  int max_retries = 4;
+  double backoff_seconds = 0.5;        // first retry delay; doubles, with jitter, capped at 30 s
+  // chat completions
+  std::optional<double> temperature;
+  std::optional<int> max_tokens;
+  std::optional<long> seed;
+  std::vector<std::string> stop;
+  bool logprobs = false;
+  int top_logprobs = 0;
+  // transcriptions
+  std::string language;
+};
+
+// Throw aeval::Error (config) when no base URL is given or the key variable is unset.
+std::unique_ptr<Model> make_openai_chat(const OpenAiConfig& config);
+std::unique_ptr<Model> make_openai_transcription(const OpenAiConfig& config);
+
+}  // namespace aeval::models
