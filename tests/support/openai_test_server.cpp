@@ -1,0 +1,75 @@
+#include "support/openai_test_server.hpp"
+
+#include <httplib.h>
+
+#include <chrono>
+
+namespace aeval::testing {
+
+OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), server_(std::make_unique<httplib::Server>()) {
+  // Enough worker threads for the concurrency tests.
+  server_->new_task_queue = [] { return new httplib::ThreadPool(160); };
+  // Idle keep-alive connections hold stop() until they time out: keep that short.
+  server_->set_keep_alive_timeout(1);
+  const auto handle = [this](const httplib::Request& req, httplib::Response& res) {
+    ReceivedRequest r;
+    r.path = req.path;
+    r.authorization = req.get_header_value("Authorization");
+    if (req.is_multipart_form_data()) {
+      r.body = nlohmann::json::object();
+      for (const auto& [name, file] : req.files) {
+        if (file.filename.empty()) r.body[name] = file.content;
+        else r.files[name] = file.content;
+      }
+    } else {
+      r.body = nlohmann::json::parse(req.body, nullptr, false);
+    }
+    const int index = count_++;
+    {
+      std::lock_guard lock(mutex_);
+      received_.push_back(r);
+    }
+    const ScriptedReply reply = script_(r, index);
+    if (reply.delay_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(reply.delay_seconds));
+    std::string body = reply.body;
+    if (body.empty()) {
+      if (r.path.find("/audio/transcriptions") != std::string::npos) {
+        body = nlohmann::json{{"text", reply.text}}.dump();
+      } else {
+        nlohmann::json choice = {{"index", 0}, {"message", {{"role", "assistant"}, {"content", reply.text}}},
+                                 {"finish_reason", "stop"}};
+        if (!reply.logprobs.is_null()) choice["logprobs"] = reply.logprobs;
+        body = nlohmann::json{{"id", "test"}, {"object", "chat.completion"}, {"choices", {choice}}}.dump();
+      }
+    }
+    for (const auto& [name, value] : reply.headers) res.set_header(name, value);
+    res.status = reply.status;
+    if (reply.truncate) {
+      res.set_content_provider(body.size() + 1000, "application/json",
+                               [body](std::size_t, std::size_t, httplib::DataSink& sink) {
+                                 sink.write(body.data(), std::min<std::size_t>(body.size(), 10));
+                                 return false;  // drop the connection mid-body
+                               });
+      return;
+    }
+    res.set_content(body, "application/json");
+  };
+  server_->Post(R"(/v1/.*)", handle);
+  port_ = server_->bind_to_any_port("127.0.0.1");
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+OpenAiTestServer::~OpenAiTestServer() {
+  server_->stop();
+  thread_.join();
+}
+
+std::string OpenAiTestServer::base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+std::vector<ReceivedRequest> OpenAiTestServer::received() const {
+  std::lock_guard lock(mutex_);
+  return received_;
+}
+
+}  // namespace aeval::testing

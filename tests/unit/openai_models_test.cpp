@@ -1,0 +1,265 @@
+// The OpenAI-compatible backends against the local scriptable test server:
+// audio upload, logprobs passthrough, transcription upload, every fault with
+// its retry count, key redaction, and 2,000 requests at concurrency 128.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include "aeval/error.hpp"
+#include "aeval/models/openai.hpp"
+#include "support/openai_test_server.hpp"
+
+namespace {
+
+using aeval::models::OpenAiConfig;
+using aeval::testing::OpenAiTestServer;
+using aeval::testing::ReceivedRequest;
+using aeval::testing::ScriptedReply;
+using nlohmann::json;
+
+aeval::Audio tone(double seconds = 0.25) {
+  aeval::Audio a;
+  a.sample_rate = 16000;
+  a.channels = 1;
+  for (int i = 0; i < int(seconds * 16000); ++i) a.samples.push_back(0.3f * float(std::sin(i * 0.05)));
+  return a;
+}
+
+aeval::models::Request chat_request(const std::string& text, bool with_audio = true) {
+  aeval::models::Request r;
+  r.sample_id = "s1";
+  aeval::models::Message m{"user", {}};
+  if (with_audio) {
+    r.audio.push_back(tone());
+    m.parts.push_back({aeval::models::Part::Type::audio, "", 0});
+  }
+  m.parts.push_back({aeval::models::Part::Type::text, text, 0});
+  r.messages.push_back(m);
+  return r;
+}
+
+OpenAiConfig config_for(const OpenAiTestServer& server) {
+  OpenAiConfig c;
+  c.name = "test-llm";
+  c.base_urls = {server.base_url()};
+  c.model = "judge-7b";
+  c.timeout_seconds = 5;
+  c.max_retries = 2;
+  c.backoff_seconds = 0.01;
+  return c;
+}
+
+std::string error_of(aeval::models::Model& model, const aeval::models::Request& request) {
+  try {
+    model.infer(request);
+  } catch (const aeval::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string base64_decode(const std::string& in) {
+  std::string out;
+  int value = 0, bits = -8;
+  for (unsigned char c : in) {
+    const auto pos = std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(char(c));
+    if (pos == std::string::npos) break;
+    value = (value << 6) + int(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out += char((value >> bits) & 0xFF);
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
+TEST(OpenAiChat, SendsAudioAndParametersAndReturnsLogprobsIntact) {
+  const json logprobs = {{"content", {{{"token", "Yes"}, {"logprob", -0.1},
+                                       {"top_logprobs", {{{"token", "Yes"}, {"logprob", -0.1}}, {{"token", "No"}, {"logprob", -2.4}}}}}}}};
+  OpenAiTestServer server([&](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "Yes";
+    r.logprobs = logprobs;
+    return r;
+  });
+  OpenAiConfig c = config_for(server);
+  c.temperature = 0;
+  c.max_tokens = 1;
+  c.seed = 7;
+  c.logprobs = true;
+  c.top_logprobs = 5;
+  auto model = aeval::models::make_openai_chat(c);
+  const auto response = model->infer(chat_request("Is there a dog?"));
+  EXPECT_EQ(response.text, "Yes");
+  EXPECT_EQ(response.logprobs, logprobs);
+
+  const auto got = server.received().at(0);
+  EXPECT_EQ(got.path, "/v1/chat/completions");
+  EXPECT_EQ(got.body["model"], "judge-7b");
+  EXPECT_EQ(got.body["temperature"], 0.0);
+  EXPECT_EQ(got.body["max_tokens"], 1);
+  EXPECT_EQ(got.body["seed"], 7);
+  EXPECT_EQ(got.body["logprobs"], true);
+  EXPECT_EQ(got.body["top_logprobs"], 5);
+  const json& content = got.body["messages"][0]["content"];
+  EXPECT_EQ(content[1], (json{{"type", "text"}, {"text", "Is there a dog?"}}));
+  EXPECT_EQ(content[0]["type"], "input_audio");
+  EXPECT_EQ(content[0]["input_audio"]["format"], "wav");
+  const std::string wav = base64_decode(content[0]["input_audio"]["data"]);
+  EXPECT_EQ(wav.substr(0, 4), "RIFF");
+  EXPECT_EQ(wav.size(), 44u + 2 * 4000) << "16-bit PCM WAV of the 0.25 s input";
+}
+
+TEST(OpenAiTranscription, UploadsTheAudioAsMultipart) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "hello world";
+    return r;
+  });
+  OpenAiConfig c = config_for(server);
+  c.model = "whisper-1";
+  c.language = "en";
+  auto model = aeval::models::make_openai_transcription(c);
+  aeval::models::Request request;
+  request.sample_id = "a";
+  request.audio.push_back(tone());
+  EXPECT_EQ(model->infer(request).text, "hello world");
+  const auto got = server.received().at(0);
+  EXPECT_EQ(got.path, "/v1/audio/transcriptions");
+  EXPECT_EQ(got.body["model"], "whisper-1");
+  EXPECT_EQ(got.body["language"], "en");
+  ASSERT_TRUE(got.files.count("file"));
+  EXPECT_EQ(got.files.at("file").substr(0, 4), "RIFF");
+}
+
+TEST(OpenAiChat, RetriesWhatIsRetryableAndCountsAttempts) {
+  struct Case {
+    const char* name;
+    std::function<ScriptedReply(int)> reply;
+    int expected_requests;
+    bool succeeds;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"5xx then success", [](int i) { ScriptedReply r; if (i < 2) r.status = 503; return r; }, 3, true, ""},
+      {"429 without Retry-After", [](int i) { ScriptedReply r; if (i == 0) r.status = 429; return r; }, 2, true, ""},
+      {"always 500", [](int) { ScriptedReply r; r.status = 500; r.body = "overloaded"; return r; }, 3, false,
+       "gave up after 3 attempts; last: " },
+      {"truncated body", [](int) { ScriptedReply r; r.truncate = true; return r; }, 3, false, "gave up after 3 attempts"},
+      {"not JSON", [](int) { ScriptedReply r; r.body = "<html>oops</html>"; return r; }, 1, false,
+       "not a JSON object: <html>oops</html>"},
+      {"JSON without the fields", [](int) { ScriptedReply r; r.body = R"({"choices": []})"; return r; }, 1, false,
+       "has no choices[0].message.content"},
+      {"400 is not retried", [](int) { ScriptedReply r; r.status = 400; r.body = "bad request"; return r; }, 1, false,
+       "HTTP 400: bad request"},
+  };
+  for (const auto& c : cases) {
+    OpenAiTestServer server([&](const ReceivedRequest&, int index) { return c.reply(index); });
+    auto model = aeval::models::make_openai_chat(config_for(server));
+    const std::string message = error_of(*model, chat_request("hi", false));
+    EXPECT_EQ(server.requests(), c.expected_requests) << c.name;
+    if (c.succeeds) EXPECT_EQ(message, "(no error)") << c.name;
+    else EXPECT_NE(message.find(c.message), std::string::npos) << c.name << ": " << message;
+  }
+}
+
+TEST(OpenAiChat, HonoursRetryAfter) {
+  OpenAiTestServer server([](const ReceivedRequest&, int index) {
+    ScriptedReply r;
+    if (index == 0) r.status = 429, r.headers["Retry-After"] = "1";
+    return r;
+  });
+  auto model = aeval::models::make_openai_chat(config_for(server));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(model->infer(chat_request("hi", false)).text, "ok");
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.95);
+  EXPECT_EQ(server.requests(), 2);
+}
+
+TEST(OpenAiChat, TimeoutsAndRefusedConnectionsFailClearlyAfterRetries) {
+  OpenAiTestServer slow([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.delay_seconds = 1.5;
+    return r;
+  });
+  OpenAiConfig c = config_for(slow);
+  c.timeout_seconds = 0.3;
+  c.max_retries = 1;
+  auto model = aeval::models::make_openai_chat(c);
+  const std::string timeout = error_of(*model, chat_request("hi", false));
+  EXPECT_NE(timeout.find("gave up after 2 attempts"), std::string::npos) << timeout;
+  EXPECT_NE(timeout.find("imed out"), std::string::npos) << timeout;
+
+  std::string closed_url;
+  {
+    OpenAiTestServer gone([](const ReceivedRequest&, int) { return ScriptedReply{}; });
+    closed_url = gone.base_url();
+  }
+  c.base_urls = {closed_url};
+  auto refused = aeval::models::make_openai_chat(c);
+  const std::string message = error_of(*refused, chat_request("hi", false));
+  EXPECT_NE(message.find("gave up after 2 attempts"), std::string::npos) << message;
+  EXPECT_NE(message.find("onnect"), std::string::npos) << message;
+}
+
+TEST(OpenAiChat, TheApiKeyIsSentButNeverShown) {
+  setenv("AEVAL_TEST_API_KEY", "sk-test-very-secret-42", 1);
+  OpenAiTestServer server([](const ReceivedRequest& r, int) {
+    ScriptedReply reply;
+    reply.status = 401;
+    reply.body = "invalid key " + r.authorization;  // servers do echo keys
+    return reply;
+  });
+  OpenAiConfig c = config_for(server);
+  c.api_key_env = "AEVAL_TEST_API_KEY";
+  auto model = aeval::models::make_openai_chat(c);
+  const std::string message = error_of(*model, chat_request("hi", false));
+  EXPECT_EQ(server.received().at(0).authorization, "Bearer sk-test-very-secret-42");
+  EXPECT_EQ(message.find("sk-test-very-secret-42"), std::string::npos) << message;
+  EXPECT_NE(message.find("[redacted]"), std::string::npos) << message;
+  EXPECT_EQ(model->identity().dump().find("sk-test"), std::string::npos);
+  EXPECT_EQ(model->identity()["api_key_env"], "AEVAL_TEST_API_KEY");
+
+  c.api_key_env = "AEVAL_TEST_UNSET_KEY";
+  unsetenv("AEVAL_TEST_UNSET_KEY");
+  try {
+    aeval::models::make_openai_chat(c);
+    ADD_FAILURE() << "no error for an unset key variable";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("AEVAL_TEST_UNSET_KEY"), std::string::npos);
+  }
+}
+
+TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnswered) {
+  OpenAiTestServer server([](const ReceivedRequest& r, int) {
+    ScriptedReply reply;
+    reply.text = r.body["messages"][0]["content"][0]["text"];
+    reply.delay_seconds = 0.002;
+    return reply;
+  });
+  OpenAiConfig c = config_for(server);
+  c.base_urls = {server.base_url(), server.base_url() + "/"};  // two URLs split the load
+  auto model = aeval::models::make_openai_chat(c);
+  constexpr int kRequests = 2000, kThreads = 128;
+  std::atomic<int> next{0}, correct{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      for (int i; (i = next++) < kRequests;) {
+        const std::string text = "request " + std::to_string(i);
+        try {
+          correct += model->infer(chat_request(text, false)).text == text;
+        } catch (const aeval::Error&) {
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(correct.load(), kRequests);
+  EXPECT_EQ(server.requests(), kRequests);
+}
+
+}  // namespace
