@@ -11,6 +11,9 @@ packages=(
   libpocketsphinx-dev libsphinxbase-dev
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev
+  libopus-dev libcodec2-dev libmp3lame-dev libgsm1-dev
+  # text-to-speech, run as a subprocess (GPL: never linked)
+  espeak-ng
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   # the reference implementations Debian ships, for differential tests and benchmarks

@@ -201,7 +201,10 @@ class OpenAiTranscription final : public OpenAiBase {
     const nlohmann::json reply = call("/audio/transcriptions", std::move(http), request.sample_id);
     if (!reply.contains("text") || !reply["text"].is_string())
       fail(fmt::format("the transcription of sample '{}' has no text: {}", request.sample_id, reply.dump().substr(0, 200)));
-    return {reply["text"], std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), nullptr};
+    Response r;
+    r.text = reply["text"];
+    r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
   }
 };
 

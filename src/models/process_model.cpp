@@ -115,7 +115,10 @@ class ProcessModel final : public Model {
       throw Error(ErrorCategory::model, fmt::format("process model '{}' gave no answer to sample '{}' within {} s",
                                                     config_.name, request.sample_id, config_.timeout_seconds));
     if (!result.error.empty()) throw Error(ErrorCategory::model, result.error);
-    return {result.text, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), nullptr};
+    Response r;
+    r.text = result.text;
+    r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
   }
 
   int input_sample_rate() const override { return config_.input_sample_rate; }

@@ -1,4 +1,6 @@
 #include "aeval/error.hpp"
+#include "aeval/models/codecs.hpp"
+#include "aeval/models/espeak_tts.hpp"
 #include "aeval/models/openai.hpp"
 #include "aeval/models/pocketsphinx_asr.hpp"
 #include "aeval/models/predictions_file.hpp"
@@ -49,6 +51,23 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
       throw Error(ErrorCategory::config, entry.where() + ": '" + name +
                                              "' needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0");
     return entry.class_id == "openai_chat" ? models::make_openai_chat(config) : models::make_openai_transcription(config);
+  }
+  if (entry.class_id == "codec") {
+    models::CodecConfig config;
+    config.codec = args.required_string("codec");
+    config.bitrate_kbps = args.integer("bitrate_kbps", config.bitrate_kbps);
+    config.mode = args.integer("mode", config.mode);
+    config.max_concurrency = std::max(1, args.integer("max_concurrency", config.max_concurrency));
+    models::codec_sample_rate(config);  // an unknown codec fails here, at load
+    return models::make_codec_model(config);
+  }
+  if (entry.class_id == "espeak") {
+    models::EspeakConfig config;
+    config.voice = args.string("voice", config.voice);
+    config.words_per_minute = args.integer("words_per_minute", config.words_per_minute);
+    config.pitch = args.integer("pitch", config.pitch);
+    config.max_concurrency = std::max(1, args.integer("max_concurrency", config.max_concurrency));
+    return models::make_espeak_tts(config);
   }
   if (entry.class_id == "process") {
     models::ProcessModelConfig config;

@@ -19,7 +19,10 @@ std::optional<models::Response> ResponseCache::get(const std::string& key) const
   if (!s.step()) return std::nullopt;
   const auto j = nlohmann::json::parse(s.text(0), nullptr, false);
   if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) return std::nullopt;
-  return models::Response{j["text"], 0.0, j.value("logprobs", nlohmann::json())};
+  models::Response r;
+  r.text = j["text"];
+  r.logprobs = j.value("logprobs", nlohmann::json());
+  return r;
 }
 
 void ResponseCache::put(const std::string& key, const models::Response& response) {

@@ -177,7 +177,12 @@ struct Outcome {
   bool cached = false;
 };
 
-Outcome process(const Sample& sample, const Components& c, const json& model_identity, ResponseCache* cache) {
+// The file name of a sample's output audio: its dataset position, which is
+// unique and safe whatever characters the id holds.
+std::string output_audio_name(std::size_t position) { return fmt::format("outputs/{:06}.wav", position); }
+
+Outcome process(const Sample& sample, std::size_t position, const Components& c, const json& model_identity,
+                ResponseCache* cache, const std::filesystem::path& run_dir) {
   Outcome out;
   json record = sample_json(sample);
   std::string stage = "prompt";
@@ -200,7 +205,7 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
     }
     std::optional<models::Response> response;
     std::string key;
-    if (cache) {
+    if (cache && c.model->cacheable()) {
       stage = "cache";
       key = ResponseCache::key(model_identity, sample.id, rendered.shape, rendered.audio,
                                c.model->input_sample_rate() > 0);
@@ -210,9 +215,17 @@ Outcome process(const Sample& sample, const Components& c, const json& model_ide
     if (!response) {
       stage = "infer";
       response = c.model->infer(rendered.request(sample.id, std::move(audio)));
-      if (cache) cache->put(key, *response);
+      if (cache && c.model->cacheable()) cache->put(key, *response);
     }
     record["prediction"] = response->text;
+    if (response->audio) {  // codecs, TTS: the audio goes next to the run, the record names it
+      stage = "output";
+      const std::string name = output_audio_name(position);
+      std::filesystem::create_directories(run_dir / "outputs");
+      write_wav(run_dir / name, *response->audio, WavEncoding::float32);
+      record["output_audio"] = name;
+      record["output_seconds"] = response->audio->seconds();
+    }
     if (!response->logprobs.is_null()) record["logprobs"] = response->logprobs;
     record["audio_seconds"] = audio_seconds;
     score_into(record, sample, c);
@@ -285,6 +298,7 @@ RunResult finalize(const std::filesystem::path& run_dir, RunStore& store, const 
 // Runs every position not yet stored (or stored as failed), storing each as it finishes.
 SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions, const Components& c,
                      const json& model_identity, const RunOptions& options, const std::string& label) {
+  const std::filesystem::path run_dir = store.file().parent_path();
   const auto stored = store.samples();
   std::deque<std::size_t> todo;
   for (std::size_t p : positions)
@@ -311,7 +325,7 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
           position = todo.front();
           todo.pop_front();
         }
-        Outcome outcome = process(c.dataset.samples[position], c, model_identity, cache.get());
+        Outcome outcome = process(c.dataset.samples[position], position, c, model_identity, cache.get(), run_dir);
         std::lock_guard lock(mutex);
         finished.emplace_back(position, std::move(outcome));
         changed.notify_all();

@@ -4,6 +4,7 @@
 // max_concurrency() calls in flight.
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Response {
   std::string text;
   double compute_seconds = 0;  // time the model itself spent
   nlohmann::json logprobs;     // the server's logprobs object, intact (null when none)
+  std::optional<Audio> audio;  // codecs and TTS: the audio produced
 };
 
 class Model {
@@ -44,6 +46,9 @@ class Model {
   // 0: the model reads no audio (the pipeline does not decode any).
   virtual int input_sample_rate() const = 0;
   virtual int max_concurrency() const = 0;
+  // Whether answers may be served from the response cache (paid or slow
+  // inference, text answers). Local codecs and TTS say no.
+  virtual bool cacheable() const { return true; }
   // Name, backend, versions and files: recorded in every summary.
   virtual nlohmann::json identity() const = 0;
   // Where the model's own events go (a process model's stderr): the run log.

@@ -40,7 +40,9 @@ class PredictionsFile final : public Model {
     if (it == answers_.end())
       throw Error(ErrorCategory::model,
                   fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
-    return {it->second, 0.0, nullptr};
+    Response r;
+    r.text = it->second;
+    return r;
   }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return 1; }

@@ -1,0 +1,223 @@
+#include "aeval/models/codecs.hpp"
+
+#include <codec2/codec2.h>
+#include <fmt/format.h>
+#include <gsm.h>
+#include <lame/lame.h>
+#include <opus/opus.h>
+#include <unistd.h>
+
+#include <unsupported/Eigen/FFT>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <fstream>
+
+#include "aeval/error.hpp"
+
+namespace aeval::models {
+
+namespace {
+
+std::vector<short> to_pcm16(const std::vector<float>& samples) {
+  std::vector<short> out(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    out[i] = short(std::lround(std::clamp(samples[i], -1.0f, 1.0f - 1.0f / 32768) * 32768.0f));
+  return out;
+}
+
+std::vector<float> from_pcm16(const std::vector<short>& pcm) {
+  std::vector<float> out(pcm.size());
+  for (std::size_t i = 0; i < pcm.size(); ++i) out[i] = float(pcm[i]) / 32768.0f;
+  return out;
+}
+
+// Shifts `output` by the lag (within ±max_lag) that best correlates it with
+// `input`, then cuts or zero-pads it to the input's length.
+std::vector<float> align(const std::vector<float>& input, const std::vector<float>& output, std::size_t max_lag) {
+  std::size_t n = 1;
+  while (n < input.size() + output.size()) n *= 2;
+  std::vector<double> a(n, 0.0), b(n, 0.0);
+  std::copy(input.begin(), input.end(), a.begin());
+  std::copy(output.begin(), output.end(), b.begin());
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> fa, fb;
+  fft.fwd(fa, a);
+  fft.fwd(fb, b);
+  for (std::size_t k = 0; k < fa.size(); ++k) fa[k] = std::conj(fa[k]) * fb[k];
+  std::vector<double> correlation;
+  fft.inv(correlation, fa);  // correlation[lag]: output delayed by lag against input
+  long best = 0;
+  double best_value = -INFINITY;
+  for (long lag = -long(max_lag); lag <= long(max_lag); ++lag) {
+    const double v = correlation[std::size_t((lag + long(n)) % long(n))];
+    if (v > best_value) best_value = v, best = lag;
+  }
+  std::vector<float> aligned(input.size(), 0.0f);
+  for (std::size_t i = 0; i < aligned.size(); ++i) {
+    const long j = long(i) + best;
+    if (j >= 0 && j < long(output.size())) aligned[i] = output[std::size_t(j)];
+  }
+  return aligned;
+}
+
+std::vector<float> opus_roundtrip(const std::vector<float>& x, int rate, int kbps) {
+  int error = 0;
+  OpusEncoder* enc = opus_encoder_create(rate, 1, OPUS_APPLICATION_AUDIO, &error);
+  OpusDecoder* dec = opus_decoder_create(rate, 1, &error);
+  if (!enc || !dec) throw Error(ErrorCategory::model, "opus: cannot create the codec");
+  opus_encoder_ctl(enc, OPUS_SET_BITRATE(kbps * 1000));
+  const int frame = rate / 50;  // 20 ms
+  std::vector<float> padded = x;
+  padded.resize((x.size() / std::size_t(frame) + 2) * std::size_t(frame), 0.0f);
+  std::vector<unsigned char> packet(4000);
+  std::vector<float> out(static_cast<std::size_t>(frame));
+  std::vector<float> decoded;
+  for (std::size_t at = 0; at < padded.size(); at += std::size_t(frame)) {
+    const int bytes = opus_encode_float(enc, padded.data() + at, frame, packet.data(), int(packet.size()));
+    if (bytes < 0) throw Error(ErrorCategory::model, fmt::format("opus: encoding failed ({})", opus_strerror(bytes)));
+    const int samples = opus_decode_float(dec, packet.data(), bytes, out.data(), frame, 0);
+    if (samples < 0) throw Error(ErrorCategory::model, fmt::format("opus: decoding failed ({})", opus_strerror(samples)));
+    decoded.insert(decoded.end(), out.begin(), out.begin() + samples);
+  }
+  opus_encoder_destroy(enc);
+  opus_decoder_destroy(dec);
+  return decoded;
+}
+
+std::vector<float> codec2_roundtrip(const std::vector<float>& x, int mode_bps) {
+  const std::pair<int, int> modes[] = {{3200, CODEC2_MODE_3200}, {2400, CODEC2_MODE_2400}, {1600, CODEC2_MODE_1600},
+                                       {1400, CODEC2_MODE_1400}, {1300, CODEC2_MODE_1300}, {1200, CODEC2_MODE_1200}};
+  int mode = -1;
+  for (const auto& [bps, m] : modes)
+    if (bps == mode_bps) mode = m;
+  if (mode < 0) throw Error(ErrorCategory::config, fmt::format("codec2: no mode {} (3200, 2400, 1600, 1400, 1300, 1200)", mode_bps));
+  CODEC2* c2 = codec2_create(mode);
+  if (!c2) throw Error(ErrorCategory::model, "codec2: cannot create the codec");
+  const int frame = codec2_samples_per_frame(c2);
+  std::vector<short> pcm = to_pcm16(x);
+  pcm.resize((pcm.size() / std::size_t(frame) + 2) * std::size_t(frame), 0);
+  std::vector<unsigned char> bits(std::size_t(codec2_bytes_per_frame(c2)));
+  std::vector<short> out(static_cast<std::size_t>(frame)), decoded;
+  for (std::size_t at = 0; at < pcm.size(); at += std::size_t(frame)) {
+    codec2_encode(c2, bits.data(), pcm.data() + at);
+    codec2_decode(c2, out.data(), bits.data());
+    decoded.insert(decoded.end(), out.begin(), out.end());
+  }
+  codec2_destroy(c2);
+  return from_pcm16(decoded);
+}
+
+std::vector<float> gsm_roundtrip(const std::vector<float>& x) {
+  gsm g = gsm_create();
+  if (!g) throw Error(ErrorCategory::model, "gsm: cannot create the codec");
+  std::vector<short> pcm = to_pcm16(x);
+  pcm.resize((pcm.size() / 160 + 2) * 160, 0);
+  gsm_frame frame;
+  std::vector<short> out(160), decoded;
+  for (std::size_t at = 0; at < pcm.size(); at += 160) {
+    gsm_encode(g, pcm.data() + at, frame);
+    if (gsm_decode(g, frame, out.data()) < 0) throw Error(ErrorCategory::model, "gsm: decoding failed");
+    decoded.insert(decoded.end(), out.begin(), out.end());
+  }
+  gsm_destroy(g);
+  return from_pcm16(decoded);
+}
+
+std::vector<float> mp3_roundtrip(const std::vector<float>& x, int rate, int kbps) {
+  lame_t lame = lame_init();
+  lame_set_in_samplerate(lame, rate);
+  lame_set_out_samplerate(lame, rate);
+  lame_set_num_channels(lame, 1);
+  lame_set_mode(lame, MONO);
+  lame_set_brate(lame, kbps);
+  lame_set_bWriteVbrTag(lame, 0);
+  if (lame_init_params(lame) < 0) {
+    lame_close(lame);
+    throw Error(ErrorCategory::config, fmt::format("mp3: LAME does not encode {} kbps at {} Hz", kbps, rate));
+  }
+  std::vector<unsigned char> mp3(x.size() * 5 / 4 + 7200 + 16384);
+  int bytes = lame_encode_buffer_ieee_float(lame, x.data(), nullptr, int(x.size()), mp3.data(), int(mp3.size()));
+  if (bytes < 0) {
+    lame_close(lame);
+    throw Error(ErrorCategory::model, "mp3: LAME encoding failed");
+  }
+  bytes += lame_encode_flush(lame, mp3.data() + bytes, int(mp3.size()) - bytes);
+  lame_close(lame);
+  // libsndfile (mpg123) decodes it; a temporary file is its simplest input.
+  char name[] = "/tmp/aeval-mp3-XXXXXX";
+  const int fd = mkstemp(name);
+  if (fd < 0) throw Error(ErrorCategory::model, "mp3: cannot create a temporary file");
+  close(fd);
+  std::ofstream(name, std::ios::binary).write(reinterpret_cast<const char*>(mp3.data()), bytes);
+  Audio decoded;
+  try {
+    decoded = decode_audio(name);
+  } catch (...) {
+    std::remove(name);
+    throw;
+  }
+  std::remove(name);
+  return decoded.samples;
+}
+
+}  // namespace
+
+int codec_sample_rate(const CodecConfig& c) {
+  if (c.codec == "codec2" || c.codec == "gsm") return 8000;
+  if (c.codec == "opus" || c.codec == "mp3" || c.codec == "identity") return 16000;
+  throw Error(ErrorCategory::config, fmt::format("unknown codec '{}' (opus, codec2, mp3, gsm, identity)", c.codec));
+}
+
+Audio encode_decode(const Audio& audio, const CodecConfig& c) {
+  const int rate = codec_sample_rate(c);
+  if (audio.sample_rate != rate || audio.channels != 1)
+    throw Error(ErrorCategory::internal, fmt::format("{} needs {} Hz mono input", c.codec, rate));
+  if (c.codec == "identity") return audio;
+  std::vector<float> out;
+  if (c.codec == "opus") out = opus_roundtrip(audio.samples, rate, c.bitrate_kbps);
+  else if (c.codec == "codec2") out = codec2_roundtrip(audio.samples, c.mode);
+  else if (c.codec == "gsm") out = gsm_roundtrip(audio.samples);
+  else out = mp3_roundtrip(audio.samples, rate, c.bitrate_kbps);
+  return Audio{align(audio.samples, out, std::size_t(rate / 10)), rate, 1};
+}
+
+namespace {
+
+class CodecModel final : public Model {
+ public:
+  explicit CodecModel(CodecConfig c) : config_(std::move(c)), rate_(codec_sample_rate(config_)) {}
+  Response infer(const Request& request) override {
+    if (request.audio.size() != 1)
+      throw Error(ErrorCategory::model, fmt::format("{}: a codec takes one audio input, got {}", config_.codec,
+                                                    request.audio.size()));
+    const auto start = std::chrono::steady_clock::now();
+    Response r;
+    r.audio = encode_decode(request.audio[0], config_);
+    r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+  int input_sample_rate() const override { return rate_; }
+  int max_concurrency() const override { return config_.max_concurrency; }
+  bool cacheable() const override { return false; }
+  nlohmann::json identity() const override {
+    nlohmann::json j = {{"backend", "codec"}, {"codec", config_.codec}, {"sample_rate", rate_},
+                        {"alignment", "max cross-correlation lag within ±100 ms, cut/padded to the input length"}};
+    if (config_.codec == "opus") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = opus_get_version_string();
+    if (config_.codec == "mp3") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = std::string("LAME ") + get_lame_version();
+    if (config_.codec == "codec2") j["mode"] = config_.mode, j["library"] = "libcodec2";
+    if (config_.codec == "gsm") j["library"] = "libgsm 06.10";
+    return j;
+  }
+
+ private:
+  CodecConfig config_;
+  int rate_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_codec_model(const CodecConfig& config) { return std::make_unique<CodecModel>(config); }
+
+}  // namespace aeval::models

@@ -1,0 +1,111 @@
+#include "aeval/models/espeak_tts.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "aeval/error.hpp"
+
+namespace aeval::models {
+
+namespace {
+
+// Runs argv with `input` on its stdin; returns its exit status and stderr.
+std::pair<int, std::string> run(const std::vector<std::string>& args, const std::string& input) {
+  int in[2], err[2];
+  if (pipe2(in, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) throw Error(ErrorCategory::model, "espeak-ng: cannot create pipes");
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw Error(ErrorCategory::model, "espeak-ng: fork failed");
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(err[1], 2);
+    execvp(argv[0], argv.data());
+    const char* message = "cannot run espeak-ng (install it: scripts/setup.sh)\n";
+    (void)!write(2, message, std::strlen(message));
+    _exit(127);
+  }
+  close(in[0]);
+  close(err[1]);
+  for (std::size_t done = 0; done < input.size();) {
+    const ssize_t n = write(in[1], input.data() + done, input.size() - done);
+    if (n <= 0) break;
+    done += std::size_t(n);
+  }
+  close(in[1]);
+  std::string stderr_text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(err[0], buffer, sizeof buffer)) > 0;) stderr_text.append(buffer, std::size_t(n));
+  close(err[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {status, stderr_text};
+}
+
+// The text to speak: the prompt's "text" field, or the text parts of the last user turn.
+std::string text_of(const Request& request) {
+  if (request.fields.contains("text") && request.fields["text"].is_string()) return request.fields["text"];
+  for (auto m = request.messages.rbegin(); m != request.messages.rend(); ++m) {
+    if (m->role != "user") continue;
+    std::string text;
+    for (const auto& part : m->parts)
+      if (part.type == Part::Type::text) text += (text.empty() ? "" : " ") + part.text;
+    return text;
+  }
+  return "";
+}
+
+class EspeakTts final : public Model {
+ public:
+  explicit EspeakTts(EspeakConfig c) : config_(std::move(c)) {}
+
+  Response infer(const Request& request) override {
+    const std::string text = text_of(request);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': nothing to speak (the prompt gave no text)", request.sample_id));
+    const auto start = std::chrono::steady_clock::now();
+    char name[] = "/tmp/aeval-tts-XXXXXX.wav";
+    const int fd = mkstemps(name, 4);
+    if (fd < 0) throw Error(ErrorCategory::model, "espeak-ng: cannot create a temporary file");
+    close(fd);
+    const auto [status, errors] =
+        run({config_.program, "-v", config_.voice, "-s", std::to_string(config_.words_per_minute), "-p",
+             std::to_string(config_.pitch), "-w", name, "--stdin"},
+            text);
+    Response r;
+    try {
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw Error(ErrorCategory::model, fmt::format("espeak-ng failed for sample '{}' (status {}): {}", request.sample_id,
+                                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1, errors));
+      r.audio = decode_audio(name);
+    } catch (...) {
+      std::remove(name);
+      throw;
+    }
+    std::remove(name);
+    r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+  int input_sample_rate() const override { return 0; }
+  int max_concurrency() const override { return config_.max_concurrency; }
+  bool cacheable() const override { return false; }
+  nlohmann::json identity() const override {
+    return {{"backend", "espeak-ng (subprocess)"}, {"voice", config_.voice},
+            {"words_per_minute", config_.words_per_minute}, {"pitch", config_.pitch}};
+  }
+
+ private:
+  EspeakConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_espeak_tts(const EspeakConfig& config) { return std::make_unique<EspeakTts>(config); }
+
+}  // namespace aeval::models
