@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -75,6 +77,9 @@ class OpenAiBase : public Model {
   // POSTs to `path` on one of the base URLs, retrying what is retryable;
   // returns the parsed JSON of a 2xx answer or throws a redacted error.
   nlohmann::json call(const std::string& path, HttpRequest request, const std::string& sample_id) {
+    // The model's concurrency budget holds for every caller at once: the
+    // runner's workers and any evaluator that uses the same model.
+    const Slot slot(*this);
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
     thread_local std::mt19937_64 rng(std::random_device{}());
@@ -120,6 +125,23 @@ class OpenAiBase : public Model {
   nlohmann::json identity_;
 
  private:
+  struct Slot {
+    explicit Slot(OpenAiBase& m) : model(m) {
+      std::unique_lock lock(model.budget_mutex_);
+      model.budget_free_.wait(lock, [&] { return model.in_flight_ < model.config_.max_concurrency; });
+      ++model.in_flight_;
+    }
+    ~Slot() {
+      std::lock_guard lock(model.budget_mutex_);
+      --model.in_flight_;
+      model.budget_free_.notify_one();
+    }
+    OpenAiBase& model;
+  };
+
+  std::mutex budget_mutex_;
+  std::condition_variable budget_free_;
+  int in_flight_ = 0;
   std::string key_;
   std::atomic<std::size_t> next_url_{0};
 };

@@ -234,15 +234,21 @@ TEST(OpenAiChat, TheApiKeyIsSentButNeverShown) {
   }
 }
 
-TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnswered) {
-  OpenAiTestServer server([](const ReceivedRequest& r, int) {
+TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) {
+  std::atomic<int> in_flight{0}, most{0};
+  OpenAiTestServer server([&](const ReceivedRequest& r, int) {
+    const int now = ++in_flight;
+    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    --in_flight;
     ScriptedReply reply;
     reply.text = r.body["messages"][0]["content"][0]["text"];
-    reply.delay_seconds = 0.002;
     return reply;
   });
   OpenAiConfig c = config_for(server);
   c.base_urls = {server.base_url(), server.base_url() + "/"};  // two URLs split the load
+  c.max_concurrency = 100;  // fewer than the callers: the model's budget holds
   auto model = aeval::models::make_openai_chat(c);
   constexpr int kRequests = 2000, kThreads = 128;
   std::atomic<int> next{0}, correct{0};
@@ -260,6 +266,8 @@ TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnswered) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(correct.load(), kRequests);
   EXPECT_EQ(server.requests(), kRequests);
+  EXPECT_LE(most.load(), 100);
+  EXPECT_GE(most.load(), 20) << "requests did not run concurrently";
 }
 
 }  // namespace
