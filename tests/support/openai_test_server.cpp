@@ -11,6 +11,7 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
   server_->new_task_queue = [] { return new httplib::ThreadPool(160); };
   // Idle keep-alive connections hold stop() until they time out: keep that short.
   server_->set_keep_alive_timeout(1);
+  server_->set_tcp_nodelay(true);
   const auto handle = [this](const httplib::Request& req, httplib::Response& res) {
     ReceivedRequest r;
     r.path = req.path;
