@@ -18,6 +18,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
   # the reference implementations Debian ships, for differential tests and benchmarks
   python3 python3-nltk python3-scipy python3-sklearn
+  # isolated Python environments for process models
+  python3-venv python3-pip
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
   # WordNet 3.0 for METEOR synonyms

@@ -21,7 +21,7 @@ def text_of(request):
 
 
 def main():
-    print(json.dumps({"type": "ready", "model": "echo 1.0"}), flush=True)
+    print(json.dumps({"type": "ready", "model": "echo 1.0", "python": sys.prefix}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)
         text = text_of(request)

@@ -5,6 +5,7 @@
 #include "aeval/models/pocketsphinx_asr.hpp"
 #include "aeval/models/predictions_file.hpp"
 #include "aeval/models/process_model.hpp"
+#include "aeval/models/python_env.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
 
@@ -78,6 +79,15 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
     config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
     config.timeout_seconds = args.number("timeout_seconds", config.timeout_seconds);
     config.max_restarts = args.integer("max_restarts", config.max_restarts);
+    if (const std::string requirements = args.string("requirements", ""); !requirements.empty()) {
+      std::filesystem::path file = requirements;
+      if (file.is_relative()) file = entry.file.parent_path() / file;
+      if (!config.command.empty() && (config.command[0] == "python3" || config.command[0] == "python"))
+        config.command[0] = models::python_environment(file).string();
+      else
+        throw Error(ErrorCategory::config, entry.where() + ": '" + name + "' has requirements, so its command must start "
+                                                                         "with python3 (run in the environment)");
+    }
     if (config.input_sample_rate < 0 || config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_restarts < 0)
       throw Error(ErrorCategory::config, entry.where() + ": '" + name +
                                              "' needs input_sample_rate >= 0, max_concurrency >= 1, timeout_seconds > 0, "

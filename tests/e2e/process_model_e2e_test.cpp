@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "aeval/download.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
@@ -111,6 +112,56 @@ TEST(ProcessModelE2E, AProcessThatCannotStartIsAClearError) {
   const std::string message = r["error"]["message"];
   EXPECT_NE(message.find("did not start"), std::string::npos) << message;
   EXPECT_NE(message.find("cannot run no-such-program-aeval"), std::string::npos) << message;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ProcessModelE2E, RequirementsGetAVirtualEnvironmentBuiltOnce) {
+  TempDir dir;
+  const std::string echo = (std::filesystem::path(AEVAL_SOURCE_DIR) / "examples/process-models/echo_model.py").string();
+  // A fingerprint of its own (the comment), so the test always builds a fresh environment.
+  write_bytes(dir / "requirements.txt", fmt::format("# nothing to install ({})\n", dir.path().filename().string()));
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("venv-echo:\n  class: process\n  args:\n    command: [python3, {}]\n    input_sample_rate: 0\n"
+                          "    requirements: {}\n",
+                          echo, (dir / "requirements.txt").string()));
+  write_bytes(dir / "m.jsonl", R"({"id": "1", "text": "hello"})" "\n");
+  std::filesystem::create_directories(dir / "registry" / "prompts");
+  write_bytes(dir / "registry" / "prompts" / "p.yaml", "say:\n  class: fields\n  args:\n    fields: {text: '{{ reference }}'}\n");
+  const auto run = [&](const std::string& out) {
+    return run_aeval(fmt::format("--registry {} run --dataset {} --prompt say --model venv-echo --evaluator wer -q "
+                                 "--no-cache --output {}",
+                                 (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / out).string()));
+  };
+  const auto first = run("out1");
+  ASSERT_EQ(first.status, 0) << first.output;
+  std::string log;
+  json summary;
+  const auto by_id = records_by_id(dir / "out1", &log, &summary);
+  EXPECT_EQ(by_id.at("1")["prediction"], "hello");
+  const auto venvs = aeval::cache_dir() / "venvs";
+  EXPECT_NE(log.find(venvs.string()), std::string::npos) << "the model ran in the environment: " << log;
+  std::filesystem::path ready;
+  for (const auto& e : std::filesystem::directory_iterator(venvs))
+    if (std::filesystem::exists(e.path() / ".aeval-ready") && log.find(e.path().string()) != std::string::npos)
+      ready = e.path() / ".aeval-ready";
+  ASSERT_FALSE(ready.empty());
+  const auto built = std::filesystem::last_write_time(ready);
+  ASSERT_EQ(run("out2").status, 0);
+  EXPECT_EQ(std::filesystem::last_write_time(ready), built) << "the second run reused the environment";
+
+  // A requirement that cannot be installed (no index here) is a clear error before any sample runs.
+  write_bytes(dir / "requirements.txt", "aeval-no-such-package==1.0\n");
+  setenv("PIP_NO_INDEX", "1", 1);
+  const auto failing = run("out3");
+  unsetenv("PIP_NO_INDEX");
+  EXPECT_EQ(failing.status, 1);
+  EXPECT_NE(failing.output.find("installing"), std::string::npos) << failing.output;
+  EXPECT_NE(failing.output.find("aeval-no-such-package"), std::string::npos) << failing.output;
+  EXPECT_NE(failing.output.find("PIP_FIND_LINKS"), std::string::npos) << failing.output;
 }
 
 }  // namespace
