@@ -1,6 +1,5 @@
 #include "aeval/models/process_model.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -17,6 +16,7 @@
 
 #include "aeval/download.hpp"
 #include "aeval/error.hpp"
+#include "util/subprocess.hpp"
 
 namespace aeval::models {
 
@@ -161,47 +161,20 @@ class ProcessModel final : public Model {
   }
 
   void launch() {
-    int in_pipe[2], out_pipe[2], err_pipe[2];
-    if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
-      throw Error(ErrorCategory::model, "process model: cannot create pipes");
-    std::vector<char*> argv;
-    for (const auto& a : config_.command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw Error(ErrorCategory::model, "process model: fork failed");
-    if (pid == 0) {
-      dup2(in_pipe[0], 0);
-      dup2(out_pipe[1], 1);
-      dup2(err_pipe[1], 2);
-      // Only async-signal-safe calls between fork and exec.
-      const auto say = [](const char* a, const char* b) {
-        (void)!write(2, a, std::strlen(a));
-        (void)!write(2, b, std::strlen(b));
-        (void)!write(2, "\n", 1);
-      };
-      if (!config_.working_dir.empty() && chdir(config_.working_dir.c_str()) != 0) {
-        say("cannot enter ", config_.working_dir.c_str());
-        _exit(127);
-      }
-      execvp(argv[0], argv.data());
-      say("cannot run ", argv[0]);
-      _exit(127);
-    }
-    close(in_pipe[0]);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
+    const detail::Child child = detail::spawn(config_.command, config_.working_dir);
+    const pid_t pid = child.pid;
     {
       std::lock_guard lock(mutex_);
       pid_ = pid;
-      stdin_fd_ = in_pipe[1];
+      stdin_fd_ = child.stdin_fd;
       running_ = true;
       ready_ = false;
       ++generation_;
       ++started_;
       stderr_tail_.clear();
     }
-    std::FILE* out = fdopen(out_pipe[0], "r");
-    std::FILE* err = fdopen(err_pipe[0], "r");
+    std::FILE* out = fdopen(child.stdout_fd, "r");
+    std::FILE* err = fdopen(child.stderr_fd, "r");
     stdout_thread_ = std::thread([this, out, err, generation = generation_] {
       std::thread stderr_thread([this, err] { read_stderr(err); });
       read_stdout(out, generation);

@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -14,33 +13,16 @@
 
 #include "aeval/download.hpp"
 #include "aeval/error.hpp"
+#include "util/subprocess.hpp"
 
 namespace aeval::models {
 
 namespace {
 
-// Runs argv, capturing stdout and stderr together; returns (status, output).
+// Runs argv to its end; returns its exit code and everything it printed.
 std::pair<int, std::string> capture(const std::vector<std::string>& args) {
-  int out[2];
-  if (pipe2(out, O_CLOEXEC)) throw Error(ErrorCategory::model, "python environment: cannot create a pipe");
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    execvp(argv[0], argv.data());
-    _exit(127);
-  }
-  close(out[1]);
-  std::string text;
-  std::array<char, 4096> buffer;
-  for (ssize_t n; (n = read(out[0], buffer.data(), buffer.size())) > 0;) text.append(buffer.data(), std::size_t(n));
-  close(out[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
+  const auto f = detail::run_to_end(args);
+  return {WIFEXITED(f.status) ? WEXITSTATUS(f.status) : 128, f.out + f.err};
 }
 
 std::string last_lines(const std::string& text, int count) {

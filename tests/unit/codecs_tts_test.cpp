@@ -77,7 +77,7 @@ TEST(EspeakTts, SpeaksTheTextAndVoicesDiffer) {
     aeval::models::make_espeak_tts(missing)->infer(request);
     ADD_FAILURE() << "no error";
   } catch (const aeval::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot run espeak-ng"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot run no-such-espeak-aeval"), std::string::npos) << e.what();
   }
 }
 

@@ -1,52 +1,17 @@
 #include "aeval/models/espeak_tts.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 
 #include "aeval/error.hpp"
+#include "util/subprocess.hpp"
 
 namespace aeval::models {
 
 namespace {
-
-// Runs argv with `input` on its stdin; returns its exit status and stderr.
-std::pair<int, std::string> run(const std::vector<std::string>& args, const std::string& input) {
-  int in[2], err[2];
-  if (pipe2(in, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) throw Error(ErrorCategory::model, "espeak-ng: cannot create pipes");
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw Error(ErrorCategory::model, "espeak-ng: fork failed");
-  if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(err[1], 2);
-    execvp(argv[0], argv.data());
-    const char* message = "cannot run espeak-ng (install it: scripts/setup.sh)\n";
-    (void)!write(2, message, std::strlen(message));
-    _exit(127);
-  }
-  close(in[0]);
-  close(err[1]);
-  for (std::size_t done = 0; done < input.size();) {
-    const ssize_t n = write(in[1], input.data() + done, input.size() - done);
-    if (n <= 0) break;
-    done += std::size_t(n);
-  }
-  close(in[1]);
-  std::string stderr_text;
-  char buffer[4096];
-  for (ssize_t n; (n = read(err[0], buffer, sizeof buffer)) > 0;) stderr_text.append(buffer, std::size_t(n));
-  close(err[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {status, stderr_text};
-}
 
 // The text to speak: the prompt's "text" field, or the text parts of the last user turn.
 std::string text_of(const Request& request) {
@@ -74,15 +39,17 @@ class EspeakTts final : public Model {
     const int fd = mkstemps(name, 4);
     if (fd < 0) throw Error(ErrorCategory::model, "espeak-ng: cannot create a temporary file");
     close(fd);
-    const auto [status, errors] =
-        run({config_.program, "-v", config_.voice, "-s", std::to_string(config_.words_per_minute), "-p",
+    const auto [status, output, errors] =
+        detail::run_to_end({config_.program, "-v", config_.voice, "-s", std::to_string(config_.words_per_minute), "-p",
              std::to_string(config_.pitch), "-w", name, "--stdin"},
             text);
     Response r;
     try {
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw Error(ErrorCategory::model, fmt::format("espeak-ng failed for sample '{}' (status {}): {}", request.sample_id,
-                                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1, errors));
+        throw Error(ErrorCategory::model,
+                    fmt::format("espeak-ng failed for sample '{}' (status {}): {}{}", request.sample_id,
+                                WIFEXITED(status) ? WEXITSTATUS(status) : -1, errors,
+                                WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (install it: scripts/setup.sh)" : ""));
       r.audio = decode_audio(name);
     } catch (...) {
       std::remove(name);
