@@ -66,17 +66,29 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   EXPECT_NE(crash.find("process model 'echo-process' exited with status 3"), std::string::npos) << crash;
   EXPECT_NE(crash.find("crashing on purpose"), std::string::npos) << crash;
   const std::string killed = by_id.at("s09")["error"]["message"];
-  EXPECT_NE(killed.find("killed by signal 9"), std::string::npos) << killed;
-  EXPECT_NE(std::string(by_id.at("s13")["error"]["message"]).find("refused on purpose"), std::string::npos)
-      << by_id.at("s13").dump();
-  // Requests in flight with a death (up to two after it, as answers arrive out of order) fail
-  // with it; samples clear of the deaths are answered, after each death by a restarted process.
-  for (const char* id : {"s00", "s01", "s02", "s07", "s12"}) {
-    EXPECT_TRUE(by_id.at(id)["error"].is_null()) << id << ": " << by_id.at(id)["error"].dump();
-    EXPECT_EQ(by_id.at(id)["prediction"], by_id.at(id)["reference"]) << id;
+  // (In the rare schedule where it was in flight with the crash, the crash took it first.)
+  EXPECT_TRUE(killed.find("killed by signal 9") != std::string::npos ||
+              killed.find("crashing on purpose") != std::string::npos)
+      << killed;
+  // With two requests in flight, a death takes at most one other sample with it, whichever was
+  // in flight (answers arrive out of order). Every other sample is answered, by a restarted process
+  // after each death; every failure is one of the three provoked ones.
+  int failed = 0;
+  for (const auto& [id, r] : by_id) {
+    if (r["error"].is_null()) {
+      EXPECT_EQ(r["prediction"], r["reference"]) << id;
+      continue;
+    }
+    ++failed;
+    const std::string message = r["error"]["message"];
+    EXPECT_TRUE(message.find("crashing on purpose") != std::string::npos ||
+                message.find("killed by signal 9") != std::string::npos ||
+                message.find("refused on purpose") != std::string::npos)
+        << id << ": " << message;
   }
-  EXPECT_LE(summary["counts"]["failed"].get<int>(), 7);
-  EXPECT_GE(summary["counts"]["failed"].get<int>(), 3);
+  EXPECT_GE(failed, 3);
+  EXPECT_LE(failed, 5);
+  EXPECT_EQ(summary["counts"]["failed"].get<int>(), failed);
   EXPECT_NE(log.find("\"event\":\"model_died\""), std::string::npos) << log;
   EXPECT_NE(log.find("\"event\":\"model_stderr\""), std::string::npos) << log;
   EXPECT_NE(log.find("\"event\":\"model_ready\""), std::string::npos) << log;
