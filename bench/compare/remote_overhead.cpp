@@ -35,6 +35,7 @@ int main() {
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(600); };
   server.set_tcp_nodelay(true);  // else Nagle and delayed ACKs add 40 ms to every answer
+  server.set_keep_alive_max_count(1000000);  // the default (5) makes clients reconnect constantly
   server.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
     std::this_thread::sleep_for(std::chrono::duration<double>(kLatency));
     res.set_content(R"({"choices":[{"index":0,"message":{"role":"assistant","content":"ok"}}]})", "application/json");
