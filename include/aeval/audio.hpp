@@ -2,6 +2,7 @@
 // The audio layer: decode any supported file to float32, downmix, resample,
 // write WAV. Every failure is an aeval::Error (category audio) naming the file.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ Audio resample(const Audio& audio, int target_rate, Resampler resampler = Resamp
 
 // Decodes, downmixes and resamples: what a model that wants `rate` Hz mono needs.
 Audio load_mono(const std::filesystem::path& path, int rate);
+
+// 16-bit PCM: round to nearest, clip to [-32768, 32767] (what int16 codecs and decoders take).
+std::vector<int16_t> to_pcm16(const std::vector<float>& samples);
 
 enum class WavEncoding { pcm16, float32 };
 // A complete WAV file in memory (for uploads); samples beyond [-1, 1] clip.

@@ -1,5 +1,6 @@
 #include <sndfile.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -35,6 +36,15 @@ sf_count_t sink_write(const void* data, sf_count_t count, void* user) {
 sf_count_t sink_tell(void* user) { return static_cast<Sink*>(user)->position; }
 
 }  // namespace
+
+std::vector<int16_t> to_pcm16(const std::vector<float>& samples) {
+  std::vector<int16_t> pcm(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const float scaled = std::nearbyint(samples[i] * 32768.0f);
+    pcm[i] = int16_t(std::fmax(-32768.0f, std::fmin(32767.0f, scaled)));
+  }
+  return pcm;
+}
 
 std::string encode_wav(const Audio& audio, WavEncoding encoding) {
   validate_audio(audio, "encode_wav");

@@ -18,9 +18,8 @@ namespace {
 std::string yes_or_no(const std::string& answer) {
   static const text::Regex yes("(?i)\\b(yes|yeah|yep|true|correct)\\b"), no("(?i)\\b(no|nope|false|incorrect)\\b"),
       leading("(?i)^\\W*(yes|no)\\b");
-  static const text::Regex leading_yes("(?i)^\\W*yes\\b");
   // The first word decides ("No, there is a dog... yes" is a no).
-  if (leading.search(answer)) return leading_yes.search(answer) ? "yes" : "no";
+  if (const auto first = leading.find(answer)) return text::lower(first->group(1));
   const bool y = yes.search(answer), n = no.search(answer);
   return y == n ? "" : (y ? "yes" : "no");
 }

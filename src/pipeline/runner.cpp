@@ -91,25 +91,21 @@ std::vector<std::size_t> select_positions(const Dataset& d, const Invocation& in
   return out;
 }
 
-std::string new_run_id(const std::filesystem::path& parent, const std::string& suffix = "") {
+// The current UTC time in a strftime format.
+std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ") {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   gmtime_r(&now, &utc);
   char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-  const std::string base = stamp + suffix;
+  std::strftime(stamp, sizeof stamp, format, &utc);
+  return stamp;
+}
+
+std::string new_run_id(const std::filesystem::path& parent, const std::string& suffix = "") {
+  const std::string base = utc_now("%Y%m%dT%H%M%SZ") + suffix;
   std::string id = base;
   for (int n = 2; std::filesystem::exists(parent / id); ++n) id = fmt::format("{}-{}", base, n);
   return id;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return stamp;
 }
 
 // The sample's own part of its record; fields repeat only what id, audio and
@@ -141,29 +137,23 @@ json error_json(const std::string& stage, const std::exception& e) {
 void score_into(json& record, const Sample& sample, const Components& c) {
   try {
     std::string prediction = record["prediction"];
-    std::vector<std::string> references;
-    for (const auto& e : c.evaluators) {
-      references = references_of(sample, e->references_field);
-      break;
-    }
-    for (const auto& p : c.post_process) {
-      prediction = p.apply(prediction, sample);
-      if (p.references_too)
-        for (auto& r : references) r = p.apply(r, sample);
-    }
+    for (const auto& p : c.post_process) prediction = p.apply(prediction, sample);
+    // Each references field once, through the post-processors that apply to references.
+    std::map<std::string, std::vector<std::string>> references;
+    const auto references_for = [&](const std::string& field) -> const std::vector<std::string>& {
+      auto it = references.find(field);
+      if (it != references.end()) return it->second;
+      std::vector<std::string> refs = references_of(sample, field);
+      for (const auto& p : c.post_process)
+        if (p.references_too)
+          for (auto& r : refs) r = p.apply(r, sample);
+      return references.emplace(field, std::move(refs)).first->second;
+    };
     record["prediction_processed"] = prediction;
-    record["references_processed"] = references;
+    record["references_processed"] =
+        c.evaluators.empty() ? std::vector<std::string>{} : references_for(c.evaluators.front()->references_field);
     json scores = json::object();
-    for (const auto& e : c.evaluators) {
-      std::vector<std::string> own = references;
-      if (e->references_field != c.evaluators.front()->references_field) {
-        own = references_of(sample, e->references_field);
-        for (const auto& p : c.post_process)
-          if (p.references_too)
-            for (auto& r : own) r = p.apply(r, sample);
-      }
-      scores[e->name] = e->score(Scored{prediction, own, sample});
-    }
+    for (const auto& e : c.evaluators) scores[e->name] = e->score(Scored{prediction, references_for(e->references_field), sample});
     record["scores"] = scores;
     record["error"] = nullptr;
   } catch (const std::exception& e) {

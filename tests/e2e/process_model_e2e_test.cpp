@@ -10,6 +10,7 @@
 
 #include "aeval/download.hpp"
 #include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -21,22 +22,6 @@ using aeval::testing::write_bytes;
 using nlohmann::json;
 
 const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
-
-std::map<std::string, json> records_by_id(const std::filesystem::path& out, std::string* log = nullptr,
-                                          json* summary = nullptr) {
-  std::map<std::string, json> by_id;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(out)) {
-    if (e.path().filename() != "samples.jsonl") continue;
-    std::ifstream in(e.path());
-    for (std::string line; std::getline(in, line);) {
-      const json r = json::parse(line);
-      by_id[r["id"]] = r;
-    }
-    if (log) *log = read_bytes(e.path().parent_path() / "run.log");
-    if (summary) *summary = json::parse(read_bytes(e.path().parent_path() / "summary.json"));
-  }
-  return by_id;
-}
 
 TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) {
   if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
@@ -57,9 +42,10 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
                                        "--no-cache -q --output {}",
                                        (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;
-  std::string log;
-  json summary;
-  const auto by_id = records_by_id(dir / "out", &log, &summary);
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  const auto& by_id = run.by_id;
+  const auto& log = run.log;
+  const auto& summary = run.summary;
   ASSERT_EQ(by_id.size(), 14u);
 
   const std::string crash = by_id.at("s04")["error"]["message"];
@@ -104,7 +90,7 @@ TEST(ProcessModelE2E, RuleBasedModelReadsTheAudioFilesAevalWrites) {
   const auto o = run_aeval(fmt::format("run --dataset {} --model duration-process --evaluator wer -q --no-cache --output {}",
                                        (dir / "m.jsonl").string(), (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;
-  for (const auto& [id, r] : records_by_id(dir / "out")) {
+  for (const auto& [id, r] : aeval::testing::read_only_run(dir / "out").by_id) {
     const double seconds = r["audio_seconds"];
     EXPECT_EQ(r["prediction"], seconds < 1 ? "short" : seconds < 3 ? "medium" : "long") << id << " " << seconds;
   }
@@ -120,7 +106,7 @@ TEST(ProcessModelE2E, AProcessThatCannotStartIsAClearError) {
   const auto o = run_aeval(fmt::format("--registry {} run --dataset {} --model broken --evaluator wer -q --no-cache --output {}",
                                        (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;  // the sample fails, the run reports it
-  const auto r = records_by_id(dir / "out").at("1");
+  const auto r = aeval::testing::read_only_run(dir / "out").by_id.at("1");
   const std::string message = r["error"]["message"];
   EXPECT_NE(message.find("did not start"), std::string::npos) << message;
   EXPECT_NE(message.find("cannot run no-such-program-aeval"), std::string::npos) << message;
@@ -150,10 +136,9 @@ TEST(ProcessModelE2E, RequirementsGetAVirtualEnvironmentBuiltOnce) {
   };
   const auto first = run("out1");
   ASSERT_EQ(first.status, 0) << first.output;
-  std::string log;
-  json summary;
-  const auto by_id = records_by_id(dir / "out1", &log, &summary);
-  EXPECT_EQ(by_id.at("1")["prediction"], "hello");
+  const auto first_run = aeval::testing::read_only_run(dir / "out1");
+  const auto& log = first_run.log;
+  EXPECT_EQ(first_run.by_id.at("1")["prediction"], "hello");
   const auto venvs = aeval::cache_dir() / "venvs";
   EXPECT_NE(log.find(venvs.string()), std::string::npos) << "the model ran in the environment: " << log;
   std::filesystem::path ready;

@@ -10,6 +10,7 @@
 
 #include "support/openai_test_server.hpp"
 #include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -48,14 +49,9 @@ TEST(RemoteModelE2E, SpokenMcqThroughAChatServer) {
   const auto o = run_aeval(fmt::format("--registry {} run --task spoken-mcq --dataset {} --model test-llm -q --output {}",
                                        (dir / "registry").string(), (dir / "q.jsonl").string(), (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;
-  std::map<std::string, json> by_id;
-  json summary;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
-    if (e.path().filename() == "samples.jsonl") {
-      std::ifstream in(e.path());
-      for (std::string line; std::getline(in, line);) by_id[json::parse(line)["id"]] = json::parse(line);
-      summary = json::parse(read_bytes(e.path().parent_path() / "summary.json"));
-    }
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  auto by_id = run.by_id;
+  const json& summary = run.summary;
   EXPECT_EQ(by_id["1"]["prediction_processed"], "B");
   EXPECT_EQ(by_id["1"]["logprobs"]["content"][0]["logprob"], -0.25);
   EXPECT_EQ(by_id["2"]["prediction_processed"], "A");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -12,14 +13,6 @@ namespace {
 using aeval::testing::Outcome;
 using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
-
-std::filesystem::path only_run_dir(const std::filesystem::path& root) {
-  std::vector<std::filesystem::path> found;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-    if (e.path().filename() == "summary.json") found.push_back(e.path().parent_path());
-  EXPECT_EQ(found.size(), 1u);
-  return found.empty() ? root : found.front();
-}
 
 TEST(RunE2E, HelpTeaches) {
   const Outcome top = run_aeval("--help");
@@ -61,7 +54,7 @@ TEST(RunE2E, BadFilesFailAloneAndCountInFailRate) {
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_NE(o.output.find("wer"), std::string::npos) << o.output;
 
-  const auto run_dir = only_run_dir(dir / "results");
+  const auto run_dir = aeval::testing::read_only_run(dir / "results").dir;
   nlohmann::json summary;
   ASSERT_NO_THROW(summary = nlohmann::json::parse(aeval::testing::read_bytes(run_dir / "summary.json")));
   EXPECT_EQ(summary["counts"]["samples"], 6);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -34,13 +35,9 @@ json run_task(const TempDir& dir, const std::string& task, std::string* samples 
                                        (dir / "registry").string(), task, (dir / "out").string()),
                            false);
   EXPECT_EQ(o.status, 0) << o.output;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
-    if (e.path().filename() == "summary.json") {
-      if (samples) *samples = read_bytes(e.path().parent_path() / "samples.jsonl");
-      return json::parse(read_bytes(e.path()));
-    }
-  ADD_FAILURE() << "no summary.json";
-  return {};
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  if (samples) *samples = run.samples_text;
+  return run.summary;
 }
 
 TEST(TasksE2E, SpokenMultipleChoiceAccuracyPerCategory) {
@@ -132,13 +129,9 @@ TEST(TasksE2E, AsrOverAUserManifestWithGroupsAndIntervals) {
                                        (dir / "m.jsonl").string(), (dir / "out").string()),
                            false);
   ASSERT_EQ(o.status, 0) << o.output;
-  json s;
-  std::string samples;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
-    if (e.path().filename() == "summary.json") {
-      s = json::parse(read_bytes(e.path()));
-      samples = read_bytes(e.path().parent_path() / "samples.jsonl");
-    }
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  const json& s = run.summary;
+  const std::string& samples = run.samples_text;
   ASSERT_FALSE(s.is_null());
   // Corpus WER from the per-sample counts, recomputed here.
   long edits = 0, words = 0;

@@ -104,3 +104,18 @@ TEST(Registry, LaterFoldersOverrideEarlierOnesAndSetChangesOneArgument) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PostProcess, YesNoTakesTheFirstWordElseTheOnlyAnswerGiven) {
+  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const auto yes_no = aeval::pipeline::load_post_process(registry, "yes-no");
+  const aeval::pipeline::Sample sample;
+  EXPECT_EQ(yes_no.apply("Yes.", sample), "yes");
+  EXPECT_EQ(yes_no.apply("No, there is a dog... yes", sample), "no");
+  EXPECT_EQ(yes_no.apply("I think the answer is yes", sample), "yes");
+  EXPECT_EQ(yes_no.apply("It is not correct, no", sample), "");
+  EXPECT_EQ(yes_no.apply("maybe", sample), "");
+}
+
+}  // namespace

@@ -20,14 +20,7 @@ namespace aeval::models {
 
 namespace {
 
-std::vector<short> to_pcm16(const std::vector<float>& samples) {
-  std::vector<short> out(samples.size());
-  for (std::size_t i = 0; i < samples.size(); ++i)
-    out[i] = short(std::lround(std::clamp(samples[i], -1.0f, 1.0f - 1.0f / 32768) * 32768.0f));
-  return out;
-}
-
-std::vector<float> from_pcm16(const std::vector<short>& pcm) {
+std::vector<float> from_pcm16(const std::vector<int16_t>& pcm) {
   std::vector<float> out(pcm.size());
   for (std::size_t i = 0; i < pcm.size(); ++i) out[i] = float(pcm[i]) / 32768.0f;
   return out;
@@ -96,10 +89,10 @@ std::vector<float> codec2_roundtrip(const std::vector<float>& x, int mode_bps) {
   CODEC2* c2 = codec2_create(mode);
   if (!c2) throw Error(ErrorCategory::model, "codec2: cannot create the codec");
   const int frame = codec2_samples_per_frame(c2);
-  std::vector<short> pcm = to_pcm16(x);
+  std::vector<int16_t> pcm = to_pcm16(x);
   pcm.resize((pcm.size() / std::size_t(frame) + 2) * std::size_t(frame), 0);
   std::vector<unsigned char> bits(std::size_t(codec2_bytes_per_frame(c2)));
-  std::vector<short> out(static_cast<std::size_t>(frame)), decoded;
+  std::vector<int16_t> out(static_cast<std::size_t>(frame)), decoded;
   for (std::size_t at = 0; at < pcm.size(); at += std::size_t(frame)) {
     codec2_encode(c2, bits.data(), pcm.data() + at);
     codec2_decode(c2, out.data(), bits.data());
@@ -112,10 +105,10 @@ std::vector<float> codec2_roundtrip(const std::vector<float>& x, int mode_bps) {
 std::vector<float> gsm_roundtrip(const std::vector<float>& x) {
   gsm g = gsm_create();
   if (!g) throw Error(ErrorCategory::model, "gsm: cannot create the codec");
-  std::vector<short> pcm = to_pcm16(x);
+  std::vector<int16_t> pcm = to_pcm16(x);
   pcm.resize((pcm.size() / 160 + 2) * 160, 0);
   gsm_frame frame;
-  std::vector<short> out(160), decoded;
+  std::vector<int16_t> out(160), decoded;
   for (std::size_t at = 0; at < pcm.size(); at += 160) {
     gsm_encode(g, pcm.data() + at, frame);
     if (gsm_decode(g, frame, out.data()) < 0) throw Error(ErrorCategory::model, "gsm: decoding failed");

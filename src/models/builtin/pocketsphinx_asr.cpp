@@ -25,14 +25,6 @@ struct Decoder {
   }
 };
 
-std::vector<int16_t> to_pcm16(const std::vector<float>& samples) {
-  std::vector<int16_t> pcm(samples.size());
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const float scaled = std::nearbyint(samples[i] * 32768.0f);
-    pcm[i] = int16_t(std::fmax(-32768.0f, std::fmin(32767.0f, scaled)));
-  }
-  return pcm;
-}
 
 class PocketSphinxAsr final : public Model {
  public:
