@@ -1,10 +1,9 @@
 // aeval's own overhead on remote models: an OpenAI-compatible server with a
-// fixed 20 ms latency runs in a child process; the parent drives
+// fixed 20 ms latency (one epoll thread) runs in a child process; the parent drives
 // make_openai_chat at concurrency 1, 16, 128 and 512 and reports requests per
 // second against what the server can serve (concurrency / latency) and the
 // client's CPU time per request (the curl thread, JSON, the budget; measured
 // with getrusage in the parent only).
-#include <httplib.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -14,10 +13,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <latch>
 #include <thread>
 
 #include "aeval/models/openai.hpp"
+#include "fixed_latency_server.hpp"
 
 namespace {
 
@@ -31,25 +34,18 @@ double cpu_seconds() {
 
 }  // namespace
 
-int main() {
-  httplib::Server server;
-  server.new_task_queue = [] { return new httplib::ThreadPool(600); };
-  server.set_tcp_nodelay(true);  // else Nagle and delayed ACKs add 40 ms to every answer
-  server.set_keep_alive_max_count(1000000);  // the default (5) makes clients reconnect constantly
-  server.Post("/v1/chat/completions", [](const httplib::Request&, httplib::Response& res) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(kLatency));
-    res.set_content(R"({"choices":[{"index":0,"message":{"role":"assistant","content":"ok"}}]})", "application/json");
-  });
-  const int port = server.bind_to_any_port("127.0.0.1");
+int main(int argc, char** argv) {
+  std::vector<int> levels = {1, 16, 128, 512};
+  if (argc > 1) levels.clear();
+  for (int i = 1; i < argc; ++i) levels.push_back(std::atoi(argv[i]));
+  bench::FixedLatencyServer server(std::chrono::microseconds(std::lround(kLatency * 1e6)));
+  const int port = server.port();
   const pid_t child = fork();
-  if (child == 0) {
-    server.listen_after_bind();
-    _exit(0);
-  }
+  if (child == 0) server.serve();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 
   std::printf("%-12s %10s %10s %10s %14s\n", "concurrency", "requests", "req/s", "of ideal", "CPU us/request");
-  for (int concurrency : {1, 16, 128, 512}) {
+  for (int concurrency : levels) {
     aeval::models::OpenAiConfig c;
     c.name = "bench";
     c.base_urls = {fmt::format("http://127.0.0.1:{}/v1", port)};
@@ -61,20 +57,30 @@ int main() {
     aeval::models::Request request;
     request.sample_id.assign("sample-1");
     request.messages.push_back({"user", {{aeval::models::Part::Type::text, "Is there a dog barking?", 0}}});
+    // Threads start, make one request each (opening their connections and
+    // seeding their random generators, as long-lived runner workers do once),
+    // then the clock starts.
     std::atomic<int> next{0}, failed{0};
-    const double cpu_start = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
+    std::latch warm(concurrency + 1), go(1);
     std::vector<std::thread> threads;
     for (int t = 0; t < concurrency; ++t)
       threads.emplace_back([&] {
-        while (next++ < requests) {
+        const auto attempt = [&] {
           try {
             model->infer(request);
           } catch (...) {
             ++failed;
           }
-        }
+        };
+        attempt();
+        warm.count_down();
+        go.wait();
+        while (next++ < requests) attempt();
       });
+    warm.arrive_and_wait();
+    const double cpu_start = cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    go.count_down();
     for (auto& t : threads) t.join();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu = cpu_seconds() - cpu_start;

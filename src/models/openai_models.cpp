@@ -2,14 +2,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <cmath>
 #include <cstdlib>
 #include <random>
 #include <thread>
 
 #include "aeval/error.hpp"
+#include "aeval/models/endpoint_budget.hpp"
 #include "aeval/models/http_client.hpp"
 #include "aeval/models/openai.hpp"
 
@@ -64,6 +63,9 @@ class OpenAiBase : public Model {
                                                        config_.name, config_.api_key_env));
       key_ = key;
     }
+    if (config_.max_concurrency < 1)
+      throw Error(ErrorCategory::config, fmt::format("model '{}': max_concurrency must be at least 1", config_.name));
+    budget_ = EndpointBudget::of(config_.base_urls, config_.max_concurrency);
     identity_ = {{"backend", backend}, {"base_urls", config_.base_urls}, {"model", config_.model},
                  {"input_sample_rate", config_.input_sample_rate}};
     if (!config_.api_key_env.empty()) identity_["api_key_env"] = config_.api_key_env;  // the name, never the key
@@ -77,9 +79,9 @@ class OpenAiBase : public Model {
   // POSTs to `path` on one of the base URLs, retrying what is retryable;
   // returns the parsed JSON of a 2xx answer or throws a redacted error.
   nlohmann::json call(const std::string& path, HttpRequest request, const std::string& sample_id) {
-    // The model's concurrency budget holds for every caller at once: the
-    // runner's workers and any evaluator that uses the same model.
-    const Slot slot(*this);
+    // The endpoint's budget holds for every caller at once: the runner's
+    // workers, any evaluator using this model, and other entries naming the endpoint.
+    const EndpointBudget::Slot slot(*budget_);
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
     thread_local std::mt19937_64 rng(std::random_device{}());
@@ -125,23 +127,7 @@ class OpenAiBase : public Model {
   nlohmann::json identity_;
 
  private:
-  struct Slot {
-    explicit Slot(OpenAiBase& m) : model(m) {
-      std::unique_lock lock(model.budget_mutex_);
-      model.budget_free_.wait(lock, [&] { return model.in_flight_ < model.config_.max_concurrency; });
-      ++model.in_flight_;
-    }
-    ~Slot() {
-      std::lock_guard lock(model.budget_mutex_);
-      --model.in_flight_;
-      model.budget_free_.notify_one();
-    }
-    OpenAiBase& model;
-  };
-
-  std::mutex budget_mutex_;
-  std::condition_variable budget_free_;
-  int in_flight_ = 0;
+  std::shared_ptr<EndpointBudget> budget_;
   std::string key_;
   std::atomic<std::size_t> next_url_{0};
 };

@@ -30,7 +30,7 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
       {"model", T::text, true, "", "the model name the server knows", std::nullopt},
       {"api_key_env", T::text, false, "", "environment variable holding the API key (never logged)", std::nullopt},
       {"input_sample_rate", T::integer, false, "16000", "rate of the WAV audio sent", std::nullopt},
-      {"max_concurrency", T::integer, false, "16", "requests in flight", std::nullopt},
+      {"max_concurrency", T::integer, false, "16", "requests in flight to the endpoint, shared by all entries naming it", std::nullopt},
       {"timeout_seconds", T::number, false, "120", "per attempt", std::nullopt},
       {"max_retries", T::integer, false, "4", "for connection errors, timeouts, 408, 429, 5xx", std::nullopt},
       {"backoff_seconds", T::number, false, "0.5", "first retry delay; doubles, with jitter", std::nullopt}};

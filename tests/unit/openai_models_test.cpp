@@ -270,4 +270,38 @@ TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) 
   EXPECT_GE(most.load(), 20) << "requests did not run concurrently";
 }
 
+TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
+  std::atomic<int> in_flight{0}, most{0};
+  OpenAiTestServer server([&](const ReceivedRequest&, int) {
+    const int now = ++in_flight;
+    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    --in_flight;
+    return ScriptedReply{};
+  });
+  OpenAiConfig subject = config_for(server), judge = config_for(server);
+  subject.max_concurrency = 8;
+  judge.name = "judge";
+  judge.base_urls = {server.base_url() + "/"};  // the same endpoint, spelled with a trailing slash
+  judge.max_concurrency = 3;
+  auto a = aeval::models::make_openai_chat(subject);
+  auto b = aeval::models::make_openai_chat(judge);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 10; ++i) (t % 2 ? a : b)->infer(chat_request("hi", false));
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(server.requests(), 160);
+  EXPECT_EQ(most.load(), 3) << "the two entries did not share one budget of 3";
+}
+
+TEST(OpenAiChat, ZeroConcurrencyIsAConfigurationError) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) { return ScriptedReply{}; });
+  OpenAiConfig c = config_for(server);
+  c.max_concurrency = 0;
+  EXPECT_THROW(aeval::models::make_openai_chat(c), aeval::Error);
+}
+
 }  // namespace

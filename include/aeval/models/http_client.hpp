@@ -1,7 +1,7 @@
 #pragma once
 // HTTP for the remote model backends: one libcurl multi handle driven by one
 // thread carries every request in flight (hundreds at once), each with its
-// own deadline. Retrying is the caller's decision (see retry.hpp).
+// own deadline. Retrying is the caller's decision (the OpenAI backends).
 #include <future>
 #include <map>
 #include <memory>
