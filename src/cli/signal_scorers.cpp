@@ -5,11 +5,8 @@
 
 #include "aeval/audio.hpp"
 #include "aeval/error.hpp"
+#include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/embedding.hpp"
-#include "aeval/metrics/mcd.hpp"
-#include "aeval/metrics/mel_distance.hpp"
-#include "aeval/metrics/sdr.hpp"
-#include "aeval/metrics/stoi.hpp"
 #include "aeval/npy.hpp"
 #include "aeval/text/unicode.hpp"
 #include "metrics/numpy_sum.hpp"
@@ -75,49 +72,15 @@ std::vector<std::pair<fs::path, fs::path>> pairs_of(const SignalScoreArgs& a, co
 }
 
 json score_audio_pair(const std::string& metric, const fs::path& ref_path, const fs::path& deg_path, bool trim) {
-  Audio ref = to_mono(decode_audio(ref_path)), deg = to_mono(decode_audio(deg_path));
-  json notes = json::array();
-  if (deg.sample_rate != ref.sample_rate) {
-    notes.push_back("degraded audio resampled from " + std::to_string(deg.sample_rate) + " to " +
-                    std::to_string(ref.sample_rate) + " Hz");
-    deg = resample(deg, ref.sample_rate);
-  }
-  if (metric != "mcd" && ref.samples.size() != deg.samples.size()) {  // MCD aligns by DTW
-    if (!trim)
-      throw Error(ErrorCategory::data, ref_path.string() + " has " + std::to_string(ref.samples.size()) + " samples, " +
-                                           deg_path.string() + " has " + std::to_string(deg.samples.size()) +
-                                           "; the reference implementation requires equal lengths (--trim cuts both to the shorter)");
-    const std::size_t n = std::min(ref.samples.size(), deg.samples.size());
-    notes.push_back("both signals trimmed to " + std::to_string(n) + " samples");
-    ref.samples.resize(n);
-    deg.samples.resize(n);
-  }
-  const std::vector<double> x(ref.samples.begin(), ref.samples.end()), y(deg.samples.begin(), deg.samples.end());
-  json out{{"reference", ref_path.string()}, {"degraded", deg_path.string()}, {"sample_rate", ref.sample_rate}};
-  if (metric == "stoi" || metric == "estoi") {
-    const auto r = metrics::stoi(x, y, ref.sample_rate, metric == "estoi");
-    out["score"] = r.value;
-    if (r.too_few_frames) notes.push_back("fewer than 30 frames after silent-frame removal: pystoi's sentinel 1e-5");
-  } else if (metric == "mcd") {
-    const auto r = metrics::mel_cepstral_distance(x, y, ref.sample_rate);
-    out["score"] = r.mcd;
-    out["penalty"] = r.penalty;
-  } else if (metric == "mel-l1") {
-    metrics::MelSpectrogramOptions o;
-    o.sample_rate = ref.sample_rate;
-    out["score"] = metrics::mel_l1_distance(y, x, o);
-  } else if (metric == "msspec") {
-    metrics::MultiScaleMelOptions o;
-    o.sample_rate = ref.sample_rate;
-    out["score"] = metrics::multiscale_mel_distance(y, x, o);
-  } else if (metric == "si-sdr") {
-    out["score"] = metrics::si_sdr(y, x);
-  } else if (metric == "si-snr") {
-    out["score"] = metrics::si_snr(y, x);
-  } else {
-    out["score"] = metrics::snr(y, x);
-  }
-  if (!notes.empty()) out["notes"] = notes;
+  metrics::AudioPairOptions options;
+  options.trim = trim;
+  options.how_to_trim = "--trim";
+  const auto r = metrics::score_audio_pair(metric, to_mono(decode_audio(ref_path)), to_mono(decode_audio(deg_path)),
+                                           options, ref_path.string(), deg_path.string());
+  json out{{"reference", ref_path.string()}, {"degraded", deg_path.string()}, {"sample_rate", r.sample_rate},
+           {"score", r.value}};
+  if (r.penalty) out["penalty"] = *r.penalty;
+  if (!r.notes.empty()) out["notes"] = r.notes;
   return out;
 }
 

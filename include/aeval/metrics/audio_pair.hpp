@@ -1,0 +1,34 @@
+#pragma once
+// One reference-based signal metric on a (reference, degraded) pair of
+// decoded signals: what `aeval score stoi …` computes per file pair and what
+// the `signal` evaluator computes per sample of a codec run.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aeval/audio.hpp"
+
+namespace aeval::metrics {
+
+struct AudioPairOptions {
+  bool trim = false;                  // cut both to the shorter signal instead of failing
+  std::string how_to_trim = "trim";  // named in the error when lengths differ (a flag, an argument)
+  int sample_rate = 0;               // compare at this rate; 0: the reference's own rate
+};
+
+struct AudioPairScore {
+  double value = 0;
+  int sample_rate = 0;
+  std::optional<double> penalty;   // MCD: the DTW path penalty
+  std::vector<std::string> notes;  // resampling, trimming, pystoi's sentinel
+};
+
+// stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec.
+bool is_audio_pair_metric(const std::string& metric);
+const std::vector<std::string>& audio_pair_metrics();
+
+// Both mono. `reference_name`/`degraded_name` only word the errors.
+AudioPairScore score_audio_pair(const std::string& metric, Audio reference, Audio degraded, const AudioPairOptions& options,
+                                const std::string& reference_name, const std::string& degraded_name);
+
+}  // namespace aeval::metrics
