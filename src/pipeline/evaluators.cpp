@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
+#include "aeval/audio.hpp"
+#include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/cider.hpp"
 #include "aeval/metrics/match.hpp"
@@ -168,6 +170,85 @@ class CiderD final : public Evaluator {
   }
 };
 
+// A signal metric of the output audio against the sample's own audio.
+class SignalMetric final : public Evaluator {
+ public:
+  SignalMetric(std::string metric, metrics::AudioPairOptions options) : metric_(std::move(metric)), options_(options) {}
+  json score(const Scored& s) const override {
+    if (s.output_audio.empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} compares the model's output audio with the sample's, "
+                                                   "but the model produced no audio",
+                                                   s.sample.id, name));
+    if (s.sample.audio.empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the sample's audio as the original", s.sample.id, name));
+    const auto r = metrics::score_audio_pair(metric_, to_mono(decode_audio(s.sample.audio)),
+                                             to_mono(decode_audio(s.output_audio)), options_, s.sample.audio.string(),
+                                             "the output audio");
+    json out = {{"value", r.value}, {"sample_rate", r.sample_rate}};
+    if (r.penalty) out["penalty"] = *r.penalty;
+    if (!r.notes.empty()) out["notes"] = r.notes;
+    return out;
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "signal"}, {"metric", metric_}, {"sample_rate", options_.sample_rate},
+            {"trim", options_.trim}, {"original", "the sample's audio"}, {"corpus", "mean"}};
+  }
+
+ private:
+  std::string metric_;
+  metrics::AudioPairOptions options_;
+};
+
+// WER/CER of what an ASR model hears in the output audio.
+class AsrErrorRate final : public Evaluator {
+ public:
+  AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original, bool characters,
+               std::optional<PostProcess> normalizer)
+      : scoring_(std::move(scoring)), model_(std::move(model)), against_original_(against_original),
+        counts_(characters), normalizer_(std::move(normalizer)) {}
+
+  json score(const Scored& s) const override {
+    if (s.output_audio.empty())
+      throw Error(ErrorCategory::data,
+                  fmt::format("sample '{}': {} transcribes the model's output audio, but the model produced none", s.sample.id, name));
+    std::string heard = scoring_->transcribe(model_, s.output_audio);
+    std::vector<std::string> references = s.references;
+    std::string original;
+    if (against_original_) {
+      if (s.sample.audio.empty())
+        throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the sample's audio", s.sample.id, name));
+      original = scoring_->transcribe(model_, s.sample.audio);
+      references = {original};
+    }
+    json out = {{"transcript", heard}};
+    if (against_original_) out["original_transcript"] = original;
+    if (normalizer_) {
+      heard = normalizer_->apply(heard, s.sample);
+      for (auto& r : references) r = normalizer_->apply(r, s.sample);
+    }
+    out.update(counts_.score(Scored{heard, references, s.sample, s.output_audio}));
+    return out;
+  }
+  json corpus(const Records& records) const override { return counts_.corpus(records); }
+  json identity() const override {
+    json j = counts_.identity();
+    j["name"] = name;
+    j["class"] = "asr_error_rate";
+    j["asr_model"] = {{"name", model_}, {"identity", scoring_->identity(model_)}};
+    j["against"] = against_original_ ? "original" : "reference";
+    j["normalizer"] = normalizer_ ? normalizer_->identity : json(nullptr);
+    return j;
+  }
+  void named(const std::string& n) { name = n, counts_.name = n; }
+
+ private:
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string model_;
+  bool against_original_;
+  ErrorRate counts_;
+  std::optional<PostProcess> normalizer_;
+};
+
 }  // namespace
 
 json Evaluator::corpus(const Records& records) const {
@@ -197,7 +278,8 @@ std::vector<std::string> references_of(const Sample& sample, const std::string& 
   return out;
 }
 
-std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name) {
+std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
+                                          const std::shared_ptr<ScoringModels>& scoring) {
   const Entry& entry = registry.get(Kind::evaluator, name);
   Args args(entry);  // validated against the catalog when the registry loaded
   const std::string& c = entry.class_id;
@@ -221,6 +303,30 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
     e = std::make_unique<RougeL>(args.boolean("use_stemmer", true));
   } else if (c == "cider_d") {
     e = std::make_unique<CiderD>();
+  } else if (c == "signal") {
+    metrics::AudioPairOptions o;
+    o.trim = args.boolean("trim", true);
+    o.how_to_trim = fmt::format("the argument trim: true of '{}'", name);
+    o.sample_rate = args.integer("sample_rate", 0);
+    const std::string metric = args.string("metric", "");
+    if (!metrics::is_audio_pair_metric(metric))
+      throw Error(ErrorCategory::config, fmt::format("{}: metric '{}' of '{}' is not one of stoi, estoi, si-sdr, si-snr, snr, "
+                                                     "mcd, mel-l1, msspec",
+                                                     entry.where(), metric, name));
+    e = std::make_unique<SignalMetric>(metric, o);
+  } else if (c == "asr_error_rate") {
+    const std::string against = args.string("against", "reference"), unit = args.string("unit", "words");
+    if (against != "reference" && against != "original")
+      throw Error(ErrorCategory::config, fmt::format("{}: argument 'against' of '{}' must be reference or original",
+                                                     entry.where(), name));
+    if (unit != "words" && unit != "chars")
+      throw Error(ErrorCategory::config, fmt::format("{}: argument 'unit' of '{}' must be words or chars", entry.where(), name));
+    const std::string normalizer = args.string("normalizer", "");
+    auto asr = std::make_unique<AsrErrorRate>(
+        scoring ? scoring : std::make_shared<ScoringModels>(registry), args.string("model", ""), against == "original", unit == "chars",
+        normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer)));
+    asr->named(name);
+    e = std::move(asr);
   } else {
     throw Error(ErrorCategory::internal, entry.where() + ": evaluator class '" + c + "' has no loader");
   }

@@ -17,6 +17,7 @@
 #include "aeval/pipeline/progress.hpp"
 #include "aeval/pipeline/response_cache.hpp"
 #include "aeval/pipeline/run_store.hpp"
+#include "aeval/pipeline/scoring_models.hpp"
 #include "aeval/version.hpp"
 
 namespace aeval::pipeline {
@@ -30,15 +31,17 @@ struct Components {
   Prompt prompt;
   std::unique_ptr<models::Model> model;  // none when scores are recomputed from stored predictions
   std::vector<PostProcess> post_process;
+  std::shared_ptr<ScoringModels> scoring;  // models the evaluators use
   std::vector<std::unique_ptr<Evaluator>> evaluators;
   std::vector<Aggregator> aggregators;
 };
 
 Components load_components(const Registry& registry, const TaskSpec& task, bool with_model) {
-  Components c{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {}, {}, {}};
+  Components c{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {},
+                std::make_shared<ScoringModels>(registry), {}, {}};
   if (with_model) c.model = load_model(registry, task.model);
   for (const auto& name : task.post_process) c.post_process.push_back(load_post_process(registry, name));
-  for (const auto& name : task.evaluators) c.evaluators.push_back(load_evaluator(registry, name));
+  for (const auto& name : task.evaluators) c.evaluators.push_back(load_evaluator(registry, name, c.scoring));
   for (const auto& name : task.aggregators) c.aggregators.push_back(load_aggregator(registry, name));
   return c;
 }
@@ -134,8 +137,11 @@ json error_json(const std::string& stage, const std::exception& e) {
 }
 
 // Post-processing and scoring of a prediction: the part rescore repeats.
-void score_into(json& record, const Sample& sample, const Components& c) {
+// A record's output_audio is relative to its run directory.
+void score_into(json& record, const Sample& sample, const Components& c, const std::filesystem::path& run_dir) {
   try {
+    const std::filesystem::path output_audio =
+        record.contains("output_audio") ? run_dir / record["output_audio"].get<std::string>() : std::filesystem::path();
     std::string prediction = record["prediction"];
     for (const auto& p : c.post_process) prediction = p.apply(prediction, sample);
     // Each references field once, through the post-processors that apply to references.
@@ -153,7 +159,7 @@ void score_into(json& record, const Sample& sample, const Components& c) {
     record["references_processed"] =
         c.evaluators.empty() ? std::vector<std::string>{} : references_for(c.evaluators.front()->references_field);
     json scores = json::object();
-    for (const auto& e : c.evaluators) scores[e->name] = e->score(Scored{prediction, references_for(e->references_field), sample});
+    for (const auto& e : c.evaluators) scores[e->name] = e->score(Scored{prediction, references_for(e->references_field), sample, output_audio});
     record["scores"] = scores;
     record["error"] = nullptr;
   } catch (const std::exception& e) {
@@ -205,7 +211,7 @@ Outcome process(const Sample& sample, std::size_t position, const Components& c,
     if (!response) {
       stage = "infer";
       response = c.model->infer(rendered.request(sample.id, std::move(audio)));
-      if (cache && c.model->cacheable()) cache->put(key, *response);
+      if (cache && c.model->cacheable() && !response->audio) cache->put(key, *response);  // the cache keeps text
     }
     record["prediction"] = response->text;
     if (response->audio) {  // codecs, TTS: the audio goes next to the run, the record names it
@@ -218,7 +224,7 @@ Outcome process(const Sample& sample, std::size_t position, const Components& c,
     }
     if (!response->logprobs.is_null()) record["logprobs"] = response->logprobs;
     record["audio_seconds"] = audio_seconds;
-    score_into(record, sample, c);
+    score_into(record, sample, c, run_dir);
   } catch (const std::exception& e) {
     record["error"] = error_json(stage, e);
   }
@@ -300,6 +306,11 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
   const std::size_t total = positions.size(), goal = todo.size(), already = total - goal;
   std::unique_ptr<ResponseCache> cache;
   if (options.use_cache) cache = std::make_unique<ResponseCache>(ResponseCache::default_file());
+  c.scoring->use_cache(cache.get());
+  struct Detach {
+    ScoringModels& scoring;
+    ~Detach() { scoring.use_cache(nullptr); }
+  } detach{*c.scoring};
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<std::pair<std::size_t, Outcome>> finished;
@@ -486,10 +497,14 @@ namespace {
 
 // A new run directory whose samples come from stored records, scored again
 // with `c` (rescore) or copied as they are (merge).
-RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSample>& samples, bool rescore,
-                  const json& model_identity, const std::filesystem::path& output_root, const std::string& suffix) {
+// `origins` holds the run directory each sample comes from: its output audio is copied along.
+RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSample>& samples,
+                  const std::map<std::size_t, std::filesystem::path>& origins, bool rescore, const json& model_identity,
+                  const std::filesystem::path& output_root, const std::string& suffix) {
   const Registry registry = inv.load_registry();
   const Components c = load_components(registry, inv.task, false);
+  ResponseCache cache(ResponseCache::default_file());
+  c.scoring->use_cache(&cache);
   const json prov = provenance(registry, inv, c, model_identity);
   const auto parent = output_root / inv.task.name / inv.task.model;
   const auto run_dir = parent / new_run_id(parent, suffix);
@@ -501,8 +516,14 @@ RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSampl
   SessionStats stats;
   for (const auto& [position, s] : samples) {
     StoredSample copy = s;
+    if (copy.record.contains("output_audio")) {
+      const std::string name = copy.record["output_audio"];
+      std::filesystem::create_directories(run_dir / "outputs");
+      std::filesystem::copy_file(origins.at(position) / name, run_dir / name,
+                                 std::filesystem::copy_options::overwrite_existing);
+    }
     if (rescore && copy.record.contains("prediction")) {
-      score_into(copy.record, sample_of(copy.record), c);
+      score_into(copy.record, sample_of(copy.record), c, run_dir);
       copy.failed = !copy.record["error"].is_null();
     }
     store.put_sample(position, copy);
@@ -519,6 +540,7 @@ RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSampl
 RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const std::filesystem::path& output_root) {
   if (run_dirs.empty()) throw Error(ErrorCategory::config, "merge needs at least one run directory");
   std::map<std::size_t, StoredSample> samples;
+  std::map<std::size_t, std::filesystem::path> origins;
   Invocation merged;
   json model_identity, reference_provenance;
   for (const auto& dir : run_dirs) {
@@ -540,12 +562,12 @@ RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const s
       if (samples.count(position) && samples[position].id != s.id)
         throw Error(ErrorCategory::data, fmt::format("{}: position {} holds '{}' here and '{}' elsewhere", dir.string(),
                                                      position, s.id, samples[position].id));
-      if (!samples.count(position) || samples[position].failed) samples[position] = s;
+      if (!samples.count(position) || samples[position].failed) samples[position] = s, origins[position] = dir;
     }
   }
   merged.shard = {};
   merged.limit = 0;
-  return rebuild(merged, samples, false, model_identity, output_root, "-merged");
+  return rebuild(merged, samples, origins, false, model_identity, output_root, "-merged");
 }
 
 RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides& overrides,
@@ -560,7 +582,10 @@ RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides&
   for (const auto& name : inv.task.post_process) registry.get(Kind::post_process, name);
   for (const auto& name : inv.task.evaluators) registry.get(Kind::evaluator, name);
   for (const auto& name : inv.task.aggregators) registry.get(Kind::aggregator, name);
-  return rebuild(inv, store.samples(), true, model_identity, output_root, "-rescored");
+  const auto samples = store.samples();
+  std::map<std::size_t, std::filesystem::path> origins;
+  for (const auto& [position, s] : samples) origins[position] = run_dir;
+  return rebuild(inv, samples, origins, true, model_identity, output_root, "-rescored");
 }
 
 std::string format_summary_table(const json& s) {

@@ -12,6 +12,7 @@
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/registry.hpp"
 #include "aeval/pipeline/sample.hpp"
+#include "aeval/pipeline/scoring_models.hpp"
 #include "aeval/pipeline/template.hpp"
 
 namespace aeval::pipeline {
@@ -89,11 +90,13 @@ struct PostProcess {
 };
 PostProcess load_post_process(const Registry& registry, const std::string& name);
 
-// What an evaluator scores: the processed prediction and references.
+// What an evaluator scores: the processed prediction and references, and
+// the audio the model produced (codecs, TTS; empty when it produced none).
 struct Scored {
   const std::string& prediction;
   const std::vector<std::string>& references;
   const Sample& sample;
+  const std::filesystem::path& output_audio;
 };
 
 class Evaluator {
@@ -110,7 +113,10 @@ class Evaluator {
   std::string name;
   std::string references_field;  // "" : the sample's reference text
 };
-std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name);
+// Evaluators that need a model (ASR of output audio) take it from `scoring`,
+// shared by all evaluators of a run (null: one of their own).
+std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
+                                          const std::shared_ptr<ScoringModels>& scoring = nullptr);
 
 // The references an evaluator compares against for one sample.
 std::vector<std::string> references_of(const Sample& sample, const std::string& references_field);

@@ -1,0 +1,42 @@
+#pragma once
+// The models evaluators use to score (an ASR model transcribing a codec's
+// reconstruction, say), shared by every evaluator of a run: each model is
+// loaded once, and each audio file is transcribed once however many
+// evaluators ask. Transcripts are also kept in the response cache by the
+// audio's content, so the original audio of a dataset is transcribed once
+// across all the codecs evaluated on it.
+#include <filesystem>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "aeval/models/model.hpp"
+
+namespace aeval::pipeline {
+
+class Registry;
+class ResponseCache;
+
+class ScoringModels {
+ public:
+  explicit ScoringModels(const Registry& registry) : registry_(registry) {}
+
+  // The text `model` (a registry name) hears in `audio`; thread-safe.
+  std::string transcribe(const std::string& model, const std::filesystem::path& audio);
+  nlohmann::json identity(const std::string& model);
+  void use_cache(ResponseCache* cache) { cache_ = cache; }
+
+ private:
+  models::Model& get(const std::string& model);
+
+  const Registry& registry_;
+  ResponseCache* cache_ = nullptr;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<models::Model>> models_;
+  std::map<std::string, std::shared_future<std::string>> transcripts_;  // (model, audio sha256) → text
+};
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,57 @@
+#include "aeval/pipeline/scoring_models.hpp"
+
+#include <fmt/format.h>
+
+#include "aeval/audio.hpp"
+#include "aeval/error.hpp"
+#include "aeval/download.hpp"
+#include "aeval/pipeline/components.hpp"
+#include "aeval/pipeline/response_cache.hpp"
+
+namespace aeval::pipeline {
+
+models::Model& ScoringModels::get(const std::string& name) {
+  const std::lock_guard lock(mutex_);
+  auto& model = models_[name];
+  if (!model) model = load_model(registry_, name);
+  return *model;
+}
+
+nlohmann::json ScoringModels::identity(const std::string& name) { return get(name).identity(); }
+
+std::string ScoringModels::transcribe(const std::string& name, const std::filesystem::path& audio) {
+  models::Model& model = get(name);
+  if (model.input_sample_rate() <= 0)
+    throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio: it cannot transcribe", name));
+  const std::string content = sha256_of_file(audio);
+  std::promise<std::string> promise;
+  std::shared_future<std::string> transcript;
+  bool mine = false;
+  {
+    const std::lock_guard lock(mutex_);
+    auto [it, inserted] = transcripts_.try_emplace(name + '\n' + content, promise.get_future().share());
+    transcript = it->second;
+    mine = inserted;
+  }
+  if (!mine) return transcript.get();  // another evaluator asked first: its answer
+  try {
+    // Content-addressed: the same audio under any path or sample id is the same question.
+    const std::string key =
+        ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {}, false);
+    std::optional<models::Response> response;
+    if (cache_ && model.cacheable()) response = cache_->get(key);
+    if (!response) {
+      models::Request request;
+      request.sample_id = audio.filename().string();
+      request.audio.push_back(load_mono(audio, model.input_sample_rate()));
+      response = model.infer(request);
+      if (cache_ && model.cacheable()) cache_->put(key, *response);
+    }
+    promise.set_value(response->text);
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+  }
+  return transcript.get();
+}
+
+}  // namespace aeval::pipeline
