@@ -16,6 +16,8 @@ packages=(
   espeak-ng
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
+  # a real headless browser that loads the HTML leaderboard in an end-to-end test
+  chromium
   # the reference implementations Debian ships, for differential tests and benchmarks
   python3 python3-nltk python3-scipy python3-sklearn
   # isolated Python environments for process models

@@ -48,6 +48,7 @@ class ProcessModel final : public Model {
     signal(SIGPIPE, SIG_IGN);
     identity_ = {{"backend", "process"}, {"name", config_.name}, {"command", config_.command},
                  {"input_sample_rate", config_.input_sample_rate}, {"protocol", "aeval NDJSON v1"}};
+    if (config_.bitrate_kbps > 0) identity_["bitrate_kbps"] = config_.bitrate_kbps;
     // Scripts named in the command are fingerprinted: changing the code changes the identity.
     for (const auto& part : config_.command) {
       const std::filesystem::path p = config_.working_dir.empty() ? std::filesystem::path(part) : config_.working_dir / part;
@@ -76,7 +77,7 @@ class ProcessModel final : public Model {
       if (!running_) continue;
       id = std::to_string(next_id_++);
       generation = generation_;
-      pending_[id] = Pending{generation, false, {}, {}};
+      pending_[id] = Pending{generation, false, {}, {}, {}};
     }
     // Audio files for this request, removed whatever happens.
     std::vector<std::filesystem::path> files;
@@ -102,8 +103,11 @@ class ProcessModel final : public Model {
                               : nlohmann::json{{"type", "text"}, {"text", part.text}});
       messages.push_back({{"role", m.role}, {"content", content}});
     }
-    const nlohmann::json line = {{"type", "request"}, {"id", id},     {"sample_id", request.sample_id},
-                                 {"messages", messages}, {"fields", request.fields}, {"audio", audio}};
+    // Where the process may put audio it answers with (codecs, TTS).
+    files.push_back(audio_dir_ / fmt::format("{}-out.wav", id));
+    const nlohmann::json line = {{"type", "request"},  {"id", id},         {"sample_id", request.sample_id},
+                                 {"messages", messages}, {"fields", request.fields}, {"audio", audio},
+                                 {"output_audio", files.back().string()}};
     send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     std::unique_lock lock(mutex_);
@@ -117,6 +121,15 @@ class ProcessModel final : public Model {
     if (!result.error.empty()) throw Error(ErrorCategory::model, result.error);
     Response r;
     r.text = result.text;
+    if (!result.audio.empty()) {
+      try {
+        r.audio = to_mono(decode_audio(result.audio));
+      } catch (const Error& e) {
+        throw Error(ErrorCategory::model, fmt::format("process model '{}' answered sample '{}' with audio that cannot be "
+                                                      "read: {}",
+                                                      config_.name, request.sample_id, e.what()));
+      }
+    }
     r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
@@ -134,6 +147,7 @@ class ProcessModel final : public Model {
     std::uint64_t generation = 0;
     bool done = false;
     std::string text, error;
+    std::string audio;  // the WAV file an audio answer names
   };
 
   void log(nlohmann::json event) {
@@ -215,13 +229,16 @@ class ProcessModel final : public Model {
         log({{"event", "model_unexpected_output"}, {"line", line.substr(0, 500)}});
         continue;
       }
-      if (type == "response" && message.contains("text") && message["text"].is_string()) {
-        it->second.text = message["text"];
+      const bool text = message.contains("text") && message["text"].is_string();
+      const bool audio = message.contains("audio") && message["audio"].is_string();
+      if (type == "response" && (text || audio)) {
+        if (text) it->second.text = message["text"];
+        if (audio) it->second.audio = message["audio"];
       } else {
         it->second.error = fmt::format("process model '{}': {}", config_.name,
                                        message.is_object() && message.contains("message") && message["message"].is_string()
                                            ? message["message"].get<std::string>()
-                                           : "a response without text");
+                                           : "a response with neither text nor audio");
       }
       it->second.done = true;
       changed_.notify_all();

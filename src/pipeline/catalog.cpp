@@ -80,6 +80,7 @@ std::vector<ClassSpec> build_catalog() {
         {"max_concurrency", T::integer, false, "1", "requests in flight", std::nullopt},
         {"timeout_seconds", T::number, false, "600", "for the ready line and for each answer", std::nullopt},
         {"max_restarts", T::integer, false, "3", "restarts after the process dies", std::nullopt},
+        {"bitrate_kbps", T::number, false, "0", "codecs: the bitrate leaderboards show", std::nullopt},
         {"requirements", T::path, false, "",
          "a requirements.txt: the command's python3/python runs in a virtual environment built once for it",
          std::nullopt}}},

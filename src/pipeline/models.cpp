@@ -79,6 +79,7 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
     config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
     config.timeout_seconds = args.number("timeout_seconds", config.timeout_seconds);
     config.max_restarts = args.integer("max_restarts", config.max_restarts);
+    config.bitrate_kbps = args.number("bitrate_kbps", 0);
     if (const std::string requirements = args.string("requirements", ""); !requirements.empty()) {
       std::filesystem::path file = requirements;
       if (file.is_relative()) file = entry.file.parent_path() / file;

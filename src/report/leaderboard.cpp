@@ -1,6 +1,7 @@
 #include "aeval/report/leaderboard.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,14 +18,15 @@ namespace {
 
 using nlohmann::json;
 
-// How a metric of this evaluator class enters the normalized average.
+// How a metric enters the normalized average, by its evaluator's class.
 struct Normalization {
   std::string rule;  // shown in the report; "" : not averaged
   std::function<double(double)> apply;
 };
 
 Normalization normalization_of(const std::string& evaluator_class) {
-  if (evaluator_class == "error_rate") return {"100 − 100·x", [](double x) { return 100 - 100 * x; }};
+  if (evaluator_class == "error_rate" || evaluator_class == "asr_error_rate")
+    return {"100 − 100·x", [](double x) { return 100 - 100 * x; }};
   if (evaluator_class == "exact_match" || evaluator_class == "exist_match" || evaluator_class == "meteor" ||
       evaluator_class == "rouge_l")
     return {"100·x", [](double x) { return 100 * x; }};
@@ -55,7 +57,105 @@ std::string markdown_cell(const std::string& s) {
   return out;
 }
 
+// One summary.json, as much of it as a leaderboard needs.
+struct RunSummary {
+  std::string task, dataset, model;
+  std::filesystem::path run_dir;
+  std::vector<std::pair<std::string, std::string>> metrics;  // (name, evaluator class)
+  std::map<std::string, double> values;
+  std::optional<double> bitrate_kbps;
+  std::size_t samples = 0, failed = 0;
+};
+
+RunSummary read_summary(const std::filesystem::path& file) {
+  try {
+    const json s = json::parse(std::ifstream(file));
+    RunSummary r;
+    r.task = s.at("task");
+    r.dataset = s.at("dataset");
+    r.model = s.at("model");
+    r.run_dir = file.parent_path();
+    r.samples = s.at("counts").at("samples");
+    r.failed = s.at("counts").at("failed");
+    for (const auto& evaluator : s.at("provenance").at("evaluators")) {
+      const std::string name = evaluator.at("name");
+      r.metrics.emplace_back(name, evaluator.at("class"));
+      const json& v = s.at("metrics").at(name).at("value");
+      if (v.is_number()) r.values[name] = v.get<double>();
+    }
+    const json& model = s.at("provenance").at("model");
+    if (model.is_object() && model.contains("bitrate_kbps") && model["bitrate_kbps"].is_number())
+      r.bitrate_kbps = model["bitrate_kbps"].get<double>();
+    return r;
+  } catch (const json::exception& e) {
+    throw Error(ErrorCategory::data, fmt::format("{}: not an aeval summary ({})", file.string(), e.what()));
+  }
+}
+
+Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& runs) {
+  Leaderboard board;
+  board.task = task;
+  std::map<std::pair<std::string, std::string>, std::size_t> column_of;  // (dataset, metric) → column
+  for (const auto& r : runs)
+    if (std::find(board.datasets.begin(), board.datasets.end(), r.dataset) == board.datasets.end())
+      board.datasets.push_back(r.dataset);
+  std::sort(board.datasets.begin(), board.datasets.end());
+  std::vector<Normalization> normalizations;
+  for (const auto& dataset : board.datasets)
+    for (const auto& r : runs)
+      if (r.dataset == dataset)
+        for (const auto& [metric, evaluator_class] : r.metrics)
+          if (column_of.try_emplace({dataset, metric}, board.columns.size()).second) {
+            normalizations.push_back(normalization_of(evaluator_class));
+            board.columns.push_back({dataset, metric, normalizations.back().rule});
+          }
+  std::map<std::string, LeaderboardRow> rows;
+  std::map<std::string, std::size_t> failed;
+  for (const auto& r : runs) {
+    LeaderboardRow& row = rows[r.model];
+    row.model = r.model;
+    row.run_dirs.push_back(r.run_dir);
+    row.samples += r.samples;
+    failed[r.model] += r.failed;
+    if (r.bitrate_kbps) row.bitrate_kbps = r.bitrate_kbps;
+    for (const auto& [metric, value] : r.values) row.values[column_of.at({r.dataset, metric})] = value;
+  }
+  for (auto& [model, row] : rows) {
+    row.fail_rate = row.samples ? double(failed[model]) / double(row.samples) : 0.0;
+    double total = 0;
+    int averaged = 0;
+    for (const auto& [column, value] : row.values)
+      if (normalizations[column].apply) total += normalizations[column].apply(value), ++averaged;
+    if (averaged) row.average = total / averaged;
+    board.rows.push_back(row);
+  }
+  std::stable_sort(board.rows.begin(), board.rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
+    return a.average.value_or(-INFINITY) > b.average.value_or(-INFINITY);
+  });
+  return board;
+}
+
+// A column's header: the metric, prefixed by its dataset when the board has several.
+std::string column_title(const Leaderboard& b, const LeaderboardColumn& c) {
+  return b.datasets.size() > 1 ? fmt::format("{}: {}", c.dataset, c.metric) : c.metric;
+}
+
+std::string value_text(const LeaderboardRow& r, std::size_t column) {
+  const auto it = r.values.find(column);
+  return it == r.values.end() ? "–" : number(it->second);
+}
+
+std::string bitrate_text(const LeaderboardRow& r) { return r.bitrate_kbps ? number(*r.bitrate_kbps) : "–"; }
+
+std::string datasets_text(const Leaderboard& b) {
+  return fmt::format("{}", fmt::join(b.datasets, ", "));
+}
+
 }  // namespace
+
+bool Leaderboard::has_bitrates() const {
+  return std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.bitrate_kbps.has_value(); }) >= 2;
+}
 
 std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root) {
   if (!std::filesystem::is_directory(root))
@@ -65,69 +165,37 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
     if (e.path().filename() == "summary.json") files.push_back(e.path());
   if (files.empty()) throw Error(ErrorCategory::data, fmt::format("no summary.json under {}", root.string()));
   std::sort(files.begin(), files.end());  // run ids are UTC timestamps: later runs sort later
-
-  std::map<std::string, Leaderboard> boards;
-  std::map<std::string, std::map<std::string, LeaderboardRow>> latest;  // task → model → row
+  // The latest run of each (task, model, dataset).
+  std::map<std::string, std::map<std::pair<std::string, std::string>, RunSummary>> latest;
   for (const auto& file : files) {
-    json s;
-    try {
-      s = json::parse(std::ifstream(file));
-      Leaderboard& board = boards[s.at("task").get<std::string>()];
-      board.task = s["task"];
-      board.dataset = s.at("dataset");
-      LeaderboardRow row;
-      row.model = s.at("model");
-      row.run_dir = file.parent_path();
-      row.fail_rate = s.at("fail_rate");
-      row.samples = s.at("counts").at("samples");
-      double total = 0;
-      int averaged = 0;
-      board.metrics.clear();
-      board.normalized.clear();
-      for (const auto& evaluator : s.at("provenance").at("evaluators")) {
-        const std::string name = evaluator.at("name");
-        const Normalization n = normalization_of(evaluator.at("class"));
-        board.metrics.push_back(name);
-        board.normalized.push_back(n.rule);
-        const json& v = s.at("metrics").at(name).at("value");
-        if (!v.is_number()) continue;
-        row.values[name] = v.get<double>();
-        if (n.apply) total += n.apply(v.get<double>()), ++averaged;
-      }
-      if (averaged) row.average = total / averaged;
-      latest[board.task][row.model] = row;
-    } catch (const json::exception& e) {
-      throw Error(ErrorCategory::data, fmt::format("{}: not an aeval summary ({})", file.string(), e.what()));
-    }
+    RunSummary r = read_summary(file);
+    latest[r.task][{r.model, r.dataset}] = std::move(r);
   }
   std::vector<Leaderboard> out;
-  for (auto& [task, board] : boards) {
-    for (auto& [model, row] : latest[task]) board.rows.push_back(row);
-    std::stable_sort(board.rows.begin(), board.rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
-      return a.average.value_or(-INFINITY) > b.average.value_or(-INFINITY);
-    });
-    out.push_back(std::move(board));
+  for (const auto& [task, by_model] : latest) {
+    std::vector<RunSummary> runs;
+    for (const auto& [key, r] : by_model) runs.push_back(r);
+    out.push_back(build_board(task, runs));
   }
   return out;
 }
 
 std::string render_markdown(const std::vector<Leaderboard>& boards) {
-  std::string out = fmt::format("# aeval leaderboard\n\naeval {} ({}). Rows: the latest run of each model; "
+  std::string out = fmt::format("# aeval leaderboard\n\naeval {} ({}). Rows: each model's latest run per dataset; "
                                 "average: the normalized mean of the metrics marked with their rule.\n",
                                 kVersion, kGitCommit);
   for (const auto& b : boards) {
-    out += fmt::format("\n## {} (dataset {})\n\n| model |", markdown_cell(b.task), markdown_cell(b.dataset));
-    for (std::size_t i = 0; i < b.metrics.size(); ++i)
-      out += fmt::format(" {}{} |", markdown_cell(b.metrics[i]), b.normalized[i].empty() ? "" : " (" + b.normalized[i] + ")");
-    out += " average | samples | fail rate |\n|---|";
-    for (std::size_t i = 0; i < b.metrics.size(); ++i) out += "---:|";
+    const bool kbps = b.has_bitrates();
+    out += fmt::format("\n## {} (dataset {})\n\n| model |{}", markdown_cell(b.task), markdown_cell(datasets_text(b)),
+                       kbps ? " kbps |" : "");
+    for (const auto& c : b.columns)
+      out += fmt::format(" {}{} |", markdown_cell(column_title(b, c)), c.rule.empty() ? "" : " (" + c.rule + ")");
+    out += fmt::format(" average | samples | fail rate |\n|---|{}", kbps ? "---:|" : "");
+    for (std::size_t i = 0; i < b.columns.size(); ++i) out += "---:|";
     out += "---:|---:|---:|\n";
     for (const auto& r : b.rows) {
-      out += fmt::format("| {} |", markdown_cell(r.model));
-      for (const auto& m : b.metrics) {
-        const auto it = r.values.find(m);
-        out += fmt::format(" {} |", it == r.values.end() ? "–" : number(it->second));
-      }
+      out += fmt::format("| {} |{}", markdown_cell(r.model), kbps ? fmt::format(" {} |", bitrate_text(r)) : "");
+      for (std::size_t i = 0; i < b.columns.size(); ++i) out += fmt::format(" {} |", value_text(r, i));
       out += fmt::format(" {} | {} | {:.3f} |\n", r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples,
                          r.fail_rate);
     }
@@ -135,55 +203,107 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
   return out;
 }
 
+namespace {
+
+// A bar per model: the normalized average, or the first metric when nothing normalizes.
+std::string bar_chart(const Leaderboard& b) {
+  const bool by_average = std::any_of(b.rows.begin(), b.rows.end(), [](const auto& r) { return r.average.has_value(); });
+  const std::string what = by_average ? "normalized average" : (b.columns.empty() ? "" : column_title(b, b.columns.front()));
+  double top = 0;
+  std::vector<std::pair<std::string, double>> bars;
+  for (const auto& r : b.rows) {
+    const double v = by_average ? r.average.value_or(0) : (r.values.count(0) ? r.values.at(0) : 0);
+    bars.emplace_back(r.model, v);
+    top = std::max(top, std::fabs(v));
+  }
+  constexpr int kLabel = 220, kWidth = 420, kBar = 22;
+  std::string out = fmt::format(
+      "<svg class=\"chart\" role=\"img\" aria-label=\"{0}: {1} per model\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "width=\"{2}\" height=\"{3}\">\n<text x=\"0\" y=\"14\" font-size=\"13\">{1}</text>\n",
+      escape(b.task), escape(what), kLabel + kWidth + 70, 24 + kBar * int(bars.size()));
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const int y = 22 + kBar * int(i);
+    const double w = top > 0 ? kWidth * std::fabs(bars[i].second) / top : 0;
+    out += fmt::format("<text x=\"0\" y=\"{}\" font-size=\"12\">{}</text><rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
+                       "height=\"{}\" fill=\"#4a78b5\"/><text x=\"{:.1f}\" y=\"{}\" font-size=\"12\">{}</text>\n",
+                       y + 15, escape(bars[i].first), kLabel, y + 2, w, kBar - 6, kLabel + w + 4, y + 15,
+                       number(bars[i].second));
+  }
+  return out + "</svg>\n";
+}
+
+// One column against bitrate (log scale), a labelled point per codec.
+std::string bitrate_chart(const Leaderboard& b, std::size_t column) {
+  std::vector<std::tuple<double, double, std::string>> points;  // kbps, value, model
+  for (const auto& r : b.rows)
+    if (r.bitrate_kbps && *r.bitrate_kbps > 0 && r.values.count(column))
+      points.emplace_back(*r.bitrate_kbps, r.values.at(column), r.model);
+  if (points.size() < 2) return "";
+  double x0 = INFINITY, x1 = -INFINITY, y0 = 0, y1 = -INFINITY;
+  for (const auto& [kbps, v, model] : points) {
+    x0 = std::min(x0, std::floor(std::log2(kbps))), x1 = std::max(x1, std::ceil(std::log2(kbps)));
+    y0 = std::min(y0, v), y1 = std::max(y1, v);
+  }
+  if (x1 <= x0) x1 = x0 + 1;
+  if (y1 <= y0) y1 = y0 + 1;
+  constexpr double kLeft = 60, kTop = 24, kWidth = 380, kHeight = 180;
+  const auto px = [&](double kbps) { return kLeft + kWidth * (std::log2(kbps) - x0) / (x1 - x0); };
+  const auto py = [&](double v) { return kTop + kHeight * (1 - (v - y0) / (y1 - y0)); };
+  const std::string title = fmt::format("{} vs bitrate", column_title(b, b.columns[column]));
+  std::string out = fmt::format(
+      "<svg class=\"chart bitrate\" role=\"img\" aria-label=\"{0}: {1}\" xmlns=\"http://www.w3.org/2000/svg\" "
+      "width=\"{2}\" height=\"{3}\">\n<text x=\"0\" y=\"14\" font-size=\"13\">{1}</text>\n"
+      "<line x1=\"{4}\" y1=\"{5}\" x2=\"{6}\" y2=\"{5}\" stroke=\"#333\"/>"
+      "<line x1=\"{4}\" y1=\"{7}\" x2=\"{4}\" y2=\"{5}\" stroke=\"#333\"/>\n",
+      escape(b.task), escape(title), kLeft + kWidth + 120, kTop + kHeight + 40, kLeft, kTop + kHeight, kLeft + kWidth, kTop);
+  for (double e = x0; e <= x1; ++e)
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\n",
+                       px(std::exp2(e)), kTop + kHeight + 15, number(std::exp2(e)));
+  out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\">kbit/s (log scale)</text>\n",
+                     kLeft + kWidth / 2, kTop + kHeight + 32);
+  for (int k = 0; k <= 4; ++k) {
+    const double v = y0 + (y1 - y0) * k / 4;
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n", kLeft - 4,
+                       py(v) + 4, number(v));
+  }
+  for (const auto& [kbps, v, model] : points)
+    out += fmt::format("<circle cx=\"{0:.1f}\" cy=\"{1:.1f}\" r=\"4\" fill=\"#c0504d\"><title>{2}: {3}</title></circle>"
+                       "<text x=\"{4:.1f}\" y=\"{5:.1f}\" font-size=\"10\">{2}</text>\n",
+                       px(kbps), py(v), escape(model), number(v), px(kbps) + 6, py(v) - 4);
+  return out + "</svg>\n";
+}
+
+}  // namespace
+
 std::string render_html(const std::vector<Leaderboard>& boards) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>aeval leaderboard</title>\n"
-      "<style>body{{font-family:sans-serif;margin:2em;max-width:70em}}table{{border-collapse:collapse;margin:1em 0}}"
+      "<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;margin:1em 0}}"
       "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
-      "caption{{font-weight:bold;text-align:left}}.rule{{font-weight:normal;color:#555;font-size:.85em}}</style>\n"
-      "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: the latest run of each model. Average: the "
-      "normalized mean of the metrics that show a rule.</p>\n",
+      "caption{{font-weight:bold;text-align:left}}.rule{{font-weight:normal;color:#555;font-size:.85em}}"
+      "svg.bitrate{{margin-right:1em}}</style>\n"
+      "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: each model's latest run per dataset. Average: "
+      "the normalized mean of the metrics that show a rule.</p>\n",
       kVersion, kGitCommit);
   for (const auto& b : boards) {
+    const bool kbps = b.has_bitrates();
     out += fmt::format("<section class=\"task\" id=\"{0}\">\n<h2>{0}</h2>\n<table>\n<caption>dataset {1}</caption>\n"
-                       "<thead><tr><th>model</th>",
-                       escape(b.task), escape(b.dataset));
-    for (std::size_t i = 0; i < b.metrics.size(); ++i)
-      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span></th>", escape(b.metrics[i]), escape(b.normalized[i]));
+                       "<thead><tr><th>model</th>{2}",
+                       escape(b.task), escape(datasets_text(b)), kbps ? "<th>kbit/s</th>" : "");
+    for (const auto& c : b.columns)
+      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span></th>", escape(column_title(b, c)), escape(c.rule));
     out += "<th>average</th><th>samples</th><th>fail rate</th></tr></thead>\n<tbody>\n";
     for (const auto& r : b.rows) {
-      out += fmt::format("<tr><td>{}</td>", escape(r.model));
-      for (const auto& m : b.metrics) {
-        const auto it = r.values.find(m);
-        out += fmt::format("<td>{}</td>", it == r.values.end() ? "–" : number(it->second));
-      }
+      out += fmt::format("<tr><td>{}</td>{}", escape(r.model), kbps ? fmt::format("<td>{}</td>", bitrate_text(r)) : "");
+      for (std::size_t i = 0; i < b.columns.size(); ++i) out += fmt::format("<td>{}</td>", value_text(r, i));
       out += fmt::format("<td>{}</td><td>{}</td><td>{:.3f}</td></tr>\n",
                          r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples, r.fail_rate);
     }
     out += "</tbody>\n</table>\n";
-    // A bar per model: the normalized average, or the first metric when nothing normalizes.
-    const bool by_average = std::any_of(b.rows.begin(), b.rows.end(), [](const auto& r) { return r.average.has_value(); });
-    const std::string what = by_average ? "normalized average" : (b.metrics.empty() ? "" : b.metrics.front());
-    double top = 0;
-    std::vector<std::pair<std::string, double>> bars;
-    for (const auto& r : b.rows) {
-      const double v = by_average ? r.average.value_or(0) : (r.values.count(what) ? r.values.at(what) : 0);
-      bars.emplace_back(r.model, v);
-      top = std::max(top, std::fabs(v));
-    }
-    constexpr int kLabel = 220, kWidth = 420, kBar = 22;
-    out += fmt::format("<svg class=\"chart\" role=\"img\" aria-label=\"{0}: {1} per model\" xmlns=\"http://www.w3.org/2000/svg\" "
-                       "width=\"{2}\" height=\"{3}\">\n<text x=\"0\" y=\"14\" font-size=\"13\">{1}</text>\n",
-                       escape(b.task), escape(what), kLabel + kWidth + 70, 24 + kBar * int(bars.size()));
-    for (std::size_t i = 0; i < bars.size(); ++i) {
-      const int y = 22 + kBar * int(i);
-      const double w = top > 0 ? kWidth * std::fabs(bars[i].second) / top : 0;
-      out += fmt::format("<text x=\"0\" y=\"{}\" font-size=\"12\">{}</text><rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
-                         "height=\"{}\" fill=\"#4a78b5\"/><text x=\"{:.1f}\" y=\"{}\" font-size=\"12\">{}</text>\n",
-                         y + 15, escape(bars[i].first), kLabel, y + 2, w, kBar - 6, kLabel + w + 4, y + 15,
-                         number(bars[i].second));
-    }
-    out += "</svg>\n</section>\n";
+    out += bar_chart(b);
+    if (kbps)
+      for (std::size_t i = 0; i < b.columns.size(); ++i) out += bitrate_chart(b, i);
+    out += "</section>\n";
   }
   return out + "</body></html>\n";
 }

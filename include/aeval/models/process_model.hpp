@@ -2,7 +2,8 @@
 // A model that is a separate process in any language, started once and kept
 // loaded, spoken to in NDJSON over its stdin/stdout (docs/process-protocol.md):
 // a ready handshake, request ids, several requests in flight, structured
-// error replies, audio passed as WAV files aeval writes and deletes. If the
+// error replies, audio passed as WAV files aeval writes and deletes (and
+// audio answered the same way: codecs, TTS). If the
 // process dies, the requests in flight fail with its exit status and last
 // stderr lines and the next request restarts it (bounded).
 #include <filesystem>
@@ -22,6 +23,7 @@ struct ProcessModelConfig {
   int max_concurrency = 1;
   double timeout_seconds = 600;       // ready handshake and each request
   int max_restarts = 3;
+  double bitrate_kbps = 0;            // codecs: shown in leaderboards (0: not a codec)
 };
 
 // Throws aeval::Error (config) for an empty command. The process starts on

@@ -1,9 +1,12 @@
 #pragma once
 // Leaderboards across runs: for every task under a results folder, one row
-// per model (its latest run), one column per metric, and the normalized
-// average of the UltraEval-Audio paper (error rates as 100 − 100·value,
-// [0, 1] scores as 100·value, BLEU as is, MOS as 20·value; unbounded scores
-// such as CIDEr-D are shown but not averaged).
+// per model, a column per (dataset, metric) from the model's latest run on
+// each dataset, and the normalized average of the UltraEval-Audio paper
+// (error rates as 100 − 100·value, [0, 1] text scores as 100·value, BLEU as
+// is, MOS as 20·value; signal metrics and unbounded scores such as CIDEr-D
+// are shown but not averaged). Codecs (models whose identity states a
+// bitrate) get a bitrate column and, in HTML, a chart of each metric
+// against bitrate, as in the paper's codec table.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -12,20 +15,27 @@
 
 namespace aeval::report {
 
+struct LeaderboardColumn {
+  std::string dataset, metric;
+  std::string rule;  // how it enters the average ("100 − 100·x", ...); "" : not averaged
+};
+
 struct LeaderboardRow {
   std::string model;
-  std::filesystem::path run_dir;
-  std::map<std::string, double> values;  // metric → corpus value
-  std::optional<double> average;         // normalized average, when any metric normalizes
-  double fail_rate = 0;
+  std::vector<std::filesystem::path> run_dirs;  // one per dataset
+  std::map<std::size_t, double> values;         // column index → corpus value
+  std::optional<double> average;                // normalized average, when any column normalizes
+  std::optional<double> bitrate_kbps;           // codecs
+  double fail_rate = 0;                         // over all its runs' samples
   std::size_t samples = 0;
 };
 
 struct Leaderboard {
-  std::string task, dataset;
-  std::vector<std::string> metrics;      // in the task's evaluator order
-  std::vector<std::string> normalized;   // how each metric enters the average ("100 − 100·x", "", ...)
-  std::vector<LeaderboardRow> rows;      // best normalized average first
+  std::string task;
+  std::vector<std::string> datasets;
+  std::vector<LeaderboardColumn> columns;  // per dataset, in the task's evaluator order
+  std::vector<LeaderboardRow> rows;        // best normalized average first
+  bool has_bitrates() const;
 };
 
 // Reads every summary.json under `root`. Throws aeval::Error (data) when
@@ -33,7 +43,7 @@ struct Leaderboard {
 std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root);
 
 std::string render_markdown(const std::vector<Leaderboard>& boards);
-// One self-contained HTML file: tables and SVG bar charts, no scripts, no network.
+// One self-contained HTML file: tables and SVG charts, no scripts, no network.
 std::string render_html(const std::vector<Leaderboard>& boards);
 
 }  // namespace aeval::report

@@ -199,8 +199,9 @@ class CodecModel final : public Model {
                         {"alignment", "max cross-correlation lag within ±100 ms, cut/padded to the input length"}};
     if (config_.codec == "opus") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = opus_get_version_string();
     if (config_.codec == "mp3") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = std::string("LAME ") + get_lame_version();
-    if (config_.codec == "codec2") j["mode"] = config_.mode, j["library"] = "libcodec2";
-    if (config_.codec == "gsm") j["library"] = "libgsm 06.10";
+    if (config_.codec == "codec2") j["mode"] = config_.mode, j["bitrate_kbps"] = config_.mode / 1000.0, j["library"] = "libcodec2";
+    if (config_.codec == "gsm") j["bitrate_kbps"] = 13.2, j["library"] = "libgsm 06.10";  // 33-byte frames, 50 per second
+    if (config_.codec == "identity") j["bitrate_kbps"] = rate_ * 16 / 1000.0;                 // 16-bit PCM
     return j;
   }
 

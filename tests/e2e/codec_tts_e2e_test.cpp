@@ -1,0 +1,155 @@
+// The codec and TTS leaderboards end to end: built-in codecs and a codec
+// written as an isolated process scored on real speech, espeak-ng voices
+// scored by ASR, and the HTML report loaded by a real headless browser.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "util/subprocess.hpp"
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::read_bytes;
+using aeval::testing::read_only_run;
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+using nlohmann::json;
+
+const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+constexpr int kSamples = 3;
+
+double metric(const json& summary, const std::string& name) { return summary["metrics"][name]["value"].get<double>(); }
+
+// One codec on the first samples of the Asterisk prompts; its summary.
+json run_codec(const std::filesystem::path& out, const std::string& model) {
+  const auto o = run_aeval(fmt::format("run --task codec-speech --model {} --limit {} -q --output {}", model, kSamples,
+                                       (out / model).string()));
+  EXPECT_EQ(o.status, 0) << o.output;
+  const auto run = read_only_run(out / model);
+  EXPECT_EQ(run.summary["counts"]["failed"], 0) << run.samples_text;
+  return run.summary;
+}
+
+std::filesystem::path chromium() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (std::filesystem::exists(p)) return p;
+  return {};
+}
+
+TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
+  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  if (chromium().empty()) GTEST_SKIP() << "chromium not installed (scripts/setup.sh installs it)";
+  TempDir dir;
+  const auto out = dir / "results";
+  const json identity = run_codec(out, "identity-codec");
+  const json low = run_codec(out, "opus-6k"), high = run_codec(out, "opus-24k");
+  const json process = run_codec(out, "mulaw-process");  // examples/process-models/mulaw_codec.py
+
+  // Lossless: the ASR hears the original exactly, the signal is the original.
+  EXPECT_EQ(metric(identity, "asr-wer-vs-original"), 0);
+  EXPECT_GT(metric(identity, "si-sdr"), 100);
+  EXPECT_NEAR(metric(identity, "stoi"), 1, 1e-6);
+  EXPECT_NEAR(metric(identity, "mel-distance"), 0, 1e-6);
+  EXPECT_NEAR(metric(identity, "mcd"), 0, 1e-6);
+  // More bits, a closer reconstruction.
+  EXPECT_GT(metric(high, "si-sdr"), metric(low, "si-sdr") + 3);
+  EXPECT_LT(metric(high, "mel-distance"), metric(low, "mel-distance"));
+  EXPECT_GT(metric(high, "stoi"), metric(low, "stoi"));
+  EXPECT_LT(metric(high, "mcd"), metric(low, "mcd"));
+  EXPECT_LE(metric(high, "asr-wer-vs-original"), metric(low, "asr-wer-vs-original"));
+  // Every codec's reconstruction is worse than the original.
+  for (const json* s : {&low, &high, &process}) EXPECT_LT(metric(*s, "si-sdr"), metric(identity, "si-sdr"));
+  EXPECT_EQ(process["provenance"]["model"]["bitrate_kbps"], 64);
+
+  // The transcript of a reconstruction is computed once for both ASR evaluators.
+  const auto records = read_only_run(out / "opus-6k").by_id;
+  for (const auto& [id, r] : records) {
+    EXPECT_EQ(r["scores"]["asr-wer"]["transcript"], r["scores"]["asr-wer-vs-original"]["transcript"]);
+    EXPECT_TRUE(std::filesystem::exists(read_only_run(out / "opus-6k").dir / r["output_audio"].get<std::string>()));
+  }
+
+  const auto md = run_aeval(fmt::format("report {}", out.string()), false);
+  ASSERT_EQ(md.status, 0) << md.output;
+  EXPECT_NE(md.output.find("| model | kbps | asr-wer (100 − 100·x) |"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("| mulaw-process | 64 |"), std::string::npos) << md.output;
+  EXPECT_LT(md.output.find("| identity-codec |"), md.output.find("| opus-6k |")) << "ranked by the normalized average";
+
+  const auto html = dir / "leaderboard.html";
+  ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", out.string(), html.string())).status, 0);
+  // A real browser parses the file: the DOM it builds holds the table and the charts.
+  const auto browser = aeval::detail::run_to_end(
+      {chromium().string(), "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + (dir / "profile").string(),
+       "--dump-dom", "file://" + html.string()});
+  ASSERT_EQ(browser.status, 0) << browser.err;
+  const std::string& dom = browser.out;
+  EXPECT_NE(dom.find("<table>"), std::string::npos) << dom.substr(0, 500);
+  EXPECT_NE(dom.find("<td>mulaw-process</td><td>64</td>"), std::string::npos);
+  std::size_t charts = 0, points = 0;
+  for (std::size_t at = 0; (at = dom.find("<svg class=\"chart bitrate\"", at)) != std::string::npos; ++at) ++charts;
+  for (std::size_t at = 0; (at = dom.find("<circle", at)) != std::string::npos; ++at) ++points;
+  EXPECT_EQ(charts, 7u) << "one chart against bitrate per metric";
+  EXPECT_EQ(points, 7u * 4) << "a point per codec in each chart";
+  EXPECT_NE(dom.find("asr-wer vs bitrate"), std::string::npos);
+  EXPECT_NE(dom.find("stoi vs bitrate"), std::string::npos);
+}
+
+TEST(CodecE2E, AProcessAnsweringWithUnreadableAudioFailsItsSamplesClearly) {
+  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  TempDir dir;
+  write_bytes(dir / "bad_codec.py",
+              "import json, sys\n"
+              "print(json.dumps({'type': 'ready'}), flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    open(r['output_audio'], 'w').write('not a wav file')\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'audio': r['output_audio']}), flush=True)\n");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              "bad-codec:\n  class: process\n  args:\n    command: [python3, ../../bad_codec.py]\n    bitrate_kbps: 8\n");
+  const auto o = run_aeval(fmt::format("--registry {} run --task codec-speech --model bad-codec --limit 2 -q --output {}",
+                                       (dir / "registry").string(), (dir / "out").string()));
+  EXPECT_EQ(o.status, 0) << o.output;  // the run completes; its samples fail
+  const auto run = read_only_run(dir / "out");
+  EXPECT_EQ(run.summary["counts"]["failed"], 2);
+  for (const auto& [id, r] : run.by_id) {
+    EXPECT_EQ(r["error"]["stage"], "infer");
+    EXPECT_NE(r["error"]["message"].get<std::string>().find("answered sample '" + id + "' with audio that cannot be read"),
+              std::string::npos)
+        << r["error"];
+  }
+}
+
+TEST(TtsE2E, EspeakVoicesAreScoredByWhatTheAsrHears) {
+  TempDir dir;
+  for (const char* voice : {"espeak-en-us", "espeak-en-gb"}) {
+    const auto o = run_aeval(fmt::format("run --task tts-intelligibility --model {} --limit {} -q --output {}", voice,
+                                         kSamples, (dir / "out" / voice).string()));
+    ASSERT_EQ(o.status, 0) << o.output;
+    const auto run = read_only_run(dir / "out" / voice);
+    ASSERT_EQ(run.summary["counts"]["failed"], 0) << run.samples_text;
+    for (const auto& [id, r] : run.by_id) {
+      // The synthesized speech exists and lasts as long as a sentence takes to say.
+      EXPECT_GT(r["output_seconds"].get<double>(), 1.0) << id;
+      EXPECT_LT(r["output_seconds"].get<double>(), 10.0) << id;
+      EXPECT_TRUE(r["scores"]["asr-wer"]["transcript"].is_string());
+      EXPECT_EQ(r["scores"]["asr-wer"]["reference_tokens"].get<int>() > 0, true);
+    }
+    const double wer = metric(run.summary, "asr-wer");
+    EXPECT_GE(wer, 0);
+    EXPECT_TRUE(std::isfinite(wer));
+  }
+  const auto md = run_aeval(fmt::format("report {}", (dir / "out").string()), false);
+  ASSERT_EQ(md.status, 0) << md.output;
+  EXPECT_NE(md.output.find("## tts-intelligibility (dataset tts-sentences)"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("| espeak-en-us |"), std::string::npos);
+  EXPECT_NE(md.output.find("| espeak-en-gb |"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// Scoring models run once per audio however many evaluators and threads ask,
+// and transcripts are found again in the response cache by audio content.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "aeval/audio.hpp"
+#include "aeval/error.hpp"
+#include "aeval/pipeline/registry.hpp"
+#include "aeval/pipeline/response_cache.hpp"
+#include "aeval/pipeline/scoring_models.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::pipeline::Registry;
+using aeval::pipeline::ResponseCache;
+using aeval::pipeline::ScoringModels;
+using aeval::testing::read_bytes;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+// A process "ASR" that logs every request it answers to requests.log.
+void write_counting_asr(const std::filesystem::path& dir) {
+  write_bytes(dir / "asr.py",
+              "import json, sys, time\n"
+              "print(json.dumps({'type': 'ready'}), flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    open('requests.log', 'a').write(r['id'] + '\\n')\n"
+              "    time.sleep(0.05)\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'text': 'heard it'}), flush=True)\n");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              "counting-asr:\n  class: process\n  args:\n    command: [python3, ../../asr.py]\n    max_concurrency: 4\n"
+              "no-audio:\n  class: process\n  args:\n    command: [python3, ../../asr.py]\n    input_sample_rate: 0\n");
+}
+
+std::size_t lines(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) return 0;
+  const std::string text = read_bytes(file);
+  return std::size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+void write_tone(const std::filesystem::path& path, float frequency) {
+  aeval::Audio a;
+  a.sample_rate = 16000;
+  a.channels = 1;
+  for (int i = 0; i < 8000; ++i) a.samples.push_back(0.2f * std::sin(frequency * float(i) / 16000.f * 6.2832f));
+  aeval::write_wav(path, a);
+}
+
+TEST(ScoringModels, EachAudioIsTranscribedOnceHoweverManyAskAtOnce) {
+  TempDir dir;
+  write_counting_asr(dir.path());
+  write_tone(dir / "a.wav", 440);
+  write_tone(dir / "b.wav", 660);
+  std::filesystem::copy_file(dir / "a.wav", dir / "a-copy.wav");  // same content, other name
+  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  {
+    ScoringModels scoring(registry);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] {
+        for (const char* file : {"a.wav", "b.wav", "a-copy.wav"})
+          EXPECT_EQ(scoring.transcribe("counting-asr", dir / (t % 2 ? file : "a.wav")), "heard it");
+      });
+    for (auto& t : threads) t.join();
+  }
+  EXPECT_EQ(lines(dir / "registry" / "models" / "requests.log"), 2u) << "one request per distinct audio content";
+}
+
+TEST(ScoringModels, TranscriptsComeBackFromTheCacheInALaterRun) {
+  TempDir dir;
+  write_counting_asr(dir.path());
+  write_tone(dir / "a.wav", 440);
+  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  ResponseCache cache(dir / "responses.sqlite");
+  for (int run = 0; run < 2; ++run) {
+    ScoringModels scoring(registry);
+    scoring.use_cache(&cache);
+    EXPECT_EQ(scoring.transcribe("counting-asr", dir / "a.wav"), "heard it");
+  }
+  EXPECT_EQ(lines(dir / "registry" / "models" / "requests.log"), 1u);
+}
+
+TEST(ScoringModels, AModelThatReadsNoAudioCannotTranscribe) {
+  TempDir dir;
+  write_counting_asr(dir.path());
+  write_tone(dir / "a.wav", 440);
+  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  ScoringModels scoring(registry);
+  try {
+    scoring.transcribe("no-audio", dir / "a.wav");
+    ADD_FAILURE() << "no error";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("model 'no-audio' reads no audio"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
