@@ -14,10 +14,12 @@ Action add_report_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* report = app.add_subcommand("report", "Leaderboard tables across runs (Markdown or self-contained HTML)");
   report->footer(
-      "One table per task: a row per model (its latest run), a column per metric and the\n"
-      "normalized average of the UltraEval-Audio paper (100 − WER, 100 × accuracy, BLEU, 20 × MOS;\n"
-      "unbounded scores such as CIDEr-D are shown, not averaged). The HTML file adds a bar chart\n"
-      "per task and needs no server, script or network.\n\n"
+      "One table per task: a row per model, a column per metric (per dataset and metric when a\n"
+      "task ran on several; each from the model's latest run) and the normalized average of the\n"
+      "UltraEval-Audio paper (100 − WER, 100 × accuracy, BLEU, 20 × MOS; signal metrics and\n"
+      "unbounded scores such as CIDEr-D are shown, not averaged). Codecs get a bitrate column.\n"
+      "The HTML file adds a bar chart per task and, for codecs, each metric against bitrate; it\n"
+      "needs no server, script or network.\n\n"
       "Examples:\n"
       "  aeval report results/\n"
       "  aeval report results/ --format html --out leaderboard.html");
