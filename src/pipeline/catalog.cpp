@@ -18,6 +18,16 @@ ArgSpec references_field() {
           "sample field holding a list of references (default: the sample's reference text)", std::nullopt};
 }
 
+// What a judge hears and reads, plus the judge's own arguments.
+std::vector<ArgSpec> judge_input(std::vector<ArgSpec> args) {
+  args.push_back({"audio", ArgType::text, false, "auto",
+                  "the audio judged: auto (the model's output audio, else the sample's), output, sample, or a field",
+                  std::nullopt});
+  args.push_back({"text_field", ArgType::text, false, "", "the text judged (default: the sample's reference text)",
+                  std::nullopt});
+  return args;
+}
+
 ArgSpec default_task() {
   return {"default_task", ArgType::reference, false, "", "task run when only this dataset is named", Kind::task};
 }
@@ -66,6 +76,9 @@ std::vector<ClassSpec> build_catalog() {
         {"language_model", T::path, false, "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "", std::nullopt},
         {"dictionary", T::path, false, "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", "", std::nullopt},
         {"max_concurrency", T::integer, false, "2", "decoders run in parallel", std::nullopt}}},
+      {Kind::model, "dataset_only",
+       "No model: samples are scored as they are (judge benchmarks, correlation with human ratings); answers are empty",
+       {{"max_concurrency", T::integer, false, "16", "samples scored at once (each may call judges)", std::nullopt}}},
       {Kind::model, "predictions_file",
        "Answers a model produced elsewhere, read from a JSONL file by sample id (score existing outputs)",
        {{"path", T::path, true, "", "the JSONL file, relative to this YAML file", std::nullopt},
@@ -153,6 +166,47 @@ std::vector<ClassSpec> build_catalog() {
         {"unit", T::text, false, "words", "words or chars", std::nullopt},
         {"normalizer", T::reference, false, "", "a post-process entry applied to both texts", Kind::post_process},
         references_field()}},
+      {Kind::evaluator, "aqascore",
+       "AQAScore: p(yes) of an audio-language judge asked a yes/no question about audio and text, from its first "
+       "token's log-probabilities; pairwise and CompA modes",
+       judge_input({{"judge", T::reference, true, "", "the audio-language model (openai_chat with logprobs)", Kind::model},
+                    {"prompt", T::reference, false, "aqascore-contains", "the question (a chat prompt: {{ audio }}, {{ text }})",
+                     Kind::prompt},
+                    {"mode", T::text, false, "single",
+                     "single; pair_audio (fields audio_a, audio_b), pair_text (text_a, text_b): 1 when the preferred one "
+                     "matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio and group scores",
+                     std::nullopt},
+                    {"label_field", T::text, false, "preferred", "pair modes: the field saying a or b", std::nullopt}})},
+      {Kind::evaluator, "rubric_judge",
+       "AnyAudio-Judge's dynamic rubric: a text LLM decomposes the description into yes/no items and filters "
+       "ungrounded ones; an audio LLM answers each; score = mean p(yes)",
+       judge_input({{"decomposer", T::reference, true, "", "the text LLM of stages 1 and 2", Kind::model},
+                    {"judge", T::reference, true, "", "the audio LLM of stage 3", Kind::model},
+                    {"language", T::text, false, "en", "en or zh: the default prompts' language", std::nullopt},
+                    {"mode", T::text, false, "logits", "logits (one request per item, p(yes) from logprobs) or generate "
+                                                       "(one request, a JSON array of answers)", std::nullopt},
+                    {"filter", T::boolean, false, "true", "stage 2: drop items the description does not support", std::nullopt},
+                    {"decompose_prompt", T::reference, false, "rubric-decompose-LANGUAGE", "", Kind::prompt},
+                    {"filter_prompt", T::reference, false, "rubric-filter-LANGUAGE", "", Kind::prompt},
+                    {"judge_prompt", T::reference, false, "rubric-judge-LANGUAGE", "logits mode", Kind::prompt},
+                    {"generate_prompt", T::reference, false, "rubric-generate-LANGUAGE", "generate mode", Kind::prompt}})},
+      {Kind::evaluator, "caption_judge",
+       "AudioCapBench's LLM judge: accuracy, completeness and hallucination (0-10, 10 = none) of a caption "
+       "against the references; overall = their mean",
+       {{"judge", T::reference, true, "", "the text LLM", Kind::model},
+        {"prompt", T::reference, false, "caption-judge", "", Kind::prompt},
+        references_field()}},
+      {Kind::evaluator, "judge_accuracy",
+       "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
+       {{"score_of", T::text, true, "", "the judge evaluator, listed earlier in the task", std::nullopt},
+        {"label_field", T::text, false, "label", "the field holding yes or no", std::nullopt},
+        {"rule", T::text, false, "threshold", "threshold (score >= threshold) or all_items_yes (rubric judges)", std::nullopt},
+        {"threshold", T::number, false, "0.5", "", std::nullopt}}},
+      {Kind::evaluator, "human_correlation",
+       "Correlation between an evaluator's scores and human ratings over the corpus (bootstrap it for intervals)",
+       {{"score_of", T::text, true, "", "the evaluator whose scores are compared, listed earlier", std::nullopt},
+        {"human_field", T::text, false, "human_score", "the field holding the human rating", std::nullopt},
+        {"method", T::text, false, "pearson", "pearson, spearman or kendall (tau-b)", std::nullopt}}},
       {Kind::aggregator, "summary", "Corpus value of every evaluator, optionally per group and with a bootstrap interval",
        {{"group_by", T::text_list, false, "[]", "sample fields to break results down by", std::nullopt},
         {"bootstrap", T::integer, false, "0", "resamples for a percentile interval (0: none)", std::nullopt},

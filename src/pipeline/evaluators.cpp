@@ -13,6 +13,7 @@
 #include "aeval/metrics/wer.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
+#include "pipeline/judge_evaluators.hpp"
 
 namespace aeval::pipeline {
 
@@ -226,7 +227,7 @@ class AsrErrorRate final : public Evaluator {
       heard = normalizer_->apply(heard, s.sample);
       for (auto& r : references) r = normalizer_->apply(r, s.sample);
     }
-    out.update(counts_.score(Scored{heard, references, s.sample, s.output_audio}));
+    out.update(counts_.score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
     return out;
   }
   json corpus(const Records& records) const override { return counts_.corpus(records); }
@@ -283,8 +284,11 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
   const Entry& entry = registry.get(Kind::evaluator, name);
   Args args(entry);  // validated against the catalog when the registry loaded
   const std::string& c = entry.class_id;
+  const auto models = scoring ? scoring : std::make_shared<ScoringModels>(registry);
   std::unique_ptr<Evaluator> e;
-  if (c == "error_rate") {
+  if (auto judge = load_judge_evaluator(registry, entry, models)) {
+    e = std::move(judge);
+  } else if (c == "error_rate") {
     const std::string unit = args.string("unit", "words");
     if (unit != "words" && unit != "chars")
       throw Error(ErrorCategory::config, entry.where() + ": argument 'unit' of '" + name + "' must be words or chars");
@@ -323,7 +327,7 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
       throw Error(ErrorCategory::config, fmt::format("{}: argument 'unit' of '{}' must be words or chars", entry.where(), name));
     const std::string normalizer = args.string("normalizer", "");
     auto asr = std::make_unique<AsrErrorRate>(
-        scoring ? scoring : std::make_shared<ScoringModels>(registry), args.string("model", ""), against == "original", unit == "chars",
+        models, args.string("model", ""), against == "original", unit == "chars",
         normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer)));
     asr->named(name);
     e = std::move(asr);

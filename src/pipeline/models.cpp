@@ -1,8 +1,10 @@
+#include <algorithm>
 #include "aeval/error.hpp"
 #include "aeval/models/codecs.hpp"
 #include "aeval/models/espeak_tts.hpp"
 #include "aeval/models/openai.hpp"
 #include "aeval/models/pocketsphinx_asr.hpp"
+#include "aeval/models/dataset_only.hpp"
 #include "aeval/models/predictions_file.hpp"
 #include "aeval/models/process_model.hpp"
 #include "aeval/models/python_env.hpp"
@@ -22,6 +24,7 @@ std::unique_ptr<models::Model> load_model(const Registry& registry, const std::s
     config.max_concurrency = args.integer("max_concurrency", config.max_concurrency);
     return models::make_pocketsphinx_asr(config);
   }
+  if (entry.class_id == "dataset_only") return models::make_dataset_only(std::max(1, args.integer("max_concurrency", 16)));
   if (entry.class_id == "predictions_file") {
     models::PredictionsFileConfig config;
     config.path = args.required_string("path");

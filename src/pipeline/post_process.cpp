@@ -6,6 +6,7 @@
 #include "aeval/metrics/match.hpp"
 #include "aeval/pipeline/args.hpp"
 #include "aeval/pipeline/components.hpp"
+#include "aeval/text/json_in_text.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
@@ -22,19 +23,6 @@ std::string yes_or_no(const std::string& answer) {
   if (const auto first = leading.find(answer)) return text::lower(first->group(1));
   const bool y = yes.search(answer), n = no.search(answer);
   return y == n ? "" : (y ? "yes" : "no");
-}
-
-// The JSON object an answer contains, found after code fences and prose.
-std::optional<nlohmann::json> find_json_object(const std::string& answer) {
-  for (std::size_t open = answer.find('{'); open != std::string::npos; open = answer.find('{', open + 1)) {
-    for (std::size_t close = answer.rfind('}'); close != std::string::npos && close > open;
-         close = close == 0 ? std::string::npos : answer.rfind('}', close - 1)) {
-      const auto parsed = nlohmann::json::parse(answer.begin() + long(open), answer.begin() + long(close) + 1, nullptr,
-                                                /*allow_exceptions=*/false);
-      if (parsed.is_object()) return parsed;
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -104,7 +92,7 @@ PostProcess load_post_process(const Registry& registry, const std::string& name)
   } else if (c == "json_field") {
     const std::string field = args.required_string("field");
     t.apply = [field](const std::string& s, const Sample&) -> std::string {
-      const auto object = find_json_object(s);
+      const auto object = text::find_json(s);
       if (!object || !object->contains(field)) return "";
       const auto& v = (*object)[field];
       return v.is_string() ? v.get<std::string>() : v.dump();

@@ -159,7 +159,10 @@ void score_into(json& record, const Sample& sample, const Components& c, const s
     record["references_processed"] =
         c.evaluators.empty() ? std::vector<std::string>{} : references_for(c.evaluators.front()->references_field);
     json scores = json::object();
-    for (const auto& e : c.evaluators) scores[e->name] = e->score(Scored{prediction, references_for(e->references_field), sample, output_audio});
+    for (const auto& e : c.evaluators) {
+      json score = e->score(Scored{prediction, references_for(e->references_field), sample, output_audio, scores});
+      scores[e->name] = std::move(score);
+    }
     record["scores"] = scores;
     record["error"] = nullptr;
   } catch (const std::exception& e) {

@@ -17,6 +17,23 @@ models::Model& ScoringModels::get(const std::string& name) {
   return *model;
 }
 
+models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt) {
+  models::Model& model = get(name);
+  const RenderedPrompt rendered = prompt.render(context);
+  const bool reads_audio = model.input_sample_rate() > 0;
+  if (!reads_audio && !rendered.audio.empty())
+    throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
+  const std::string key = ResponseCache::key(model.identity(), attempt ? fmt::format("attempt {}", attempt) : "",
+                                             rendered.shape, rendered.audio, reads_audio);
+  if (cache_ && model.cacheable())
+    if (auto cached = cache_->get(key)) return *cached;
+  std::vector<Audio> audio;
+  for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
+  models::Response response = model.infer(rendered.request(context.id, std::move(audio)));
+  if (cache_ && model.cacheable()) cache_->put(key, response);
+  return response;
+}
+
 nlohmann::json ScoringModels::identity(const std::string& name) { return get(name).identity(); }
 
 std::string ScoringModels::transcribe(const std::string& name, const std::filesystem::path& audio) {

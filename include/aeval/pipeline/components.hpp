@@ -90,13 +90,16 @@ struct PostProcess {
 };
 PostProcess load_post_process(const Registry& registry, const std::string& name);
 
-// What an evaluator scores: the processed prediction and references, and
-// the audio the model produced (codecs, TTS; empty when it produced none).
+// What an evaluator scores: the processed prediction and references, the
+// audio the model produced (codecs, TTS; empty when it produced none), and
+// the scores of the evaluators listed before it (a judge's decision rule
+// reads the judge's score).
 struct Scored {
   const std::string& prediction;
   const std::vector<std::string>& references;
   const Sample& sample;
   const std::filesystem::path& output_audio;
+  const nlohmann::json& earlier;
 };
 
 class Evaluator {

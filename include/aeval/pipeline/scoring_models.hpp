@@ -1,6 +1,6 @@
 #pragma once
 // The models evaluators use to score (an ASR model transcribing a codec's
-// reconstruction, say), shared by every evaluator of a run: each model is
+// reconstruction, an audio-language judge), shared by every evaluator of a run: each model is
 // loaded once, and each audio file is transcribed once however many
 // evaluators ask. Transcripts are also kept in the response cache by the
 // audio's content, so the original audio of a dataset is transcribed once
@@ -19,6 +19,8 @@ namespace aeval::pipeline {
 
 class Registry;
 class ResponseCache;
+class Prompt;
+struct Sample;
 
 class ScoringModels {
  public:
@@ -26,6 +28,12 @@ class ScoringModels {
 
   // The text `model` (a registry name) hears in `audio`; thread-safe.
   std::string transcribe(const std::string& model, const std::filesystem::path& audio);
+  // The answer of `model` to `prompt` rendered for `context` (a sample, or
+  // fields shaped like one); cached by the rendered request and the audio's
+  // content, so a judge or decomposer asked the same thing again, in this
+  // run or a later one, answers from the cache. A nonzero `attempt` asks
+  // again rather than taking the cached answer. Thread-safe.
+  models::Response ask(const std::string& model, const Prompt& prompt, const Sample& context, int attempt = 0);
   nlohmann::json identity(const std::string& model);
   void use_cache(ResponseCache* cache) { cache_ = cache; }
 

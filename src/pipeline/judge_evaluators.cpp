@@ -1,0 +1,489 @@
+// Evaluators that ask language models: AQAScore (yes/no log-probabilities),
+// the dynamic rubric judge of AnyAudio-Judge, the AudioCapBench captioning
+// judge, and the meta-evaluation of judges (decision accuracy, correlation
+// with human ratings). docs/judges.md explains each against its paper.
+#include "pipeline/judge_evaluators.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/correlation.hpp"
+#include "aeval/metrics/yes_no.hpp"
+#include "aeval/text/json_in_text.hpp"
+#include "aeval/text/unicode.hpp"
+
+namespace aeval::pipeline {
+
+using nlohmann::json;
+
+namespace {
+
+using Records = std::vector<const json*>;
+
+// What a judge hears and reads for one sample.
+struct JudgeInput {
+  std::string audio = "auto";  // auto (output, else the sample's), output, sample, or a sample field
+  std::string text_field;      // "": the sample's reference text
+
+  std::filesystem::path audio_of(const Scored& s, const std::string& evaluator) const {
+    std::filesystem::path path;
+    if (audio == "auto") path = s.output_audio.empty() ? s.sample.audio : s.output_audio;
+    else if (audio == "output") path = s.output_audio;
+    else if (audio == "sample") path = s.sample.audio;
+    else path = field(s.sample, audio, evaluator);
+    if (path.empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} has no audio to judge ({})", s.sample.id, evaluator, audio));
+    return path;
+  }
+  std::string text_of(const Scored& s, const std::string& evaluator) const {
+    return text_field.empty() ? s.sample.reference : field(s.sample, text_field, evaluator);
+  }
+  static std::string field(const Sample& sample, const std::string& name, const std::string& evaluator) {
+    if (!sample.fields.is_object() || !sample.fields.contains(name) || !sample.fields[name].is_string())
+      throw Error(ErrorCategory::data,
+                  fmt::format("sample '{}': {} needs the text field '{}'", sample.id, evaluator, name));
+    return sample.fields[name];
+  }
+  json identity() const { return {{"audio", audio}, {"text_field", text_field.empty() ? "reference" : text_field}}; }
+};
+
+// A sample-shaped context for a judge's prompt: the sample's own fields,
+// with the audio and text being judged and any extra fields on top.
+Sample context_for(const Sample& s, const std::filesystem::path& audio, const std::string& text, const json& extra = {}) {
+  Sample c;
+  c.id = s.id;
+  c.audio = audio;
+  c.reference = text;
+  c.fields = s.fields.is_object() ? s.fields : json::object();
+  c.fields["text"] = text;
+  if (extra.is_object()) c.fields.update(extra);
+  return c;
+}
+
+double mean_of(const Records& records, const std::string& evaluator, const std::string& key) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const json* r : records) {
+    const json& v = (*r)["scores"][evaluator][key];
+    if (v.is_number()) sum += v.get<double>(), ++n;
+  }
+  return n ? sum / double(n) : NAN;
+}
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+// ---------------------------------------------------------------- AQAScore
+
+class AqaScore final : public Evaluator {
+ public:
+  enum class Mode { single, pair_audio, pair_text, compa };
+  AqaScore(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt question, Mode mode, JudgeInput input,
+           std::string label_field)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), question_(std::move(question)), mode_(mode),
+        input_(std::move(input)), label_field_(std::move(label_field)) {}
+
+  json score(const Scored& s) const override {
+    const auto p = [&](const std::filesystem::path& audio, const std::string& text) {
+      const auto answer = scoring_->ask(judge_, question_, context_for(s.sample, audio, text));
+      return metrics::yes_no_probability(answer.logprobs);
+    };
+    const auto field = [&](const char* name) { return JudgeInput::field(s.sample, name, this->name); };
+    switch (mode_) {
+      case Mode::single: {
+        const auto r = p(input_.audio_of(s, name), input_.text_of(s, name));
+        return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
+                {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+      }
+      case Mode::pair_audio: {
+        const std::string text = input_.text_of(s, name);
+        const double a = p(field("audio_a"), text).p_yes, b = p(field("audio_b"), text).p_yes;
+        return preference(s, a > b ? "a" : b > a ? "b" : "tie", {{"score_a", a}, {"score_b", b}});
+      }
+      case Mode::pair_text: {
+        // One comparative question (the prompt names text_a and text_b): yes prefers a.
+        const double yes = p(input_.audio_of(s, name), input_.text_of(s, name)).p_yes;
+        return preference(s, yes > 0.5 ? "a" : yes < 0.5 ? "b" : "tie", {{"p_yes", yes}});
+      }
+      case Mode::compa: {
+        // s[i][j]: audio i with caption j; caption a describes audio a.
+        const std::filesystem::path audio[2] = {field("audio_a"), field("audio_b")};
+        const std::string caption[2] = {field("text_a"), field("text_b")};
+        double m[2][2];
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j) m[i][j] = p(audio[i], caption[j]).p_yes;
+        const bool text_ok = m[0][0] > m[0][1] && m[1][1] > m[1][0];   // each audio prefers its caption
+        const bool audio_ok = m[0][0] > m[1][0] && m[1][1] > m[0][1];  // each caption prefers its audio
+        return {{"value", text_ok && audio_ok ? 1.0 : 0.0}, {"text_score", text_ok ? 1.0 : 0.0},
+                {"audio_score", audio_ok ? 1.0 : 0.0}, {"scores", {{m[0][0], m[0][1]}, {m[1][0], m[1][1]}}}};
+      }
+    }
+    return {};
+  }
+  // 1 when the judge prefers the labelled one, 0.5 for a tie.
+  json preference(const Scored& s, const std::string& preferred, json details) const {
+    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
+    if (label != "a" && label != "b")
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': field '{}' must be a or b", s.sample.id, label_field_));
+    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? 0.5 : 0.0;
+    details["preferred"] = preferred;
+    return details;
+  }
+  json corpus(const Records& records) const override {
+    json out = Evaluator::corpus(records);
+    if (mode_ == Mode::compa) {
+      out["text_score"] = number_or_null(mean_of(records, name, "text_score"));
+      out["audio_score"] = number_or_null(mean_of(records, name, "audio_score"));
+      out["group_score"] = out["value"];
+    }
+    return out;
+  }
+  json identity() const override {
+    static const char* modes[] = {"single", "pair_audio", "pair_text", "compa"};
+    json j = {{"name", name}, {"class", "aqascore"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+              {"question", question_.identity()}, {"mode", modes[int(mode_)]},
+              {"score", "p(yes) = e^yes / (e^yes + e^no) over the first token's top logprobs, variants by max"}};
+    j.update(input_.identity());
+    if (mode_ == Mode::pair_audio || mode_ == Mode::pair_text) j["label_field"] = label_field_;
+    return j;
+  }
+
+ private:
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string judge_;
+  Prompt question_;
+  Mode mode_;
+  JudgeInput input_;
+  std::string label_field_;
+};
+
+// ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
+
+struct RubricItem {
+  std::string dimension, question, basis;
+};
+
+json items_json(const std::vector<RubricItem>& items) {
+  json out = json::array();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out.push_back({{"id", i}, {"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}});
+  return out;
+}
+
+std::string string_in(const json& o, std::initializer_list<const char*> keys) {
+  for (const char* k : keys)
+    if (o.contains(k) && o[k].is_string()) return o[k];
+  return "";
+}
+
+// The decomposer's items: {"items": [...]}, a bare list, or the reference's Chinese keys.
+std::vector<RubricItem> parse_items(const std::string& answer) {
+  std::optional<json> list;
+  if (const auto object = text::find_json(answer, '{'))
+    for (const char* key : {"items", "questions", "question_list", "Question_List", "判断题列表"})
+      if (object->contains(key) && (*object)[key].is_array()) list = (*object)[key];
+  if (!list) list = text::find_json(answer, '[');
+  if (!list) throw Error(ErrorCategory::model, fmt::format("the decomposer's answer holds no list of rubric items: {}",
+                                                           answer.substr(0, 300)));
+  std::vector<RubricItem> items;
+  for (const auto& it : *list) {
+    if (!it.is_object()) continue;
+    RubricItem item{string_in(it, {"dimension", "维度"}), string_in(it, {"question", "题目"}), string_in(it, {"basis", "依据"})};
+    if (!item.question.empty()) items.push_back(std::move(item));
+  }
+  return items;
+}
+
+class RubricJudge final : public Evaluator {
+ public:
+  struct Prompts {
+    Prompt decompose, filter, judge, generate;
+  };
+  RubricJudge(std::shared_ptr<ScoringModels> scoring, std::string decomposer, std::string judge, Prompts prompts,
+              bool generate, bool filter, std::string holistic_dimension, JudgeInput input)
+      : scoring_(std::move(scoring)), decomposer_(std::move(decomposer)), judge_(std::move(judge)),
+        prompts_(std::move(prompts)), generate_(generate), filter_(filter),
+        holistic_dimension_(std::move(holistic_dimension)), input_(std::move(input)) {}
+
+  json score(const Scored& s) const override {
+    const std::string text = input_.text_of(s, name);
+    const std::filesystem::path audio = input_.audio_of(s, name);
+    // Stages 1 and 2 read only the text: their answers are cached by it, once for every model judged.
+    const Sample text_only = context_for(s.sample, {}, text);
+    std::vector<RubricItem> items = parse_items(scoring_->ask(decomposer_, prompts_.decompose, text_only).text);
+    const std::size_t proposed = items.size();
+    if (filter_ && !items.empty()) items = filtered(items, s.sample, text);
+    const bool fallback = items.empty();
+    if (fallback) items = {{holistic_dimension_, text, text}};
+
+    json details = json::array();
+    std::vector<double> p_yes;
+    if (!generate_) {
+      for (const auto& item : items) {
+        json d = {{"dimension", item.dimension}, {"question", item.question}, {"basis", item.basis}};
+        try {
+          const auto answer = scoring_->ask(
+              judge_, prompts_.judge, context_for(s.sample, audio, text, {{"dimension", item.dimension}, {"question", item.question}}));
+          const double p = metrics::yes_no_probability(answer.logprobs).p_yes;
+          d["p_yes"] = p;
+          d["answer"] = p >= 0.5 ? "yes" : "no";
+          p_yes.push_back(p);
+        } catch (const Error& e) {  // as the reference: an unanswerable item drops out of the mean
+          d["error"] = e.what();
+        }
+        details.push_back(d);
+      }
+    } else {
+      const auto answer =
+          scoring_->ask(judge_, prompts_.generate, context_for(s.sample, audio, text, {{"items", items_json(items)}}));
+      const auto answers = text::find_json(answer.text, '[');
+      for (std::size_t i = 0; i < items.size(); ++i)
+        details.push_back({{"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}});
+      if (answers)
+        for (std::size_t k = 0; k < answers->size(); ++k) {
+          const json& a = (*answers)[k];
+          if (!a.is_object()) continue;
+          const std::size_t id = a.contains("id") && a["id"].is_number_unsigned() ? a["id"].get<std::size_t>() : k;
+          const std::string said = text::lower(string_in(a, {"answer"}));
+          if (id >= items.size() || (said != "yes" && said != "no")) continue;
+          details[id]["answer"] = said;
+          details[id]["evidence"] = string_in(a, {"evidence"});
+          details[id]["p_yes"] = said == "yes" ? 1.0 : 0.0;
+        }
+      for (const auto& d : details)
+        if (d.contains("p_yes")) p_yes.push_back(d["p_yes"]);
+    }
+    if (p_yes.empty())
+      throw Error(ErrorCategory::model, fmt::format("sample '{}': the judge answered none of the {} rubric items", s.sample.id,
+                                                    items.size()));
+    double sum = 0;
+    for (double p : p_yes) sum += p;
+    return {{"value", sum / double(p_yes.size())}, {"items", details}, {"proposed_items", proposed},
+            {"kept_items", fallback ? 0 : items.size()}, {"holistic_fallback", fallback}};
+  }
+
+  json identity() const override {
+    json j = {{"name", name}, {"class", "rubric_judge"}, {"decomposer", decomposer_},
+              {"decomposer_identity", scoring_->identity(decomposer_)}, {"judge", judge_},
+              {"judge_identity", scoring_->identity(judge_)}, {"mode", generate_ ? "generate" : "logits"},
+              {"filter", filter_}, {"holistic_dimension", holistic_dimension_},
+              {"prompts", {{"decompose", prompts_.decompose.identity()}, {"filter", prompts_.filter.identity()},
+                           {"judge", generate_ ? prompts_.generate.identity() : prompts_.judge.identity()}}},
+              {"score", generate_ ? "yes answers / answered items" : "mean over items of p(yes) (two-way softmax)"}};
+    j.update(input_.identity());
+    return j;
+  }
+
+ private:
+  // Stage 2: items the decomposer itself finds unsupported by the text go.
+  std::vector<RubricItem> filtered(const std::vector<RubricItem>& items, const Sample& sample, const std::string& text) const {
+    const auto answer = scoring_->ask(decomposer_, prompts_.filter, context_for(sample, {}, text, {{"items", items_json(items)}}));
+    const auto object = text::find_json(answer.text, '{');
+    if (!object || !object->contains("results") || !(*object)["results"].is_array())
+      throw Error(ErrorCategory::model, fmt::format("the rubric filter's answer holds no results list: {}",
+                                                    answer.text.substr(0, 300)));
+    std::vector<bool> keep(items.size(), true);  // an item the filter does not mention stays
+    for (const auto& r : (*object)["results"])
+      if (r.is_object() && r.contains("id") && r["id"].is_number_unsigned() && r["id"].get<std::size_t>() < items.size())
+        keep[r["id"].get<std::size_t>()] = text::lower(string_in(r, {"judgment", "decision"})) == "keep";
+    std::vector<RubricItem> out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (keep[i]) out.push_back(items[i]);
+    return out;
+  }
+
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string decomposer_, judge_;
+  Prompts prompts_;
+  bool generate_, filter_;
+  std::string holistic_dimension_;
+  JudgeInput input_;
+};
+
+// ------------------------------------------------- Captioning judge (AudioCapBench)
+
+class CaptionJudge final : public Evaluator {
+ public:
+  CaptionJudge(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)) {}
+
+  json score(const Scored& s) const override {
+    Sample c = context_for(s.sample, {}, s.prediction, {{"prediction", s.prediction}, {"references", s.references}});
+    std::string last;
+    for (int attempt = 0; attempt < 2; ++attempt) {  // a reply that does not parse is asked for once more
+      last = scoring_->ask(judge_, prompt_, c, attempt).text;  // a retry is a new request, not a cached one
+      const auto object = text::find_json(last, '{');
+      if (!object) continue;
+      json out = json::object();
+      bool complete = true;
+      for (const char* criterion : {"accuracy", "completeness", "hallucination"}) {
+        const json& v = object->contains(criterion) ? (*object)[criterion] : json();
+        if (!v.is_number()) {
+          complete = false;
+          break;
+        }
+        out[criterion] = std::clamp(v.get<double>(), 0.0, 10.0);
+      }
+      if (!complete) continue;
+      const double overall = (out["accuracy"].get<double>() + out["completeness"].get<double>() +
+                              out["hallucination"].get<double>()) / 3;
+      out["value"] = std::round(overall * 100) / 100;  // the reference rounds to 2 decimals
+      out["reasoning"] = string_in(*object, {"reasoning"});
+      out["attempts"] = attempt + 1;
+      return out;
+    }
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': the captioning judge gave no scores twice; last reply: {}",
+                                                  s.sample.id, last.substr(0, 300)));
+  }
+  json corpus(const Records& records) const override {
+    json out = Evaluator::corpus(records);
+    for (const char* criterion : {"accuracy", "completeness", "hallucination"})
+      out[criterion] = number_or_null(mean_of(records, name, criterion));
+    return out;
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "caption_judge"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+            {"prompt", prompt_.identity()},
+            {"score", "mean of accuracy, completeness, hallucination (0-10, 10 = none), clamped, rounded to 2 decimals"},
+            {"references_field", references_field}};
+  }
+
+ private:
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string judge_;
+  Prompt prompt_;
+};
+
+// ------------------------------------------------- Meta-evaluation of judges
+
+// The score of an evaluator listed earlier in the task.
+const json& earlier_score(const Scored& s, const std::string& evaluator, const std::string& asking) {
+  if (!s.earlier.contains(evaluator))
+    throw Error(ErrorCategory::config, fmt::format("{} reads the scores of '{}', which must be listed before it in the "
+                                                   "task's evaluators",
+                                                   asking, evaluator));
+  return s.earlier[evaluator];
+}
+
+class JudgeAccuracy final : public Evaluator {
+ public:
+  JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold)
+      : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items), threshold_(threshold) {}
+
+  json score(const Scored& s) const override {
+    const json& judged = earlier_score(s, score_of_, name);
+    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
+    if (label != "yes" && label != "no")
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': label '{}' is not yes or no", s.sample.id, label));
+    bool yes = false;
+    if (all_items_) {
+      if (!judged.contains("items")) throw Error(ErrorCategory::config, fmt::format("{}: '{}' has no rubric items", name, score_of_));
+      yes = true;
+      for (const auto& item : judged["items"]) yes = yes && item.value("answer", "") == "yes";
+    } else {
+      yes = judged["value"].get<double>() >= threshold_;
+    }
+    return {{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}, {"label", label}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
+            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)}};
+  }
+
+ private:
+  std::string score_of_, label_field_;
+  bool all_items_;
+  double threshold_;
+};
+
+class HumanCorrelation final : public Evaluator {
+ public:
+  HumanCorrelation(std::string score_of, std::string human_field, std::string method)
+      : score_of_(std::move(score_of)), human_field_(std::move(human_field)), method_(std::move(method)) {}
+
+  // Alone, a sample has no correlation: it keeps the pair for the corpus.
+  json score(const Scored& s) const override {
+    const json& judged = earlier_score(s, score_of_, name);
+    const json& human = s.sample.fields.is_object() && s.sample.fields.contains(human_field_) ? s.sample.fields[human_field_] : json();
+    if (!human.is_number())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs a number in field '{}'", s.sample.id, name, human_field_));
+    return {{"value", nullptr}, {"system", judged["value"]}, {"human", human}};
+  }
+  json corpus(const Records& records) const override {
+    std::vector<double> x, y;
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      if (p["system"].is_number() && p["human"].is_number()) x.push_back(p["system"]), y.push_back(p["human"]);
+    }
+    if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
+    const auto c = method_ == "pearson" ? metrics::pearson(x, y) : method_ == "spearman" ? metrics::spearman(x, y)
+                                                                                          : metrics::kendall(x, y);
+    return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
+            {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"}};
+  }
+
+ private:
+  std::string score_of_, human_field_, method_;
+};
+
+std::string one_of(Args& args, const Entry& entry, const std::string& key, const std::string& fallback,
+                   std::initializer_list<const char*> allowed) {
+  const std::string v = args.string(key, fallback);
+  for (const char* a : allowed)
+    if (v == a) return v;
+  std::string list;
+  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be one of {}", entry.where(), key, entry.name, list));
+}
+
+// A prompt argument whose default depends on the language: `base`-en or `base`-zh.
+Prompt prompt_arg(const Registry& registry, Args& args, const std::string& key, const std::string& base,
+                  const std::string& language) {
+  return Prompt::load(registry, args.string(key, fmt::format("{}-{}", base, language)));
+}
+
+}  // namespace
+
+std::unique_ptr<Evaluator> load_judge_evaluator(const Registry& registry, const Entry& entry,
+                                                const std::shared_ptr<ScoringModels>& scoring) {
+  Args args(entry);
+  const std::string& c = entry.class_id;
+  JudgeInput input{args.string("audio", "auto"), args.string("text_field", "")};
+  if (c == "aqascore") {
+    const std::string mode = one_of(args, entry, "mode", "single", {"single", "pair_audio", "pair_text", "compa"});
+    const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
+                   : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
+    return std::make_unique<AqaScore>(scoring, args.required_string("judge"),
+                                      Prompt::load(registry, args.string("prompt", "aqascore-contains")), m, input,
+                                      args.string("label_field", "preferred"));
+  }
+  if (c == "rubric_judge") {
+    const std::string language = one_of(args, entry, "language", "en", {"en", "zh"});
+    const bool generate = one_of(args, entry, "mode", "logits", {"logits", "generate"}) == "generate";
+    RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
+                                 prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
+                                 prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
+                                 prompt_arg(registry, args, "generate_prompt", "rubric-generate", language)};
+    return std::make_unique<RubricJudge>(scoring, args.required_string("decomposer"), args.required_string("judge"),
+                                         std::move(prompts), generate, args.boolean("filter", true),
+                                         language == "zh" ? "整体" : "overall", input);
+  }
+  if (c == "caption_judge")
+    return std::make_unique<CaptionJudge>(scoring, args.required_string("judge"),
+                                          Prompt::load(registry, args.string("prompt", "caption-judge")));
+  if (c == "judge_accuracy") {
+    const bool all_items = one_of(args, entry, "rule", "threshold", {"threshold", "all_items_yes"}) == "all_items_yes";
+    return std::make_unique<JudgeAccuracy>(args.required_string("score_of"), args.string("label_field", "label"), all_items,
+                                           args.number("threshold", 0.5));
+  }
+  if (c == "human_correlation")
+    return std::make_unique<HumanCorrelation>(args.required_string("score_of"), args.string("human_field", "human_score"),
+                                              one_of(args, entry, "method", "pearson", {"pearson", "spearman", "kendall"}));
+  return nullptr;
+}
+
+}  // namespace aeval::pipeline
