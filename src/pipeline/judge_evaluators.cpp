@@ -121,15 +121,6 @@ class AqaScore final : public Evaluator {
     }
     return {};
   }
-  // 1 when the judge prefers the labelled one, 0.5 for a tie.
-  json preference(const Scored& s, const std::string& preferred, json details) const {
-    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
-    if (label != "a" && label != "b")
-      throw Error(ErrorCategory::data, fmt::format("sample '{}': field '{}' must be a or b", s.sample.id, label_field_));
-    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? 0.5 : 0.0;
-    details["preferred"] = preferred;
-    return details;
-  }
   json corpus(const Records& records) const override {
     json out = Evaluator::corpus(records);
     if (mode_ == Mode::compa) {
@@ -150,6 +141,16 @@ class AqaScore final : public Evaluator {
   }
 
  private:
+  // 1 when the judge prefers the labelled one, 0.5 for a tie.
+  json preference(const Scored& s, const std::string& preferred, json details) const {
+    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
+    if (label != "a" && label != "b")
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': field '{}' must be a or b", s.sample.id, label_field_));
+    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? 0.5 : 0.0;
+    details["preferred"] = preferred;
+    return details;
+  }
+
   std::shared_ptr<ScoringModels> scoring_;
   std::string judge_;
   Prompt question_;

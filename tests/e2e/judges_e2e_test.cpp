@@ -128,7 +128,7 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   // p(yes) per rubric question, from logprobs (yes, no).
   const std::map<std::string, std::pair<double, double>> answers = {
       {"Is a woman speaking?", {-0.2, -1.8}}, {"Does she say goodbye?", {-0.4, -1.1}},
-      {"Is a man shouting?", {-2.2, -0.1}},   {"Is there traffic noise?", {-1.5, -0.3}},
+      {"Is a man shouting?", {-2.2, -0.1}},   {"Is there traffic noise?", {-0.3, -1.5}},
       {"Is there a dog?", {-2.0, -0.2}}};
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string model = r.body["model"], text = all_text(r);
@@ -162,6 +162,14 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   TempDir dir;
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);  // a cache of this test's own: counts start at zero
   point_judges_at(dir / "registry", server);
+  // The all-items-yes rule beside the threshold rule.
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml",
+              "all-yes:\n  class: judge_accuracy\n  args: {score_of: rubric-judge, rule: all_items_yes}\n");
+  write_bytes(dir / "registry" / "tasks" / "t.yaml",
+              "judge-bench:\n  class: task\n  args:\n    dataset: judge-bench-example\n    model: no-model\n"
+              "    evaluators: [rubric-judge, rubric-accuracy, all-yes]\n    aggregators: [by-subset-and-language]\n");
   const auto goodbye = (kSounds / "vm-goodbye.g722").string(), thanks = (kSounds / "auth-thankyou.g722").string();
   write_lines(dir / "bench.jsonl",
               {{{"id", "p"}, {"audio", goodbye}, {"text", "A woman says goodbye"}, {"label", "yes"}, {"subset", "speech"}, {"language", "en"}},
@@ -181,7 +189,7 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   EXPECT_EQ(p["items"].size(), 2u);
   EXPECT_EQ(p["items"][1]["question"], "Does she say goodbye?");
   const json& n = run.by_id.at("n")["scores"]["rubric-judge"];
-  EXPECT_NEAR(n["value"].get<double>(), (two_way(-2.2, -0.1) + two_way(-1.5, -0.3)) / 2, 1e-12);
+  EXPECT_NEAR(n["value"].get<double>(), (two_way(-2.2, -0.1) + two_way(-0.3, -1.5)) / 2, 1e-12);
   const json& h = run.by_id.at("h")["scores"]["rubric-judge"];
   EXPECT_EQ(h["holistic_fallback"], true);
   EXPECT_EQ(h["items"][0]["question"], "A dog barks");
@@ -189,6 +197,10 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   // Decisions at 0.5: p is yes (correct), n is no (correct), h is no (correct).
   const json& accuracy = run.summary["metrics"]["rubric-accuracy"];
   EXPECT_EQ(accuracy["value"], 1.0);
+  // All items yes: p's two items are both above 0.5 (yes); n has one yes and one no (no).
+  EXPECT_EQ(run.by_id.at("p")["scores"]["all-yes"]["decision"], "yes");
+  EXPECT_EQ(run.by_id.at("n")["scores"]["all-yes"]["decision"], "no");
+  EXPECT_EQ(run.by_id.at("h")["scores"]["all-yes"]["decision"], "no");
   const json& groups = run.summary["aggregations"]["by-subset-and-language"]["rubric-accuracy"]["groups"];
   EXPECT_EQ(groups["subset"]["speech"]["samples"], 2);
   EXPECT_EQ(groups["language"]["en"]["samples"], 3);
