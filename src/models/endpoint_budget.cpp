@@ -23,11 +23,6 @@ std::shared_ptr<EndpointBudget> EndpointBudget::of(std::vector<std::string> base
   return budget;
 }
 
-int EndpointBudget::limit() const {
-  const std::lock_guard lock(mutex_);
-  return limit_;
-}
-
 EndpointBudget::Slot::Slot(EndpointBudget& budget) : budget_(budget) {
   std::unique_lock lock(budget_.mutex_);
   budget_.freed_.wait(lock, [&] { return budget_.in_flight_ < budget_.limit_; });

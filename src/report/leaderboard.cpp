@@ -60,7 +60,6 @@ std::string markdown_cell(const std::string& s) {
 // One summary.json, as much of it as a leaderboard needs.
 struct RunSummary {
   std::string task, dataset, model;
-  std::filesystem::path run_dir;
   std::vector<std::pair<std::string, std::string>> metrics;  // (name, evaluator class)
   std::map<std::string, double> values;
   std::optional<double> bitrate_kbps;
@@ -74,7 +73,6 @@ RunSummary read_summary(const std::filesystem::path& file) {
     r.task = s.at("task");
     r.dataset = s.at("dataset");
     r.model = s.at("model");
-    r.run_dir = file.parent_path();
     r.samples = s.at("counts").at("samples");
     r.failed = s.at("counts").at("failed");
     for (const auto& evaluator : s.at("provenance").at("evaluators")) {
@@ -114,7 +112,6 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
   for (const auto& r : runs) {
     LeaderboardRow& row = rows[r.model];
     row.model = r.model;
-    row.run_dirs.push_back(r.run_dir);
     row.samples += r.samples;
     failed[r.model] += r.failed;
     if (r.bitrate_kbps) row.bitrate_kbps = r.bitrate_kbps;

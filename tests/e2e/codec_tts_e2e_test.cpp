@@ -85,7 +85,8 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", out.string(), html.string())).status, 0);
   // A real browser parses the file: the DOM it builds holds the table and the charts.
   const auto browser = aeval::detail::run_to_end(
-      {chromium().string(), "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + (dir / "profile").string(),
+      {chromium().string(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+       "--user-data-dir=" + (dir / "profile").string(),
        "--dump-dom", "file://" + html.string()});
   ASSERT_EQ(browser.status, 0) << browser.err;
   const std::string& dom = browser.out;

@@ -27,12 +27,10 @@ class EndpointBudget {
     EndpointBudget& budget_;
   };
 
-  int limit() const;
-
  private:
   explicit EndpointBudget(int limit) : limit_(limit) {}
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable freed_;
   int limit_;
   int in_flight_ = 0;

@@ -22,7 +22,6 @@ struct LeaderboardColumn {
 
 struct LeaderboardRow {
   std::string model;
-  std::vector<std::filesystem::path> run_dirs;  // one per dataset
   std::map<std::size_t, double> values;         // column index → corpus value
   std::optional<double> average;                // normalized average, when any column normalizes
   std::optional<double> bitrate_kbps;           // codecs
