@@ -62,6 +62,7 @@ struct RunSummary {
   std::string task, dataset, model;
   std::vector<std::pair<std::string, std::string>> metrics;  // (name, evaluator class)
   std::map<std::string, double> values;
+  std::map<std::string, std::pair<double, double>> intervals;
   std::optional<double> bitrate_kbps;
   std::size_t samples = 0, failed = 0;
 };
@@ -75,11 +76,18 @@ RunSummary read_summary(const std::filesystem::path& file) {
     r.model = s.at("model");
     r.samples = s.at("counts").at("samples");
     r.failed = s.at("counts").at("failed");
+    const json aggregations = s.value("aggregations", json::object());
     for (const auto& evaluator : s.at("provenance").at("evaluators")) {
       const std::string name = evaluator.at("name");
       r.metrics.emplace_back(name, evaluator.at("class"));
       const json& v = s.at("metrics").at(name).at("value");
       if (v.is_number()) r.values[name] = v.get<double>();
+      // The first aggregation that bootstrapped this metric gives its interval.
+      for (const auto& [aggregator, metrics] : aggregations.items())
+        if (const json* m = metrics.contains(name) ? &metrics[name] : nullptr;
+            m && m->contains("interval") && !r.intervals.count(name) && (*m)["interval"]["low"].is_number() &&
+            (*m)["interval"]["high"].is_number())
+          r.intervals[name] = {(*m)["interval"]["low"].get<double>(), (*m)["interval"]["high"].get<double>()};
     }
     const json& model = s.at("provenance").at("model");
     if (model.is_object() && model.contains("bitrate_kbps") && model["bitrate_kbps"].is_number())
@@ -116,6 +124,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     failed[r.model] += r.failed;
     if (r.bitrate_kbps) row.bitrate_kbps = r.bitrate_kbps;
     for (const auto& [metric, value] : r.values) row.values[column_of.at({r.dataset, metric})] = value;
+    for (const auto& [metric, interval] : r.intervals) row.intervals[column_of.at({r.dataset, metric})] = interval;
   }
   for (auto& [model, row] : rows) {
     row.fail_rate = row.samples ? double(failed[model]) / double(row.samples) : 0.0;
@@ -278,9 +287,11 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
       "<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;margin:1em 0}}"
       "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
       "caption{{font-weight:bold;text-align:left}}.rule{{font-weight:normal;color:#555;font-size:.85em}}"
+      ".ci{{color:#555;font-size:.8em;white-space:nowrap}}"
       "svg.bitrate{{margin-right:1em}}</style>\n"
       "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: each model's latest run per dataset. Average: "
-      "the normalized mean of the metrics that show a rule.</p>\n",
+      "the normalized mean of the metrics that show a rule. Brackets: bootstrap confidence intervals, where the run "
+      "computed them.</p>\n",
       kVersion, kGitCommit);
   for (const auto& b : boards) {
     const bool kbps = b.has_bitrates();
@@ -292,7 +303,13 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
     out += "<th>average</th><th>samples</th><th>fail rate</th></tr></thead>\n<tbody>\n";
     for (const auto& r : b.rows) {
       out += fmt::format("<tr><td>{}</td>{}", escape(r.model), kbps ? fmt::format("<td>{}</td>", bitrate_text(r)) : "");
-      for (std::size_t i = 0; i < b.columns.size(); ++i) out += fmt::format("<td>{}</td>", value_text(r, i));
+      for (std::size_t i = 0; i < b.columns.size(); ++i) {
+        const auto interval = r.intervals.find(i);
+        out += interval == r.intervals.end()
+                   ? fmt::format("<td>{}</td>", value_text(r, i))
+                   : fmt::format("<td>{}<br><span class=\"ci\">[{}, {}]</span></td>", value_text(r, i),
+                                 number(interval->second.first), number(interval->second.second));
+      }
       out += fmt::format("<td>{}</td><td>{}</td><td>{:.3f}</td></tr>\n",
                          r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples, r.fail_rate);
     }

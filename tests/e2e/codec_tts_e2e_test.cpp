@@ -92,6 +92,8 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   const std::string& dom = browser.out;
   EXPECT_NE(dom.find("<table>"), std::string::npos) << dom.substr(0, 500);
   EXPECT_NE(dom.find("<td>mulaw-process</td><td>64</td>"), std::string::npos);
+  // The bootstrap interval of identity-codec's STOI (all ones) beside its value.
+  EXPECT_NE(dom.find("<td>1<br><span class=\"ci\">[1, 1]</span></td>"), std::string::npos);
   std::size_t charts = 0, points = 0;
   for (std::size_t at = 0; (at = dom.find("<svg class=\"chart bitrate\"", at)) != std::string::npos; ++at) ++charts;
   for (std::size_t at = 0; (at = dom.find("<circle", at)) != std::string::npos; ++at) ++points;

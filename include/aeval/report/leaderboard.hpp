@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace aeval::report {
@@ -23,6 +24,7 @@ struct LeaderboardColumn {
 struct LeaderboardRow {
   std::string model;
   std::map<std::size_t, double> values;         // column index → corpus value
+  std::map<std::size_t, std::pair<double, double>> intervals;  // column index → bootstrap interval, when run with one
   std::optional<double> average;                // normalized average, when any column normalizes
   std::optional<double> bitrate_kbps;           // codecs
   double fail_rate = 0;                         // over all its runs' samples
