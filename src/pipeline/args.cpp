@@ -68,4 +68,14 @@ std::vector<std::string> Args::strings(const std::string& key) {
   return out;
 }
 
+std::string Args::choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> allowed) {
+  const std::string value = string(key, fallback);
+  std::string listed;
+  for (const char* a : allowed) {
+    if (value == a) return value;
+    listed.append(listed.empty() ? "" : ", ").append(a);
+  }
+  fail(key, "one of " + listed);
+}
+
 }  // namespace aeval::pipeline

@@ -35,7 +35,7 @@ std::vector<std::vector<std::string>> references_in(const Records& records) {
   return out;
 }
 
-class ErrorRate final : public Evaluator {
+class ErrorRate : public Evaluator {
  public:
   explicit ErrorRate(bool characters) : characters_(characters) {}
   json score(const Scored& s) const override {
@@ -200,13 +200,14 @@ class SignalMetric final : public Evaluator {
   metrics::AudioPairOptions options_;
 };
 
-// WER/CER of what an ASR model hears in the output audio.
-class AsrErrorRate final : public Evaluator {
+// WER/CER of what an ASR model hears in the output audio: an error rate
+// whose hypothesis is the transcript (its corpus is the error rate's).
+class AsrErrorRate final : public ErrorRate {
  public:
   AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original, bool characters,
                std::optional<PostProcess> normalizer)
-      : scoring_(std::move(scoring)), model_(std::move(model)), against_original_(against_original),
-        counts_(characters), normalizer_(std::move(normalizer)) {}
+      : ErrorRate(characters), scoring_(std::move(scoring)), model_(std::move(model)),
+        against_original_(against_original), normalizer_(std::move(normalizer)) {}
 
   json score(const Scored& s) const override {
     if (s.output_audio.empty())
@@ -227,40 +228,38 @@ class AsrErrorRate final : public Evaluator {
       heard = normalizer_->apply(heard, s.sample);
       for (auto& r : references) r = normalizer_->apply(r, s.sample);
     }
-    out.update(counts_.score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
+    out.update(ErrorRate::score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
     return out;
   }
-  json corpus(const Records& records) const override { return counts_.corpus(records); }
   json identity() const override {
-    json j = counts_.identity();
-    j["name"] = name;
+    json j = ErrorRate::identity();
     j["class"] = "asr_error_rate";
     j["asr_model"] = {{"name", model_}, {"identity", scoring_->identity(model_)}};
     j["against"] = against_original_ ? "original" : "reference";
     j["normalizer"] = normalizer_ ? normalizer_->identity : json(nullptr);
     return j;
   }
-  void named(const std::string& n) { name = n, counts_.name = n; }
 
  private:
   std::shared_ptr<ScoringModels> scoring_;
   std::string model_;
   bool against_original_;
-  ErrorRate counts_;
   std::optional<PostProcess> normalizer_;
 };
 
 }  // namespace
 
-json Evaluator::corpus(const Records& records) const {
+json mean_score(const Records& records, const std::string& evaluator, const std::string& key) {
   double sum = 0;
   std::size_t n = 0;
   for (const json* r : records) {
-    const json& v = (*r)["scores"][name]["value"];
+    const json& v = (*r)["scores"][evaluator][key];
     if (v.is_number()) sum += v.get<double>(), ++n;
   }
-  return {{"value", n ? json(sum / double(n)) : json(nullptr)}};
+  return n ? json(sum / double(n)) : json(nullptr);
 }
+
+json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
 
 std::vector<std::string> references_of(const Sample& sample, const std::string& references_field) {
   if (references_field.empty()) return {sample.reference};
@@ -289,10 +288,7 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
   if (auto judge = load_judge_evaluator(registry, entry, models)) {
     e = std::move(judge);
   } else if (c == "error_rate") {
-    const std::string unit = args.string("unit", "words");
-    if (unit != "words" && unit != "chars")
-      throw Error(ErrorCategory::config, entry.where() + ": argument 'unit' of '" + name + "' must be words or chars");
-    e = std::make_unique<ErrorRate>(unit == "chars");
+    e = std::make_unique<ErrorRate>(args.choice("unit", "words", {"words", "chars"}) == "chars");
   } else if (c == "exact_match" || c == "exist_match") {
     e = std::make_unique<Match>(c == "exist_match");
   } else if (c == "bleu") {
@@ -319,18 +315,11 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
                                                      entry.where(), metric, name));
     e = std::make_unique<SignalMetric>(metric, o);
   } else if (c == "asr_error_rate") {
-    const std::string against = args.string("against", "reference"), unit = args.string("unit", "words");
-    if (against != "reference" && against != "original")
-      throw Error(ErrorCategory::config, fmt::format("{}: argument 'against' of '{}' must be reference or original",
-                                                     entry.where(), name));
-    if (unit != "words" && unit != "chars")
-      throw Error(ErrorCategory::config, fmt::format("{}: argument 'unit' of '{}' must be words or chars", entry.where(), name));
     const std::string normalizer = args.string("normalizer", "");
-    auto asr = std::make_unique<AsrErrorRate>(
-        models, args.string("model", ""), against == "original", unit == "chars",
+    e = std::make_unique<AsrErrorRate>(
+        models, args.required_string("model"), args.choice("against", "reference", {"reference", "original"}) == "original",
+        args.choice("unit", "words", {"words", "chars"}) == "chars",
         normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer)));
-    asr->named(name);
-    e = std::move(asr);
   } else {
     throw Error(ErrorCategory::internal, entry.where() + ": evaluator class '" + c + "' has no loader");
   }

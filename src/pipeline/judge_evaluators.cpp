@@ -62,16 +62,6 @@ Sample context_for(const Sample& s, const std::filesystem::path& audio, const st
   return c;
 }
 
-double mean_of(const Records& records, const std::string& evaluator, const std::string& key) {
-  double sum = 0;
-  std::size_t n = 0;
-  for (const json* r : records) {
-    const json& v = (*r)["scores"][evaluator][key];
-    if (v.is_number()) sum += v.get<double>(), ++n;
-  }
-  return n ? sum / double(n) : NAN;
-}
-
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 // ---------------------------------------------------------------- AQAScore
@@ -124,8 +114,8 @@ class AqaScore final : public Evaluator {
   json corpus(const Records& records) const override {
     json out = Evaluator::corpus(records);
     if (mode_ == Mode::compa) {
-      out["text_score"] = number_or_null(mean_of(records, name, "text_score"));
-      out["audio_score"] = number_or_null(mean_of(records, name, "audio_score"));
+      out["text_score"] = mean_score(records, name, "text_score");
+      out["audio_score"] = mean_score(records, name, "audio_score");
       out["group_score"] = out["value"];
     }
     return out;
@@ -340,7 +330,7 @@ class CaptionJudge final : public Evaluator {
   json corpus(const Records& records) const override {
     json out = Evaluator::corpus(records);
     for (const char* criterion : {"accuracy", "completeness", "hallucination"})
-      out[criterion] = number_or_null(mean_of(records, name, criterion));
+      out[criterion] = mean_score(records, name, criterion);
     return out;
   }
   json identity() const override {
@@ -431,16 +421,6 @@ class HumanCorrelation final : public Evaluator {
   std::string score_of_, human_field_, method_;
 };
 
-std::string one_of(Args& args, const Entry& entry, const std::string& key, const std::string& fallback,
-                   std::initializer_list<const char*> allowed) {
-  const std::string v = args.string(key, fallback);
-  for (const char* a : allowed)
-    if (v == a) return v;
-  std::string list;
-  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-  throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be one of {}", entry.where(), key, entry.name, list));
-}
-
 // A prompt argument whose default depends on the language: `base`-en or `base`-zh.
 Prompt prompt_arg(const Registry& registry, Args& args, const std::string& key, const std::string& base,
                   const std::string& language) {
@@ -455,7 +435,7 @@ std::unique_ptr<Evaluator> load_judge_evaluator(const Registry& registry, const 
   const std::string& c = entry.class_id;
   JudgeInput input{args.string("audio", "auto"), args.string("text_field", "")};
   if (c == "aqascore") {
-    const std::string mode = one_of(args, entry, "mode", "single", {"single", "pair_audio", "pair_text", "compa"});
+    const std::string mode = args.choice("mode", "single", {"single", "pair_audio", "pair_text", "compa"});
     const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
                    : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
     return std::make_unique<AqaScore>(scoring, args.required_string("judge"),
@@ -463,8 +443,8 @@ std::unique_ptr<Evaluator> load_judge_evaluator(const Registry& registry, const 
                                       args.string("label_field", "preferred"));
   }
   if (c == "rubric_judge") {
-    const std::string language = one_of(args, entry, "language", "en", {"en", "zh"});
-    const bool generate = one_of(args, entry, "mode", "logits", {"logits", "generate"}) == "generate";
+    const std::string language = args.choice("language", "en", {"en", "zh"});
+    const bool generate = args.choice("mode", "logits", {"logits", "generate"}) == "generate";
     RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
                                  prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
                                  prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
@@ -477,13 +457,13 @@ std::unique_ptr<Evaluator> load_judge_evaluator(const Registry& registry, const 
     return std::make_unique<CaptionJudge>(scoring, args.required_string("judge"),
                                           Prompt::load(registry, args.string("prompt", "caption-judge")));
   if (c == "judge_accuracy") {
-    const bool all_items = one_of(args, entry, "rule", "threshold", {"threshold", "all_items_yes"}) == "all_items_yes";
+    const bool all_items = args.choice("rule", "threshold", {"threshold", "all_items_yes"}) == "all_items_yes";
     return std::make_unique<JudgeAccuracy>(args.required_string("score_of"), args.string("label_field", "label"), all_items,
                                            args.number("threshold", 0.5));
   }
   if (c == "human_correlation")
     return std::make_unique<HumanCorrelation>(args.required_string("score_of"), args.string("human_field", "human_score"),
-                                              one_of(args, entry, "method", "pearson", {"pearson", "spearman", "kendall"}));
+                                              args.choice("method", "pearson", {"pearson", "spearman", "kendall"}));
   return nullptr;
 }
 

@@ -34,9 +34,7 @@ PostProcess load_post_process(const Registry& registry, const std::string& name)
   t.name = name;
   const std::string& c = entry.class_id;
   const bool normalizer = c == "whisper_english" || c == "whisper_basic" || c == "strip" || c == "lower";
-  const std::string apply_to = args.string("apply_to", normalizer ? "both" : "prediction");
-  if (apply_to != "both" && apply_to != "prediction")
-    throw Error(ErrorCategory::config, fmt::format("{}: apply_to of '{}' must be both or prediction", entry.where(), name));
+  const std::string apply_to = args.choice("apply_to", normalizer ? "both" : "prediction", {"both", "prediction"});
   t.references_too = apply_to == "both";
   t.identity = {{"name", name}, {"class", c}, {"apply_to", apply_to}};
 

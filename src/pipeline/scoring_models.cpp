@@ -17,6 +17,15 @@ models::Model& ScoringModels::get(const std::string& name) {
   return *model;
 }
 
+models::Response ScoringModels::cached_infer(models::Model& model, const std::string& key,
+                                             const std::function<models::Request()>& request) {
+  if (cache_ && model.cacheable())
+    if (auto cached = cache_->get(key)) return *cached;
+  models::Response response = model.infer(request());
+  if (cache_ && model.cacheable()) cache_->put(key, response);
+  return response;
+}
+
 models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt) {
   models::Model& model = get(name);
   const RenderedPrompt rendered = prompt.render(context);
@@ -25,13 +34,11 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
   const std::string key = ResponseCache::key(model.identity(), attempt ? fmt::format("attempt {}", attempt) : "",
                                              rendered.shape, rendered.audio, reads_audio);
-  if (cache_ && model.cacheable())
-    if (auto cached = cache_->get(key)) return *cached;
-  std::vector<Audio> audio;
-  for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
-  models::Response response = model.infer(rendered.request(context.id, std::move(audio)));
-  if (cache_ && model.cacheable()) cache_->put(key, response);
-  return response;
+  return cached_infer(model, key, [&] {
+    std::vector<Audio> audio;
+    for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
+    return rendered.request(context.id, std::move(audio));
+  });
 }
 
 nlohmann::json ScoringModels::identity(const std::string& name) { return get(name).identity(); }
@@ -53,18 +60,14 @@ std::string ScoringModels::transcribe(const std::string& name, const std::filesy
   if (!mine) return transcript.get();  // another evaluator asked first: its answer
   try {
     // Content-addressed: the same audio under any path or sample id is the same question.
-    const std::string key =
-        ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {}, false);
-    std::optional<models::Response> response;
-    if (cache_ && model.cacheable()) response = cache_->get(key);
-    if (!response) {
+    const std::string key = ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {}, false);
+    const models::Response response = cached_infer(model, key, [&] {
       models::Request request;
       request.sample_id = audio.filename().string();
       request.audio.push_back(load_mono(audio, model.input_sample_rate()));
-      response = model.infer(request);
-      if (cache_ && model.cacheable()) cache_->put(key, *response);
-    }
-    promise.set_value(response->text);
+      return request;
+    });
+    promise.set_value(response.text);
   } catch (...) {
     promise.set_exception(std::current_exception());
   }

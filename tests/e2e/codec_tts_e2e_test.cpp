@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/subprocess.hpp"
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -22,7 +23,7 @@ using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 using nlohmann::json;
 
-const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 constexpr int kSamples = 3;
 
 double metric(const json& summary, const std::string& name) { return summary["metrics"][name]["value"].get<double>(); }
@@ -44,7 +45,7 @@ std::filesystem::path chromium() {
 }
 
 TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   if (chromium().empty()) GTEST_SKIP() << "chromium not installed (scripts/setup.sh installs it)";
   TempDir dir;
   const auto out = dir / "results";
@@ -104,7 +105,7 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
 }
 
 TEST(CodecE2E, AProcessAnsweringWithUnreadableAudioFailsItsSamplesClearly) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   TempDir dir;
   write_bytes(dir / "bad_codec.py",
               "import json, sys\n"

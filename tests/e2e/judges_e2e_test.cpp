@@ -18,6 +18,7 @@
 #include "aeval/audio.hpp"
 #include "aeval/metrics/correlation.hpp"
 #include "support/openai_test_server.hpp"
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -33,7 +34,7 @@ using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 using nlohmann::json;
 
-const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 
 // Every text part of a chat request, joined.
 std::string all_text(const ReceivedRequest& r) {
@@ -75,7 +76,7 @@ void write_lines(const std::filesystem::path& file, const std::vector<json>& row
 }
 
 TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   // The judge's log-probabilities depend on the caption: "yes" as several variants.
   const std::map<std::string, std::pair<double, double>> logprobs = {
       {"goodbye", {-0.1, -2.5}}, {"phone", {-0.9, -0.6}}, {"rain", {-3.0, -0.05}}, {"orchestra", {-4.0, -0.02}}};
@@ -123,7 +124,7 @@ TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {
 }
 
 TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   std::atomic<int> decompositions{0}, filters{0};
   // p(yes) per rubric question, from logprobs (yes, no).
   const std::map<std::string, std::pair<double, double>> answers = {
@@ -215,7 +216,7 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
 }
 
 TEST(JudgesE2E, GenerateModeParsesLooseJsonAndFailsOnGarbage) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string model = r.body["model"], text = all_text(r);
     ScriptedReply reply;
@@ -314,7 +315,7 @@ TEST(JudgesE2E, CaptionJudgeClampsRetriesOnceAndReportsNextToTextMetrics) {
 }
 
 TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   const auto goodbye = (kSounds / "vm-goodbye.g722").string(), thanks = (kSounds / "auth-thankyou.g722").string();
   // The judge tells the files apart by their length: goodbye and thank-you differ.
   const std::size_t goodbye_length = sent_length(goodbye);

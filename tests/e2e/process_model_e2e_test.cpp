@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/download.hpp"
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -21,10 +22,10 @@ using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 using nlohmann::json;
 
-const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 
 TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   TempDir dir;
   std::ofstream m(dir / "m.jsonl");
   for (int i = 0; i < 14; ++i) {
@@ -81,7 +82,7 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
 }
 
 TEST(ProcessModelE2E, RuleBasedModelReadsTheAudioFilesAevalWrites) {
-  if (!std::filesystem::exists(kSounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   TempDir dir;
   std::ofstream m(dir / "m.jsonl");
   for (const char* id : {"vm-goodbye", "conf-onlyperson", "auth-thankyou"})

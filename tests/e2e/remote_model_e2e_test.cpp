@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/openai_test_server.hpp"
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -22,8 +23,8 @@ using aeval::testing::write_bytes;
 using nlohmann::json;
 
 TEST(RemoteModelE2E, SpokenMcqThroughAChatServer) {
-  const std::filesystem::path sounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
-  if (!std::filesystem::exists(sounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  const std::filesystem::path& sounds = aeval::testing::kAsteriskSounds;
   aeval::testing::OpenAiTestServer server([](const aeval::testing::ReceivedRequest& r, int) {
     aeval::testing::ScriptedReply reply;
     const std::string question = r.body["messages"][1]["content"][1]["text"];

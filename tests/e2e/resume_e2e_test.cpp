@@ -15,6 +15,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/pipeline/run_store.hpp"
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
@@ -24,7 +25,7 @@ using aeval::testing::read_bytes;
 using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
 
-const std::filesystem::path kSounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 constexpr int kSamples = 16;
 
 // The run folders under `root`, sorted.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -31,7 +32,7 @@ TEST(RunE2E, UnknownTaskGetsDidYouMean) {
 }
 
 TEST(RunE2E, BadFilesFailAloneAndCountInFailRate) {
-  const std::filesystem::path sounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
+  const std::filesystem::path& sounds = aeval::testing::kAsteriskSounds;
   if (!std::filesystem::exists(sounds / "auth-thankyou.g722") || !std::filesystem::exists(AEVAL_BINARY))
     GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
   TempDir dir;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -115,8 +116,8 @@ TEST(TasksE2E, CaptioningMetricsAgreeWithAevalScore) {
 }
 
 TEST(TasksE2E, AsrOverAUserManifestWithGroupsAndIntervals) {
-  const std::filesystem::path sounds = "/usr/share/asterisk/sounds/en_US_f_Allison";
-  if (!std::filesystem::exists(sounds / "vm-goodbye.g722")) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  const std::filesystem::path& sounds = aeval::testing::kAsteriskSounds;
   TempDir dir;
   std::ofstream m(dir / "m.jsonl");
   const std::tuple<const char*, const char*, const char*> rows[] = {

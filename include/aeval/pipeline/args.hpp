@@ -1,6 +1,7 @@
 #pragma once
 // Typed access to a registry entry's args, with errors that name the entry's
 // file and line. (Unknown arguments were rejected when the registry loaded.)
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ class Args {
   int integer(const std::string& key, int fallback);
   double number(const std::string& key, double fallback);
   std::vector<std::string> strings(const std::string& key);  // a list, or one scalar
+  // A string that must be one of `allowed`.
+  std::string choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> allowed);
 
  private:
   YAML::Node fetch(const std::string& key);

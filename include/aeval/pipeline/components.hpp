@@ -121,6 +121,11 @@ class Evaluator {
 std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
                                           const std::shared_ptr<ScoringModels>& scoring = nullptr);
 
+// The mean of scores[evaluator][key] over the records holding a number
+// there; null when none does. The corpus value of mean-aggregated metrics.
+nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
+                          const std::string& key = "value");
+
 // The references an evaluator compares against for one sample.
 std::vector<std::string> references_of(const Sample& sample, const std::string& references_field);
 

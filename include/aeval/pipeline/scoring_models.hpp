@@ -6,6 +6,7 @@
 // audio's content, so the original audio of a dataset is transcribed once
 // across all the codecs evaluated on it.
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -39,6 +40,9 @@ class ScoringModels {
 
  private:
   models::Model& get(const std::string& model);
+  // The cached answer under `key`, else the model's answer to request() (then cached).
+  models::Response cached_infer(models::Model& model, const std::string& key,
+                                const std::function<models::Request()>& request);
 
   const Registry& registry_;
   ResponseCache* cache_ = nullptr;
