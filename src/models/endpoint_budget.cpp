@@ -23,16 +23,31 @@ std::shared_ptr<EndpointBudget> EndpointBudget::of(std::vector<std::string> base
   return budget;
 }
 
-EndpointBudget::Slot::Slot(EndpointBudget& budget) : budget_(budget) {
-  std::unique_lock lock(budget_.mutex_);
-  budget_.freed_.wait(lock, [&] { return budget_.in_flight_ < budget_.limit_; });
-  ++budget_.in_flight_;
+void EndpointBudget::acquire(std::function<void()> start) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (in_flight_ >= limit_) {
+      waiting_.push_back(std::move(start));
+      return;
+    }
+    ++in_flight_;
+  }
+  start();
 }
 
-EndpointBudget::Slot::~Slot() {
-  const std::lock_guard lock(budget_.mutex_);
-  --budget_.in_flight_;
-  budget_.freed_.notify_one();
+void EndpointBudget::release() {
+  std::function<void()> next;
+  {
+    const std::lock_guard lock(mutex_);
+    // The place passes to the first waiter, unless a lowered limit takes it back.
+    if (waiting_.empty() || in_flight_ > limit_) {
+      --in_flight_;
+      return;
+    }
+    next = std::move(waiting_.front());
+    waiting_.pop_front();
+  }
+  next();
 }
 
 }  // namespace aeval::models

@@ -14,8 +14,11 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <queue>
 #include <set>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "aeval/error.hpp"
@@ -27,7 +30,7 @@ namespace {
 // One transfer: its easy handle, what it sends, what came back.
 struct Transfer {
   HttpRequest request;
-  std::promise<HttpResponse> promise;
+  std::function<void(HttpResponse)> done;
   HttpResponse response;
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
@@ -62,20 +65,37 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
 
 }  // namespace
 
+// A task due at a time; the earliest first, ties in scheduling order.
+struct Scheduled {
+  std::chrono::steady_clock::time_point at;
+  std::uint64_t order;
+  std::function<void()> task;
+  bool operator>(const Scheduled& other) const { return at != other.at ? at > other.at : order > other.order; }
+};
+
 // The event loop: curl's socket interface over epoll, so each wake-up costs
-// the sockets that are ready, not every transfer in flight; easy handles are
-// reused (curl_easy_reset keeps nothing of the previous request).
+// the sockets that are ready, not every transfer in flight. Sockets are
+// watched one-shot: an event disarms its socket and the loop re-arms it only
+// while curl still wants it, so a request on a kept-alive connection costs
+// one epoll_ctl. Easy handles are reused (curl_easy_reset keeps nothing of
+// the previous request).
 struct HttpClient::Impl {
+  using Clock = std::chrono::steady_clock;
   CURLM* multi = nullptr;
   int epoll = -1;
-  int wake = -1;  // eventfd: send() and the destructor rouse the loop
+  int wake = -1;  // eventfd: senders on other threads and the destructor rouse the loop
   std::mutex mutex;
   std::deque<std::unique_ptr<Transfer>> incoming;
+  std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> scheduled;
+  std::uint64_t scheduled_count = 0;
   // Touched by the loop thread only:
   std::set<CURL*> active;
   std::vector<CURL*> idle;
+  std::unordered_map<curl_socket_t, int> wanted;  // curl's interest per socket (CURL_POLL_IN/OUT/INOUT)
+  std::unordered_set<curl_socket_t> armed;        // sockets epoll will report once more
+  std::unordered_set<curl_socket_t> registered;   // sockets added to epoll (a closed one leaves by itself)
   long timer_ms = -1;  // curl's next timeout; -1: none
-  std::chrono::steady_clock::time_point timer_set;
+  Clock::time_point timer_set;
   std::atomic<bool> stopping{false};
   std::thread loop;
 
@@ -93,6 +113,10 @@ struct HttpClient::Impl {
     curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
     curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
     curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
+    // Keep every connection: curl's default cache (4 per transfer in flight)
+    // shrinks between waves of requests and closes connections a moment
+    // later needed again.
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, 4096L);
     loop = std::thread([this] { run(); });
     pthread_setname_np(loop.native_handle(), "aeval-http");  // visible in top -H and perf
   }
@@ -115,15 +139,28 @@ struct HttpClient::Impl {
   static int on_socket(CURL*, curl_socket_t socket, int what, void* user, void*) {
     auto* self = static_cast<Impl*>(user);
     if (what == CURL_POLL_REMOVE) {
-      epoll_ctl(self->epoll, EPOLL_CTL_DEL, socket, nullptr);
-      return 0;
+      self->wanted.erase(socket);
+      // Still armed: disarm, or a later socket with this number would be taken as armed.
+      if (self->armed.erase(socket)) self->watch(socket, 0);
+    } else {
+      int& current = self->wanted[socket];
+      if (current != what || !self->armed.count(socket)) {
+        current = what;
+        self->watch(socket, what);
+        self->armed.insert(socket);
+      }
     }
-    epoll_event e{};
-    e.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    e.data.fd = socket;
-    if (epoll_ctl(self->epoll, EPOLL_CTL_MOD, socket, &e) != 0 && errno == ENOENT)
-      epoll_ctl(self->epoll, EPOLL_CTL_ADD, socket, &e);
     return 0;
+  }
+
+  // Points epoll at `socket` for curl's interest `what` (0: nothing), once.
+  void watch(curl_socket_t socket, int what) {
+    epoll_event e{};
+    e.events = EPOLLONESHOT | (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+    e.data.fd = socket;
+    if (registered.count(socket) && epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &e) == 0) return;
+    if (epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &e) == 0 || (errno == EEXIST && epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &e) == 0))
+      registered.insert(socket);
   }
 
   static int on_timer(CURLM*, long timeout_ms, void* user) {
@@ -188,7 +225,7 @@ struct HttpClient::Impl {
     curl_easy_reset(easy);
     idle.push_back(easy);
     t->easy = nullptr;
-    t->promise.set_value(std::move(t->response));
+    t->done(std::move(t->response));
   }
 
   void collect_finished() {
@@ -197,11 +234,32 @@ struct HttpClient::Impl {
       if (m->msg == CURLMSG_DONE) finish(m->easy_handle, m->data.result);
   }
 
-  // Milliseconds until curl's timer fires (-1: wait for sockets only).
-  int wait_ms() const {
-    if (timer_ms < 0) return -1;
-    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - timer_set);
-    return int(std::max<long>(0, timer_ms - long(elapsed.count())));
+  // Milliseconds until curl's timer or the next scheduled task is due (-1: wait for sockets only).
+  int wait_ms() {
+    long ms = -1;
+    if (timer_ms >= 0) {
+      const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - timer_set);
+      ms = std::max<long>(0, timer_ms - long(elapsed.count()));
+    }
+    const std::lock_guard lock(mutex);
+    if (!scheduled.empty()) {
+      // Rounded up: waking early would spin until the task is due.
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(scheduled.top().at - Clock::now());
+      const long task_ms = std::max<long>(0, long(left.count()));
+      ms = ms < 0 ? task_ms : std::min(ms, task_ms);
+    }
+    return int(ms);
+  }
+
+  // Tasks that are due, in order; run outside the lock (they may schedule more).
+  void run_due() {
+    std::vector<std::function<void()>> due;
+    {
+      const std::lock_guard lock(mutex);
+      for (const auto now = Clock::now(); !scheduled.empty() && scheduled.top().at <= now; scheduled.pop())
+        due.push_back(std::move(const_cast<Scheduled&>(scheduled.top()).task));
+    }
+    for (auto& task : due) task();
   }
 
   void run() {
@@ -217,48 +275,81 @@ struct HttpClient::Impl {
       }
       const int n = epoll_wait(epoll, events, 256, wait_ms());
       for (int i = 0; i < n; ++i) {
-        if (events[i].data.fd == wake) {
+        const int fd = events[i].data.fd;
+        if (fd == wake) {
           std::uint64_t count = 0;
           [[maybe_unused]] const auto got = read(wake, &count, sizeof count);
           continue;
         }
+        armed.erase(fd);  // one-shot: this event disarmed it
         const int flags = (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
                           (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                           (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
-        curl_multi_socket_action(multi, events[i].data.fd, flags, &running);
+        curl_multi_socket_action(multi, fd, flags, &running);
+        // curl still waiting on this socket (a body in several reads): watch it again.
+        if (const auto it = wanted.find(fd); it != wanted.end() && !armed.count(fd)) {
+          watch(fd, it->second);
+          armed.insert(fd);
+        }
       }
-      if (timer_ms >= 0 && wait_ms() == 0) {
-        timer_ms = -1;  // curl sets a new one from inside the call if it needs one
-        curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+      if (timer_ms >= 0) {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - timer_set);
+        if (elapsed.count() >= timer_ms) {
+          timer_ms = -1;  // curl sets a new one from inside the call if it needs one
+          curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        }
       }
       collect_finished();
+      run_due();
     }
-    // Shutting down: whatever is still in flight gets an answer.
+    // Shutting down: whatever is in flight, queued or scheduled gets its end
+    // now (a completion may send or schedule again: repeat until none does).
     for (CURL* e : std::set<CURL*>(active)) finish(e, CURLE_ABORTED_BY_CALLBACK);
-    std::lock_guard lock(mutex);
-    for (auto& t : incoming) {
-      t->response.transport_error = "the HTTP client shut down";
-      t->promise.set_value(std::move(t->response));
+    for (;;) {
+      std::deque<std::unique_ptr<Transfer>> left;
+      std::vector<std::function<void()>> tasks;
+      {
+        const std::lock_guard lock(mutex);
+        left.swap(incoming);
+        for (; !scheduled.empty(); scheduled.pop()) tasks.push_back(std::move(const_cast<Scheduled&>(scheduled.top()).task));
+      }
+      if (left.empty() && tasks.empty()) break;
+      for (auto& task : tasks) task();
+      for (auto& t : left) {
+        t->response.transport_error = "the HTTP client shut down";
+        t->done(std::move(t->response));
+      }
     }
   }
+
+  bool on_loop_thread() const { return std::this_thread::get_id() == loop.get_id(); }
 };
 
 HttpClient::HttpClient() : impl_(std::make_unique<Impl>()) {}
 HttpClient::~HttpClient() = default;
 
-std::future<HttpResponse> HttpClient::send(HttpRequest request) {
+void HttpClient::send(HttpRequest request, std::function<void(HttpResponse)> done) {
   auto t = std::make_unique<Transfer>();
   t->request = std::move(request);
-  auto future = t->promise.get_future();
+  t->done = std::move(done);
   bool was_empty = false;
   {
     std::lock_guard lock(impl_->mutex);
     was_empty = impl_->incoming.empty();
     impl_->incoming.push_back(std::move(t));
   }
-  // The loop drains the whole queue once roused: only the first arrival need rouse it.
-  if (was_empty) impl_->rouse();
-  return future;
+  // The loop drains the whole queue when it next turns: only the first
+  // arrival from another thread need rouse it.
+  if (was_empty && !impl_->on_loop_thread()) impl_->rouse();
+}
+
+void HttpClient::after(double seconds, std::function<void()> task) {
+  {
+    std::lock_guard lock(impl_->mutex);
+    const auto at = Impl::Clock::now() + std::chrono::duration_cast<Impl::Clock::duration>(std::chrono::duration<double>(seconds));
+    impl_->scheduled.push({at, impl_->scheduled_count++, std::move(task)});
+  }
+  if (!impl_->on_loop_thread()) impl_->rouse();
 }
 
 HttpClient& shared_http_client() {

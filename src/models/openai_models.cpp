@@ -76,57 +76,107 @@ class OpenAiBase : public Model {
   nlohmann::json identity() const override { return identity_; }
 
  protected:
-  // POSTs to `path` on one of the base URLs, retrying what is retryable;
-  // returns the parsed JSON of a 2xx answer or throws a redacted error.
-  nlohmann::json call(const std::string& path, HttpRequest request, const std::string& sample_id) {
-    // The endpoint's budget holds for every caller at once: the runner's
-    // workers, any evaluator using this model, and other entries naming the endpoint.
-    const EndpointBudget::Slot slot(*budget_);
+  // What a call ends with: the parsed JSON of a 2xx answer, or the error.
+  using Answer = std::function<void(std::exception_ptr error, nlohmann::json reply)>;
+
+  // POSTs to `path` on one of the base URLs once the endpoint's budget has a
+  // place, retrying what is retryable, and hands `done` the parsed JSON of a
+  // 2xx answer or a redacted error. No thread waits meanwhile: the budget,
+  // the transfers and the back-off all continue on the HTTP loop.
+  void call(std::string path, HttpRequest request, std::string sample_id, Answer done) {
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
-    thread_local std::mt19937_64 rng(std::random_device{}());
-    std::string last;
-    const int attempts = config_.max_retries + 1;
-    for (int attempt = 1; attempt <= attempts; ++attempt) {
-      const std::string& base = config_.base_urls[next_url_++ % config_.base_urls.size()];
-      request.url = base + path;
-      const HttpResponse r = shared_http_client().send(request).get();
-      if (r.status >= 200 && r.status < 300) {
-        const auto j = nlohmann::json::parse(r.body, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
-          fail(fmt::format("{}{} answered sample '{}' with something that is not a JSON object: {}", base, path, sample_id,
-                           r.body.substr(0, 200)));
-        return j;
-      }
-      last = fmt::format("{}{}: {}", base, path, reason(r));
-      if (!retryable(r) || attempt == attempts) {
-        if (!retryable(r)) fail(fmt::format("sample '{}': {}", sample_id, last));
-        break;
-      }
-      // Retry-After (seconds) when the server says; else exponential backoff with jitter.
-      double wait = std::min(30.0, config_.backoff_seconds * std::pow(2.0, attempt - 1)) *
-                    std::uniform_real_distribution<double>(0.5, 1.5)(rng);
-      if (auto it = r.headers.find("retry-after"); it != r.headers.end()) {
-        char* end = nullptr;
-        const double seconds = std::strtod(it->second.c_str(), &end);
-        if (end != it->second.c_str() && seconds >= 0) wait = std::min(seconds, 60.0);
-      }
-      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
-    }
-    fail(fmt::format("sample '{}': gave up after {} attempts; last: {}", sample_id, attempts, last), ErrorCategory::network);
+    auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done)});
+    // The endpoint's budget holds for every caller at once: the runner, any
+    // evaluator using this model, and other entries naming the endpoint.
+    budget_->acquire([this, c] { attempt(c); });
   }
 
-  [[noreturn]] void fail(std::string message, ErrorCategory category = ErrorCategory::model) const {
-    // A server may echo the key back (e.g. in a 401 body): it never leaves this function.
+  // One inference: the HTTP request `build` makes goes to `path`, and `done`
+  // gets what `read` makes of the reply, timed from now; a failure at any
+  // step goes to `done` instead.
+  template <typename Build, typename Read>
+  void exchange(std::string path, const Request& request, Completion done, Build build, Read read) {
+    const auto start = std::chrono::steady_clock::now();
+    HttpRequest http;
+    try {
+      http = build();
+    } catch (...) {
+      return done(std::current_exception(), {});
+    }
+    call(std::move(path), std::move(http), request.sample_id,
+         [done = std::move(done), read = std::move(read), start](std::exception_ptr error, nlohmann::json reply) {
+           if (error) return done(error, {});
+           complete(done, [&] {
+             Response response = read(reply);
+             response.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+             return response;
+           });
+         });
+  }
+
+  // An Error with the API key blanked out: a server may echo the key back
+  // (e.g. in a 401 body), and it must never leave this class.
+  Error redacted(std::string message, ErrorCategory category = ErrorCategory::model) const {
     if (!key_.empty())
       for (std::size_t at; (at = message.find(key_)) != std::string::npos;) message.replace(at, key_.size(), "[redacted]");
-    throw Error(category, fmt::format("model '{}': {}", config_.name, message));
+    return Error(category, fmt::format("model '{}': {}", config_.name, message));
   }
+
+  [[noreturn]] void fail(std::string message) const { throw redacted(std::move(message)); }
 
   OpenAiConfig config_;
   nlohmann::json identity_;
 
  private:
+  struct Call {
+    std::string path;
+    HttpRequest request;
+    std::string sample_id;
+    Answer done;
+    int attempts = 0;
+  };
+
+  void attempt(const std::shared_ptr<Call>& c) {
+    ++c->attempts;
+    std::string base = config_.base_urls[next_url_++ % config_.base_urls.size()];
+    c->request.url = base + c->path;
+    shared_http_client().send(c->request, [this, c, base = std::move(base)](HttpResponse r) { answered(c, base, r); });
+  }
+
+  void answered(const std::shared_ptr<Call>& c, const std::string& base, const HttpResponse& r) {
+    if (r.status >= 200 && r.status < 300) {
+      auto j = nlohmann::json::parse(r.body, nullptr, false);
+      if (j.is_discarded() || !j.is_object())
+        return end(c, redacted(fmt::format("{}{} answered sample '{}' with something that is not a JSON object: {}", base,
+                                           c->path, c->sample_id, r.body.substr(0, 200))));
+      return end(c, std::nullopt, std::move(j));
+    }
+    const std::string last = fmt::format("{}{}: {}", base, c->path, reason(r));
+    if (!retryable(r)) return end(c, redacted(fmt::format("sample '{}': {}", c->sample_id, last)));
+    const int attempts = config_.max_retries + 1;
+    if (c->attempts == attempts)
+      return end(c, redacted(fmt::format("sample '{}': gave up after {} attempts; last: {}", c->sample_id, attempts, last),
+                             ErrorCategory::network));
+    // Retry-After (seconds) when the server says; else exponential backoff with jitter.
+    thread_local std::mt19937_64 rng(std::random_device{}());
+    double wait = std::min(30.0, config_.backoff_seconds * std::pow(2.0, c->attempts - 1)) *
+                  std::uniform_real_distribution<double>(0.5, 1.5)(rng);
+    if (auto it = r.headers.find("retry-after"); it != r.headers.end()) {
+      char* end = nullptr;
+      const double seconds = std::strtod(it->second.c_str(), &end);
+      if (end != it->second.c_str() && seconds >= 0) wait = std::min(seconds, 60.0);
+    }
+    shared_http_client().after(wait, [this, c] { attempt(c); });
+  }
+
+  // The call's end: its place in the budget goes to the next request first.
+  void end(const std::shared_ptr<Call>& c, std::optional<Error> error, nlohmann::json reply = nullptr) {
+    budget_->release();
+    c->done(error ? std::make_exception_ptr(*error) : nullptr, std::move(reply));
+  }
+
+
   std::shared_ptr<EndpointBudget> budget_;
   std::string key_;
   std::atomic<std::size_t> next_url_{0};
@@ -146,8 +196,26 @@ class OpenAiChat final : public OpenAiBase {
     identity_["parameters"] = parameters;
   }
 
-  Response infer(const Request& request) override {
-    const auto start = std::chrono::steady_clock::now();
+  void infer(Request request, Completion done) override {
+    exchange(
+        "/chat/completions", request, std::move(done), [&] { return body_of(request); },
+        [this, id = request.sample_id](const nlohmann::json& reply) {
+          const nlohmann::json* choice = reply.contains("choices") && reply["choices"].is_array() && !reply["choices"].empty()
+                                             ? &reply["choices"][0]
+                                             : nullptr;
+          if (!choice || !choice->contains("message") || !(*choice)["message"].contains("content") ||
+              !(*choice)["message"]["content"].is_string())
+            fail(fmt::format("the answer to sample '{}' has no choices[0].message.content: {}", id,
+                             reply.dump().substr(0, 200)));
+          Response response;
+          response.text = (*choice)["message"]["content"];
+          if (choice->contains("logprobs") && !(*choice)["logprobs"].is_null()) response.logprobs = (*choice)["logprobs"];
+          return response;
+        });
+  }
+
+ private:
+  HttpRequest body_of(const Request& request) const {
     nlohmann::json messages = nlohmann::json::array();
     const auto audio_part = [&](std::size_t index) {
       return nlohmann::json{{"type", "input_audio"},
@@ -173,21 +241,9 @@ class OpenAiChat final : public OpenAiBase {
     HttpRequest http;
     http.headers = {"Content-Type: application/json"};
     http.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    const nlohmann::json reply = call("/chat/completions", std::move(http), request.sample_id);
-    const nlohmann::json* choice =
-        reply.contains("choices") && reply["choices"].is_array() && !reply["choices"].empty() ? &reply["choices"][0] : nullptr;
-    if (!choice || !choice->contains("message") || !(*choice)["message"].contains("content") ||
-        !(*choice)["message"]["content"].is_string())
-      fail(fmt::format("the answer to sample '{}' has no choices[0].message.content: {}", request.sample_id,
-                       reply.dump().substr(0, 200)));
-    Response response;
-    response.text = (*choice)["message"]["content"];
-    if (choice->contains("logprobs") && !(*choice)["logprobs"].is_null()) response.logprobs = (*choice)["logprobs"];
-    response.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return response;
+    return http;
   }
 
- private:
   nlohmann::json parameters_;
 };
 
@@ -197,22 +253,27 @@ class OpenAiTranscription final : public OpenAiBase {
     if (!config_.language.empty()) identity_["language"] = config_.language;
   }
 
-  Response infer(const Request& request) override {
-    const auto start = std::chrono::steady_clock::now();
-    if (request.audio.size() != 1)
-      fail(fmt::format("transcription takes one audio input, sample '{}' has {}", request.sample_id, request.audio.size()));
-    HttpRequest http;
-    http.parts.push_back({"file", encode_wav(request.audio[0]), "audio.wav", "audio/wav"});
-    http.parts.push_back({"model", config_.model, "", ""});
-    http.parts.push_back({"response_format", "json", "", ""});
-    if (!config_.language.empty()) http.parts.push_back({"language", config_.language, "", ""});
-    const nlohmann::json reply = call("/audio/transcriptions", std::move(http), request.sample_id);
-    if (!reply.contains("text") || !reply["text"].is_string())
-      fail(fmt::format("the transcription of sample '{}' has no text: {}", request.sample_id, reply.dump().substr(0, 200)));
-    Response r;
-    r.text = reply["text"];
-    r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
+  void infer(Request request, Completion done) override {
+    exchange(
+        "/audio/transcriptions", request, std::move(done),
+        [&] {
+          if (request.audio.size() != 1)
+            fail(fmt::format("transcription takes one audio input, sample '{}' has {}", request.sample_id,
+                             request.audio.size()));
+          HttpRequest http;
+          http.parts.push_back({"file", encode_wav(request.audio[0]), "audio.wav", "audio/wav"});
+          http.parts.push_back({"model", config_.model, "", ""});
+          http.parts.push_back({"response_format", "json", "", ""});
+          if (!config_.language.empty()) http.parts.push_back({"language", config_.language, "", ""});
+          return http;
+        },
+        [this, id = request.sample_id](const nlohmann::json& reply) {
+          if (!reply.contains("text") || !reply["text"].is_string())
+            fail(fmt::format("the transcription of sample '{}' has no text: {}", id, reply.dump().substr(0, 200)));
+          Response response;
+          response.text = reply["text"];
+          return response;
+        });
   }
 };
 

@@ -40,7 +40,7 @@ bool read_line(std::FILE* in, std::string& line) {
   return !line.empty();
 }
 
-class ProcessModel final : public Model {
+class ProcessModel final : public BlockingModel {
  public:
   explicit ProcessModel(ProcessModelConfig config) : config_(std::move(config)) {
     if (config_.command.empty()) throw Error(ErrorCategory::config, "process model '" + config_.name + "': empty command");
@@ -65,7 +65,7 @@ class ProcessModel final : public Model {
     std::filesystem::remove_all(audio_dir_, ignored);
   }
 
-  Response infer(const Request& request) override {
+  Response compute(const Request& request) override {
     const auto start = std::chrono::steady_clock::now();
     // The request belongs to the process that is running when it is
     // registered, so a death between the start check and now cannot strand it.

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
@@ -10,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 #include "aeval/atomic_file.hpp"
 #include "aeval/error.hpp"
@@ -171,68 +171,78 @@ void score_into(json& record, const Sample& sample, const Components& c, const s
   }
 }
 
-struct Outcome {
-  StoredSample stored;
-  bool cached = false;
-};
-
 // The file name of a sample's output audio: its dataset position, which is
 // unique and safe whatever characters the id holds.
 std::string output_audio_name(std::size_t position) { return fmt::format("outputs/{:06}.wav", position); }
 
-Outcome process(const Sample& sample, std::size_t position, const Components& c, const json& model_identity,
-                ResponseCache* cache, const std::filesystem::path& run_dir) {
-  Outcome out;
-  json record = sample_json(sample);
-  std::string stage = "prompt";
-  try {
-    const RenderedPrompt rendered = c.prompt.render(sample);
-    // Audio is decoded even when the response is cached, so a cached re-run
-    // writes the same records (audio_seconds) as the first run.
-    double audio_seconds = 0;
-    std::vector<Audio> audio;
-    if (c.model->input_sample_rate() > 0) {
-      stage = "audio";
-      if (rendered.audio.empty())
-        throw Error(ErrorCategory::data, fmt::format("sample '{}' has no audio for the model (no audio field in its "
-                                                     "manifest row, and the prompt names none)",
-                                                     sample.id));
-      for (const auto& path : rendered.audio) {
-        audio.push_back(load_mono(path, c.model->input_sample_rate()));
-        audio_seconds += audio.back().seconds();
-      }
+// A sample between its start and its record.
+struct Work {
+  std::size_t position = 0;
+  json record;
+  std::string stage = "prompt";  // where a failure happened
+  double audio_seconds = 0;
+  std::string cache_key;  // empty: this answer is not cached
+  bool cached = false;
+};
+
+// Renders the sample's prompt and decodes its audio at the model's rate: the
+// model's request, or the response the cache already holds for it.
+std::variant<models::Request, models::Response> prepare(Work& w, const Sample& sample, const Components& c,
+                                                        const json& model_identity, ResponseCache* cache) {
+  const RenderedPrompt rendered = c.prompt.render(sample);
+  // Audio is decoded even when the response is cached, so a cached re-run
+  // writes the same records (audio_seconds) as the first run.
+  std::vector<Audio> audio;
+  if (c.model->input_sample_rate() > 0) {
+    w.stage = "audio";
+    if (rendered.audio.empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}' has no audio for the model (no audio field in its "
+                                                   "manifest row, and the prompt names none)",
+                                                   sample.id));
+    for (const auto& path : rendered.audio) {
+      audio.push_back(load_mono(path, c.model->input_sample_rate()));
+      w.audio_seconds += audio.back().seconds();
     }
-    std::optional<models::Response> response;
-    std::string key;
-    if (cache && c.model->cacheable()) {
-      stage = "cache";
-      key = ResponseCache::key(model_identity, sample.id, rendered.shape, rendered.audio,
-                               c.model->input_sample_rate() > 0);
-      response = cache->get(key);
-      out.cached = response.has_value();
-    }
-    if (!response) {
-      stage = "infer";
-      response = c.model->infer(rendered.request(sample.id, std::move(audio)));
-      if (cache && c.model->cacheable() && !response->audio) cache->put(key, *response);  // the cache keeps text
-    }
-    record["prediction"] = response->text;
-    if (response->audio) {  // codecs, TTS: the audio goes next to the run, the record names it
-      stage = "output";
-      const std::string name = output_audio_name(position);
-      std::filesystem::create_directories(run_dir / "outputs");
-      write_wav(run_dir / name, *response->audio, WavEncoding::float32);
-      record["output_audio"] = name;
-      record["output_seconds"] = response->audio->seconds();
-    }
-    if (!response->logprobs.is_null()) record["logprobs"] = response->logprobs;
-    record["audio_seconds"] = audio_seconds;
-    score_into(record, sample, c, run_dir);
-  } catch (const std::exception& e) {
-    record["error"] = error_json(stage, e);
   }
-  out.stored = StoredSample{sample.id, record, !record["error"].is_null()};
-  return out;
+  if (cache && c.model->cacheable()) {
+    w.stage = "cache";
+    w.cache_key = ResponseCache::key(model_identity, sample.id, rendered.shape, rendered.audio,
+                                     c.model->input_sample_rate() > 0);
+    if (auto response = cache->get(w.cache_key)) {
+      w.cached = true;
+      return std::move(*response);
+    }
+  }
+  w.stage = "infer";
+  return rendered.request(sample.id, std::move(audio));
+}
+
+// The sample's record from the model's response: the response cached, its
+// audio written next to the run, then post-processing and scores.
+void conclude(Work& w, models::Response response, const Sample& sample, const Components& c, ResponseCache* cache,
+              const std::filesystem::path& run_dir) {
+  if (!w.cached && !w.cache_key.empty() && !response.audio) cache->put(w.cache_key, response);  // the cache keeps text
+  w.record["prediction"] = response.text;
+  if (response.audio) {  // codecs, TTS: the audio goes next to the run, the record names it
+    w.stage = "output";
+    const std::string name = output_audio_name(w.position);
+    std::filesystem::create_directories(run_dir / "outputs");
+    write_wav(run_dir / name, *response.audio, WavEncoding::float32);
+    w.record["output_audio"] = name;
+    w.record["output_seconds"] = response.audio->seconds();
+  }
+  if (!response.logprobs.is_null()) w.record["logprobs"] = response.logprobs;
+  w.record["audio_seconds"] = w.audio_seconds;
+  score_into(w.record, sample, c, run_dir);
+}
+
+// A failure at the sample's current stage, as its record says it.
+void record_failure(Work& w, const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    w.record["error"] = error_json(w.stage, e);
+  }
 }
 
 struct SessionStats {
@@ -314,28 +324,93 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
     ScoringModels& scoring;
     ~Detach() { scoring.use_cache(nullptr); }
   } detach{*c.scoring};
+  // Workers start samples while fewer than `concurrency` are open, and
+  // conclude the samples the model has answered (first, to keep few open).
+  // No worker waits on a model that answers asynchronously: its completion
+  // queues the answer and the next free worker concludes the sample. A
+  // blocking model occupies the worker that calls it, so there are as many
+  // workers as samples may be open.
+  struct Answer {
+    Work work;
+    std::exception_ptr error;
+    models::Response response;
+  };
   std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<std::pair<std::size_t, Outcome>> finished;
-  std::atomic<bool> stop{false};
+  std::condition_variable work_ready, sample_done;
+  std::deque<Answer> answered;
+  std::deque<Work> finished;
+  std::size_t open = 0;
+  bool stop = false;
+  const auto open_limit = std::size_t(stats.concurrency);
+  const auto end = [&](Work&& w) {
+    const std::lock_guard lock(mutex);
+    finished.push_back(std::move(w));
+    --open;
+    sample_done.notify_one();
+    if (open == 0 && (todo.empty() || stop))
+      work_ready.notify_all();  // the last one: workers leave
+    else
+      work_ready.notify_one();  // a place to start another
+  };
+  const auto finish = [&](Work& w, std::exception_ptr error, models::Response response) {
+    if (!error) {
+      try {
+        conclude(w, std::move(response), c.dataset.samples[w.position], c, cache.get(), run_dir);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    if (error) record_failure(w, error);
+    end(std::move(w));
+  };
+  const auto start = [&](Work w) {
+    const Sample& sample = c.dataset.samples[w.position];
+    w.record = sample_json(sample);
+    std::variant<models::Request, models::Response> next;
+    try {
+      next = prepare(w, sample, c, model_identity, cache.get());
+    } catch (...) {
+      record_failure(w, std::current_exception());
+      return end(std::move(w));
+    }
+    if (auto* cached = std::get_if<models::Response>(&next)) return finish(w, nullptr, std::move(*cached));
+    c.model->infer(std::move(std::get<models::Request>(next)),
+                   [&, w = std::move(w)](std::exception_ptr error, models::Response response) mutable {
+                     const std::lock_guard lock(mutex);
+                     answered.push_back({std::move(w), error, std::move(response)});
+                     work_ready.notify_one();
+                   });
+  };
   std::vector<std::thread> workers;
-  for (int w = 0; w < stats.concurrency; ++w) {
+  for (int k = 0; k < stats.concurrency; ++k)
     workers.emplace_back([&] {
       for (;;) {
-        std::size_t position;
-        {
-          std::lock_guard lock(mutex);
-          if (stop || todo.empty()) return;
-          position = todo.front();
+        std::unique_lock lock(mutex);
+        work_ready.wait(lock, [&] {
+          return !answered.empty() || (!stop && !todo.empty() && open < open_limit) || (open == 0 && (todo.empty() || stop));
+        });
+        if (!answered.empty()) {
+          Answer a = std::move(answered.front());
+          answered.pop_front();
+          lock.unlock();
+          if (stop) {  // the run is failing: nothing more is recorded
+            std::lock_guard again(mutex);
+            if (--open == 0) work_ready.notify_all();
+            continue;
+          }
+          finish(a.work, a.error, std::move(a.response));
+        } else if (!stop && !todo.empty() && open < open_limit) {
+          Work w;
+          w.position = todo.front();
           todo.pop_front();
+          ++open;
+          lock.unlock();
+          start(std::move(w));
+        } else {
+          return;
         }
-        Outcome outcome = process(c.dataset.samples[position], position, c, model_identity, cache.get(), run_dir);
-        std::lock_guard lock(mutex);
-        finished.emplace_back(position, std::move(outcome));
-        changed.notify_all();
       }
     });
-  }
   Progress progress(label, total, options.log);
   std::map<std::string, std::size_t> failed_at;  // stage → failures
   const auto detail = [&] {
@@ -345,28 +420,32 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
   };
   try {
     for (std::size_t done = 0; done < goal; ++done) {
-      std::pair<std::size_t, Outcome> item;
+      Work w;
       {
         std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return !finished.empty(); });
-        item = std::move(finished.front());
+        sample_done.wait(lock, [&] { return !finished.empty(); });
+        w = std::move(finished.front());
         finished.pop_front();
       }
-      store.put_sample(item.first, item.second.stored);
+      const bool failed = !w.record["error"].is_null();
+      const StoredSample stored{c.dataset.samples[w.position].id, std::move(w.record), failed};
+      store.put_sample(w.position, stored);
       ++stats.run;
-      stats.failed += item.second.stored.failed;
-      stats.cached += item.second.cached;
-      if (item.second.stored.failed) ++failed_at[item.second.stored.record["error"].value("stage", "?")];
-      if (item.second.stored.failed)
-        store.log({{"event", "sample_failed"}, {"position", item.first}, {"id", item.second.stored.id},
-                   {"error", item.second.stored.record["error"]}});
+      stats.failed += stored.failed;
+      stats.cached += w.cached;
+      if (stored.failed) {
+        ++failed_at[stored.record["error"].value("stage", "?")];
+        store.log({{"event", "sample_failed"}, {"position", w.position}, {"id", stored.id}, {"error", stored.record["error"]}});
+      }
       progress.update(already + done + 1, stats.failed, detail());
     }
   } catch (...) {
     {
       std::lock_guard lock(mutex);
       stop = true;
+      work_ready.notify_all();
     }
+    // Inferences still out finish first: their completions use this frame.
     for (auto& w : workers) w.join();
     throw;
   }

@@ -21,7 +21,7 @@ models::Response ScoringModels::cached_infer(models::Model& model, const std::st
                                              const std::function<models::Request()>& request) {
   if (cache_ && model.cacheable())
     if (auto cached = cache_->get(key)) return *cached;
-  models::Response response = model.infer(request());
+  models::Response response = model.infer_and_wait(request());
   if (cache_ && model.cacheable()) cache_->put(key, response);
   return response;
 }

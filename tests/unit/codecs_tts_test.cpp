@@ -62,19 +62,19 @@ TEST(EspeakTts, SpeaksTheTextAndVoicesDiffer) {
   aeval::models::Request request;
   request.sample_id = "t";
   request.fields = {{"text", "The quick brown fox jumps over the lazy dog."}};
-  const auto us = aeval::models::make_espeak_tts({"en-us", 175, 50, 1, "espeak-ng"})->infer(request);
-  const auto gb = aeval::models::make_espeak_tts({"en-gb", 175, 50, 1, "espeak-ng"})->infer(request);
+  const auto us = aeval::models::make_espeak_tts({"en-us", 175, 50, 1, "espeak-ng"})->infer_and_wait(request);
+  const auto gb = aeval::models::make_espeak_tts({"en-gb", 175, 50, 1, "espeak-ng"})->infer_and_wait(request);
   ASSERT_TRUE(us.audio && gb.audio);
   EXPECT_GT(us.audio->seconds(), 1.5);
   EXPECT_LT(us.audio->seconds(), 5.0);
   EXPECT_NE(us.audio->samples, gb.audio->samples);
   request.fields = {{"text", "  "}};
-  EXPECT_THROW(aeval::models::make_espeak_tts({})->infer(request), aeval::Error);
+  EXPECT_THROW(aeval::models::make_espeak_tts({})->infer_and_wait(request), aeval::Error);
   aeval::models::EspeakConfig missing;
   missing.program = "no-such-espeak-aeval";
   request.fields = {{"text", "hello"}};
   try {
-    aeval::models::make_espeak_tts(missing)->infer(request);
+    aeval::models::make_espeak_tts(missing)->infer_and_wait(request);
     ADD_FAILURE() << "no error";
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot run no-such-espeak-aeval"), std::string::npos) << e.what();

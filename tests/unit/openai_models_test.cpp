@@ -54,7 +54,7 @@ OpenAiConfig config_for(const OpenAiTestServer& server) {
 
 std::string error_of(aeval::models::Model& model, const aeval::models::Request& request) {
   try {
-    model.infer(request);
+    model.infer_and_wait(request);
   } catch (const aeval::Error& e) {
     return e.what();
   }
@@ -93,7 +93,7 @@ TEST(OpenAiChat, SendsAudioAndParametersAndReturnsLogprobsIntact) {
   c.logprobs = true;
   c.top_logprobs = 5;
   auto model = aeval::models::make_openai_chat(c);
-  const auto response = model->infer(chat_request("Is there a dog?"));
+  const auto response = model->infer_and_wait(chat_request("Is there a dog?"));
   EXPECT_EQ(response.text, "Yes");
   EXPECT_EQ(response.logprobs, logprobs);
 
@@ -127,7 +127,7 @@ TEST(OpenAiTranscription, UploadsTheAudioAsMultipart) {
   aeval::models::Request request;
   request.sample_id = "a";
   request.audio.push_back(tone());
-  EXPECT_EQ(model->infer(request).text, "hello world");
+  EXPECT_EQ(model->infer_and_wait(request).text, "hello world");
   const auto got = server.received().at(0);
   EXPECT_EQ(got.path, "/v1/audio/transcriptions");
   EXPECT_EQ(got.body["model"], "whisper-1");
@@ -175,7 +175,7 @@ TEST(OpenAiChat, HonoursRetryAfter) {
   });
   auto model = aeval::models::make_openai_chat(config_for(server));
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(model->infer(chat_request("hi", false)).text, "ok");
+  EXPECT_EQ(model->infer_and_wait(chat_request("hi", false)).text, "ok");
   EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.95);
   EXPECT_EQ(server.requests(), 2);
 }
@@ -258,7 +258,7 @@ TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) 
       for (int i; (i = next++) < kRequests;) {
         const std::string text = "request " + std::to_string(i);
         try {
-          correct += model->infer(chat_request(text, false)).text == text;
+          correct += model->infer_and_wait(chat_request(text, false)).text == text;
         } catch (const aeval::Error&) {
         }
       }
@@ -290,7 +290,7 @@ TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 16; ++t)
     threads.emplace_back([&, t] {
-      for (int i = 0; i < 10; ++i) (t % 2 ? a : b)->infer(chat_request("hi", false));
+      for (int i = 0; i < 10; ++i) (t % 2 ? a : b)->infer_and_wait(chat_request("hi", false));
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(server.requests(), 160);

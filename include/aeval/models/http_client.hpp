@@ -1,8 +1,10 @@
 #pragma once
 // HTTP for the remote model backends: one libcurl multi handle driven by one
 // thread carries every request in flight (hundreds at once), each with its
-// own deadline. Retrying is the caller's decision (the OpenAI backends).
-#include <future>
+// own deadline. Everything is asynchronous: a request's completion, and any
+// task scheduled with after(), runs on that loop thread. Retrying is the
+// caller's decision (the OpenAI backends).
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,7 +39,12 @@ class HttpClient {
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
-  std::future<HttpResponse> send(HttpRequest request);
+  // Starts `request`; `done` receives its end on the loop thread and must not
+  // block (it may send again or schedule with after()).
+  void send(HttpRequest request, std::function<void(HttpResponse)> done);
+  // Runs `task` on the loop thread `seconds` from now: back-off without a
+  // sleeping thread.
+  void after(double seconds, std::function<void()> task);
 
  private:
   struct Impl;

@@ -1,7 +1,10 @@
 #pragma once
 // What every model backend implements. A model turns a rendered request (text
-// and audio inputs) into a response. Implementations are thread-safe up to
-// max_concurrency() calls in flight.
+// and audio inputs) into a response, asynchronously: infer() starts the work
+// and a completion receives its end, so hundreds of remote requests need no
+// thread each. Implementations are thread-safe up to max_concurrency() calls
+// in flight.
+#include <exception>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -38,10 +41,36 @@ struct Response {
   std::optional<Audio> audio;  // codecs and TTS: the audio produced
 };
 
+// Receives the end of one inference: the response when `error` is null, else
+// the error (an aeval::Error for what the model or its transport did wrong).
+using Completion = std::function<void(std::exception_ptr error, Response response)>;
+
+// Hands `done` the response `make` returns, or the exception it throws. An
+// exception from `done` itself is not the inference's: it propagates.
+template <typename Make>
+void complete(const Completion& done, Make&& make) {
+  Response response;
+  std::exception_ptr error;
+  try {
+    response = make();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  done(error, std::move(response));
+}
+
 class Model {
  public:
   virtual ~Model() = default;
-  virtual Response infer(const Request& request) = 0;
+  // Starts one inference; never throws. `done` runs exactly once, on whichever
+  // thread ends the work: the HTTP loop for remote models, the calling thread
+  // (before infer returns) for blocking ones. It must neither block nor
+  // throw: slow work (scoring, another model's answer) belongs on a thread of
+  // its own. The model must outlive the inferences it started.
+  virtual void infer(Request request, Completion done) = 0;
+  // Starts infer() and waits for its end: for callers with a thread to spare
+  // (evaluators, tests). Throws the inference's error.
+  Response infer_and_wait(Request request);
   // What input audio this model needs; the pipeline converts before infer().
   // 0: the model reads no audio (the pipeline does not decode any).
   virtual int input_sample_rate() const = 0;
@@ -54,6 +83,17 @@ class Model {
   // Where the model's own events go (a process model's stderr): the run log.
   // nullptr detaches it. Models without events ignore it.
   virtual void set_log(std::function<void(const nlohmann::json&)> sink) { (void)sink; }
+};
+
+// A model whose work occupies the calling thread (codecs, local ASR and TTS,
+// a process answering over a pipe): it computes inside infer(), and the
+// caller's threads provide its concurrency.
+class BlockingModel : public Model {
+ public:
+  void infer(Request request, Completion done) final;
+
+ protected:
+  virtual Response compute(const Request& request) = 0;
 };
 
 }  // namespace aeval::models

@@ -178,10 +178,10 @@ Audio encode_decode(const Audio& audio, const CodecConfig& c) {
 
 namespace {
 
-class CodecModel final : public Model {
+class CodecModel final : public BlockingModel {
  public:
   explicit CodecModel(CodecConfig c) : config_(std::move(c)), rate_(codec_sample_rate(config_)) {}
-  Response infer(const Request& request) override {
+  Response compute(const Request& request) override {
     if (request.audio.size() != 1)
       throw Error(ErrorCategory::model, fmt::format("{}: a codec takes one audio input, got {}", config_.codec,
                                                     request.audio.size()));

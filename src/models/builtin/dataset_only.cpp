@@ -4,10 +4,10 @@ namespace aeval::models {
 
 namespace {
 
-class DatasetOnly final : public Model {
+class DatasetOnly final : public BlockingModel {
  public:
   explicit DatasetOnly(int max_concurrency) : max_concurrency_(max_concurrency) {}
-  Response infer(const Request&) override { return {}; }
+  Response compute(const Request&) override { return {}; }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return max_concurrency_; }
   bool cacheable() const override { return false; }

@@ -26,11 +26,11 @@ std::string text_of(const Request& request) {
   return "";
 }
 
-class EspeakTts final : public Model {
+class EspeakTts final : public BlockingModel {
  public:
   explicit EspeakTts(EspeakConfig c) : config_(std::move(c)) {}
 
-  Response infer(const Request& request) override {
+  Response compute(const Request& request) override {
     const std::string text = text_of(request);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
       throw Error(ErrorCategory::data, fmt::format("sample '{}': nothing to speak (the prompt gave no text)", request.sample_id));

@@ -26,7 +26,7 @@ struct Decoder {
 };
 
 
-class PocketSphinxAsr final : public Model {
+class PocketSphinxAsr final : public BlockingModel {
  public:
   explicit PocketSphinxAsr(PocketSphinxConfig config) : config_(std::move(config)) {
     for (const auto& path : {config_.acoustic_model, config_.language_model, config_.dictionary}) {
@@ -38,7 +38,7 @@ class PocketSphinxAsr final : public Model {
     err_set_logfp(nullptr);  // the decoder's own log is noise on aeval's output
   }
 
-  Response infer(const Request& request) override {
+  Response compute(const Request& request) override {
     if (request.audio.size() != 1)
       throw Error(ErrorCategory::model, "pocketsphinx-en: expects exactly one audio input, got " +
                                             std::to_string(request.audio.size()));

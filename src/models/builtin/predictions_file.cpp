@@ -12,7 +12,7 @@ namespace aeval::models {
 
 namespace {
 
-class PredictionsFile final : public Model {
+class PredictionsFile final : public BlockingModel {
  public:
   explicit PredictionsFile(PredictionsFileConfig config) : config_(std::move(config)) {
     std::ifstream in(config_.path);
@@ -35,7 +35,7 @@ class PredictionsFile final : public Model {
     fingerprint_ = sha256_of_file(config_.path);
   }
 
-  Response infer(const Request& request) override {
+  Response compute(const Request& request) override {
     const auto it = answers_.find(request.sample_id);
     if (it == answers_.end())
       throw Error(ErrorCategory::model,
