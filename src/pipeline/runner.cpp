@@ -242,6 +242,8 @@ void record_failure(Work& w, const std::exception_ptr& error) {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
     w.record["error"] = error_json(w.stage, e);
+  } catch (...) {
+    w.record["error"] = error_json(w.stage, std::runtime_error("an exception that is not a std::exception"));
   }
 }
 
@@ -392,12 +394,11 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
         if (!answered.empty()) {
           Answer a = std::move(answered.front());
           answered.pop_front();
-          lock.unlock();
           if (stop) {  // the run is failing: nothing more is recorded
-            std::lock_guard again(mutex);
             if (--open == 0) work_ready.notify_all();
             continue;
           }
+          lock.unlock();
           finish(a.work, a.error, std::move(a.response));
         } else if (!stop && !todo.empty() && open < open_limit) {
           Work w;

@@ -1,12 +1,16 @@
 // aeval run against the local OpenAI-compatible test server: the rendered
 // chat prompt with its audio reaches the server, answers and logprobs land
-// in samples.jsonl, and a failing sample fails alone.
+// in samples.jsonl, and a failing sample fails alone; 2,000 samples at
+// concurrency 128 are each recorded once.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/openai_test_server.hpp"
 #include "support/asterisk.hpp"
@@ -65,6 +69,59 @@ TEST(RemoteModelE2E, SpokenMcqThroughAChatServer) {
   EXPECT_EQ(first[1]["content"][0]["type"], "input_audio");
   const std::string text = first[1]["content"][1]["text"];
   EXPECT_NE(text.find("A. "), std::string::npos) << text;
+}
+
+TEST(RemoteModelE2E, TwoThousandSamplesAtConcurrency128AreEachRecordedOnce) {
+  std::atomic<int> in_flight{0}, most{0};
+  aeval::testing::OpenAiTestServer server([&](const aeval::testing::ReceivedRequest& r, int) {
+    const int now = ++in_flight;
+    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    --in_flight;
+    aeval::testing::ScriptedReply reply;
+    const std::string text = r.body["messages"][0]["content"][0]["text"];
+    // Every 100th sample fails: failures are recorded, and the rest goes on.
+    if (text.ends_with("00")) reply.status = 400, reply.body = "refused";
+    reply.text = text;
+    return reply;
+  });
+  TempDir dir;
+  std::ofstream m(dir / "numbers.jsonl");
+  for (int i = 0; i < 2000; ++i) m << json{{"id", fmt::format("n{}", i)}, {"text", fmt::format("number {}", i)}}.dump() << "\n";
+  m.close();
+  std::filesystem::create_directories(dir / "registry" / "models");
+  std::filesystem::create_directories(dir / "registry" / "prompts");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("echo-llm:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: echo\n"
+                          "    input_sample_rate: 0\n    max_retries: 0\n    max_concurrency: 128\n",
+                          server.base_url()));
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  write_bytes(dir / "registry" / "prompts" / "p.yaml",
+              "say-it:\n  class: chat\n  args:\n    messages:\n      - role: user\n        content:\n"
+              "          - {type: text, value: \"{{ reference }}\"}\n");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "same-text:\n  class: exact_match\n");
+  const auto o = run_aeval(fmt::format("--registry {} run --dataset {} --prompt say-it --model echo-llm --evaluator same-text "
+                                       "-q --no-cache --output {}",
+                                       (dir / "registry").string(), (dir / "numbers.jsonl").string(),
+                                       (dir / "out").string()));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  ASSERT_EQ(run.by_id.size(), 2000u);
+  int failed = 0;
+  for (const auto& [id, record] : run.by_id) {
+    if (record["error"].is_null()) {
+      EXPECT_EQ(record["prediction"], record["reference"]) << id;
+    } else {
+      ++failed;
+      EXPECT_NE(std::string(record["error"]["message"]).find("HTTP 400: refused"), std::string::npos) << id;
+    }
+  }
+  EXPECT_EQ(failed, 19);  // 100, 200, ..., 1900
+  EXPECT_EQ(run.summary["counts"]["failed"], 19);
+  EXPECT_EQ(server.requests(), 2000);
+  EXPECT_LE(most.load(), 128);
+  EXPECT_GE(most.load(), 32) << "samples did not run concurrently";
 }
 
 }  // namespace

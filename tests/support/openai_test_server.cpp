@@ -1,10 +1,38 @@
 #include "support/openai_test_server.hpp"
 
+#include <dirent.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <chrono>
 
 namespace aeval::testing {
+
+namespace {
+
+// Debian's cpp-httplib is a shared library built to listen with a backlog of
+// 5: a client opening dozens of connections at once (as aeval does) would see
+// SYNs dropped and retried a second later. Real servers queue thousands;
+// listen() again on the listening socket of `port` widens the queue.
+void widen_backlog(int port) {
+  DIR* fds = opendir("/proc/self/fd");
+  if (!fds) return;
+  while (const dirent* entry = readdir(fds)) {
+    const int fd = std::atoi(entry->d_name);
+    sockaddr_in address{};
+    socklen_t size = sizeof address;
+    int listening = 0;
+    socklen_t flag_size = sizeof listening;
+    if (fd > 2 && getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0 && address.sin_family == AF_INET &&
+        ntohs(address.sin_port) == port && getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &flag_size) == 0 &&
+        listening)
+      ::listen(fd, 1024);
+  }
+  closedir(fds);
+}
+
+}  // namespace
 
 OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), server_(std::make_unique<httplib::Server>()) {
   // Enough worker threads for the concurrency tests.
@@ -57,6 +85,7 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
   };
   server_->Post(R"(/v1/.*)", handle);
   port_ = server_->bind_to_any_port("127.0.0.1");
+  widen_backlog(port_);
   thread_ = std::thread([this] { server_->listen_after_bind(); });
   while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }

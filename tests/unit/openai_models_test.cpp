@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
 #include <cmath>
 #include <cstdlib>
 #include <thread>
@@ -268,6 +271,47 @@ TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) 
   EXPECT_EQ(server.requests(), kRequests);
   EXPECT_LE(most.load(), 100);
   EXPECT_GE(most.load(), 20) << "requests did not run concurrently";
+}
+
+TEST(OpenAiChat, OneCallerKeepsManyRequestsInFlightWithoutWaiting) {
+  std::atomic<int> in_flight{0}, most{0};
+  OpenAiTestServer server([&](const ReceivedRequest& r, int) {
+    const int now = ++in_flight;
+    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    --in_flight;
+    ScriptedReply reply;
+    reply.text = r.body["messages"][0]["content"][0]["text"];
+    return reply;
+  });
+  OpenAiConfig c = config_for(server);
+  c.max_concurrency = 24;  // fewer than the requests: the rest wait in the budget, not in a thread
+  auto model = aeval::models::make_openai_chat(c);
+  constexpr int kRequests = 40;
+  std::mutex mutex;
+  std::condition_variable all_ended;
+  int ended = 0, correct = 0;
+  std::set<std::thread::id> completing_threads;
+  for (int i = 0; i < kRequests; ++i) {
+    const std::string text = "question " + std::to_string(i);
+    model->infer(chat_request(text, false), [&, text](std::exception_ptr error, aeval::models::Response response) {
+      const std::lock_guard lock(mutex);
+      correct += !error && response.text == text;
+      completing_threads.insert(std::this_thread::get_id());
+      if (++ended == kRequests) all_ended.notify_one();
+    });
+  }
+  {
+    const std::lock_guard lock(mutex);
+    EXPECT_EQ(ended, 0) << "infer() waited for an answer";
+  }
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(all_ended.wait_for(lock, std::chrono::seconds(30), [&] { return ended == kRequests; }));
+  EXPECT_EQ(correct, kRequests);
+  EXPECT_EQ(most.load(), 24) << "the budget did not fill, or did not hold";
+  ASSERT_EQ(completing_threads.size(), 1u) << "completions ran on several threads";
+  EXPECT_NE(*completing_threads.begin(), std::this_thread::get_id()) << "a completion ran on the caller";
 }
 
 TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
