@@ -9,7 +9,7 @@ Response Model::infer_and_wait(Request request) {
   auto future = answer.get_future();
   infer(std::move(request), [&answer](std::exception_ptr error, Response response) {
     if (error)
-      answer.set_exception(error);
+      answer.set_exception(std::move(error));
     else
       answer.set_value(std::move(response));
   });

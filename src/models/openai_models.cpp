@@ -106,7 +106,7 @@ class OpenAiBase : public Model {
     }
     call(std::move(path), std::move(http), request.sample_id,
          [done = std::move(done), read = std::move(read), start](std::exception_ptr error, nlohmann::json reply) {
-           if (error) return done(error, {});
+           if (error) return done(std::move(error), {});
            complete(done, [&] {
              Response response = read(reply);
              response.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

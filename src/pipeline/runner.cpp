@@ -379,7 +379,7 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
     c.model->infer(std::move(std::get<models::Request>(next)),
                    [&, w = std::move(w)](std::exception_ptr error, models::Response response) mutable {
                      const std::lock_guard lock(mutex);
-                     answered.push_back({std::move(w), error, std::move(response)});
+                     answered.push_back({std::move(w), std::move(error), std::move(response)});
                      work_ready.notify_one();
                    });
   };

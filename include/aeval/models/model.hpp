@@ -56,7 +56,7 @@ void complete(const Completion& done, Make&& make) {
   } catch (...) {
     error = std::current_exception();
   }
-  done(error, std::move(response));
+  done(std::move(error), std::move(response));
 }
 
 class Model {
