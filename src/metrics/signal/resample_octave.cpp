@@ -3,8 +3,11 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <numbers>
+#include <utility>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/stoi.hpp"
@@ -55,11 +58,23 @@ long upfirdn_length(long filter_length, long input_length, long up, long down) {
   return total / down + (total % down > 0 ? 1 : 0);
 }
 
+// The window of a rate pair, computed once per process. Computing it under a
+// lock also matters: std::cyl_bessel_i calls lgamma(), which writes the
+// global `signgam`, so two threads computing windows at once would race.
+std::vector<double> cached_octave_window(long p, long q) {
+  static std::mutex mutex;
+  static std::map<std::pair<long, long>, std::vector<double>> windows;
+  const std::lock_guard lock(mutex);
+  auto it = windows.find({p, q});
+  if (it == windows.end()) it = windows.emplace(std::pair{p, q}, octave_window(p, q)).first;
+  return it->second;
+}
+
 }  // namespace
 
 std::vector<double> resample_octave(const std::vector<double>& x, int to_rate, int from_rate) {
   if (to_rate <= 0 || from_rate <= 0) throw Error(ErrorCategory::audio, "resample: rates must be positive");
-  std::vector<double> h = octave_window(to_rate, from_rate);
+  std::vector<double> h = cached_octave_window(to_rate, from_rate);
   const double sum = detail::numpy_pairwise_sum(h.data(), h.size());
   for (double& v : h) v /= sum;
 

@@ -7,6 +7,13 @@ namespace aeval::metrics::detail {
 
 namespace {
 
+// ln Γ(x) without std::lgamma's write to the global `signgam` (a data race
+// when two threads compute statistics).
+double log_gamma(double x) {
+  int sign = 0;
+  return lgamma_r(x, &sign);
+}
+
 // Continued fraction of I_x(a, b) (modified Lentz), valid for x < (a+1)/(a+b+2).
 double beta_continued_fraction(double a, double b, double x) {
   constexpr double kTiny = 1e-300, kEps = 1e-16;
@@ -44,7 +51,7 @@ double regularized_incomplete_beta(double a, double b, double x) {
   if (x <= 0) return 0.0;
   if (x >= 1) return 1.0;
   if (x > (a + 1.0) / (a + b + 2.0)) return 1.0 - regularized_incomplete_beta(b, a, 1.0 - x);
-  const double log_front = a * std::log(x) + b * std::log1p(-x) - (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+  const double log_front = a * std::log(x) + b * std::log1p(-x) - (log_gamma(a) + log_gamma(b) - log_gamma(a + b));
   return std::exp(log_front) / a * beta_continued_fraction(a, b, x);
 }
 
