@@ -31,13 +31,24 @@ std::optional<nlohmann::json> RunStore::meta(const std::string& key) const {
   return nlohmann::json::parse(s.text(0));
 }
 
-void RunStore::put_sample(std::size_t position, const StoredSample& sample) {
-  Statement(*db_, "INSERT OR REPLACE INTO samples(position, id, failed, record) VALUES(?, ?, ?, ?)")
-      .bind(1, static_cast<long long>(position))
-      .bind(2, sample.id)
-      .bind(3, sample.failed ? 1LL : 0LL)
-      .bind(4, sample.record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-      .step();
+void RunStore::put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples) {
+  if (samples.empty()) return;
+  db_->exec("BEGIN IMMEDIATE");
+  try {
+    Statement put(*db_, "INSERT OR REPLACE INTO samples(position, id, failed, record) VALUES(?, ?, ?, ?)");
+    for (const auto& [position, sample] : samples) {
+      put.bind(1, static_cast<long long>(position))
+          .bind(2, sample.id)
+          .bind(3, sample.failed ? 1LL : 0LL)
+          .bind(4, sample.record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+          .step();
+      put.reset();
+    }
+    db_->exec("COMMIT");
+  } catch (...) {
+    db_->exec("ROLLBACK");
+    throw;
+  }
 }
 
 std::map<std::size_t, StoredSample> RunStore::samples() const {

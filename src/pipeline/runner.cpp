@@ -420,25 +420,31 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
     return d;
   };
   try {
-    for (std::size_t done = 0; done < goal; ++done) {
-      Work w;
+    // Whatever finished meanwhile is stored together, in one transaction.
+    for (std::size_t done = 0; done < goal;) {
+      std::deque<Work> batch;
       {
         std::unique_lock lock(mutex);
         sample_done.wait(lock, [&] { return !finished.empty(); });
-        w = std::move(finished.front());
-        finished.pop_front();
+        batch.swap(finished);
       }
-      const bool failed = !w.record["error"].is_null();
-      const StoredSample stored{c.dataset.samples[w.position].id, std::move(w.record), failed};
-      store.put_sample(w.position, stored);
-      ++stats.run;
-      stats.failed += stored.failed;
-      stats.cached += w.cached;
-      if (stored.failed) {
-        ++failed_at[stored.record["error"].value("stage", "?")];
-        store.log({{"event", "sample_failed"}, {"position", w.position}, {"id", stored.id}, {"error", stored.record["error"]}});
+      std::vector<std::pair<std::size_t, StoredSample>> stored;
+      for (Work& w : batch) {
+        const bool failed = !w.record["error"].is_null();
+        stored.push_back({w.position, StoredSample{c.dataset.samples[w.position].id, std::move(w.record), failed}});
+        stats.cached += w.cached;
       }
-      progress.update(already + done + 1, stats.failed, detail());
+      store.put_samples(stored);
+      for (const auto& [position, sample] : stored) {
+        ++stats.run;
+        stats.failed += sample.failed;
+        if (sample.failed) {
+          ++failed_at[sample.record["error"].value("stage", "?")];
+          store.log({{"event", "sample_failed"}, {"position", position}, {"id", sample.id}, {"error", sample.record["error"]}});
+        }
+      }
+      done += stored.size();
+      progress.update(already + done, stats.failed, detail());
     }
   } catch (...) {
     {
@@ -596,6 +602,7 @@ RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSampl
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
   std::vector<std::size_t> positions;
+  std::vector<std::pair<std::size_t, StoredSample>> stored;
   SessionStats stats;
   for (const auto& [position, s] : samples) {
     StoredSample copy = s;
@@ -609,10 +616,11 @@ RunResult rebuild(const Invocation& inv, const std::map<std::size_t, StoredSampl
       score_into(copy.record, sample_of(copy.record), c, run_dir);
       copy.failed = !copy.record["error"].is_null();
     }
-    store.put_sample(position, copy);
     positions.push_back(position);
     stats.failed += copy.failed;
+    stored.emplace_back(position, std::move(copy));
   }
+  store.put_samples(stored);
   RunOptions options;
   options.output_root = output_root;
   return finalize(run_dir, store, positions, c, prov, options, stats, 0.0);

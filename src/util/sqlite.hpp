@@ -36,6 +36,7 @@ class Statement {
   Statement& bind(int index, const std::string& text);
   Statement& bind(int index, long long value);
   bool step();  // true while rows come
+  void reset();  // ready to run again, with new bindings
   std::string text(int column) const;
   long long integer(int column) const;
 

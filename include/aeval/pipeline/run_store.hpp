@@ -1,8 +1,8 @@
 #pragma once
 // The run store: RUN_DIR/run.sqlite, an SQLite database in WAL mode that
-// receives every finished sample the moment it finishes (one transaction
-// each), so a run killed at any instant — kill -9 included — loses at most
-// the samples that were still in flight. samples.jsonl and summary.json are
+// receives every finished sample the moment it is handed over (the samples
+// that finished together share one transaction), so a run killed at any
+// instant — kill -9 included — loses at most the samples still in flight. samples.jsonl and summary.json are
 // always regenerated from it.
 #include <filesystem>
 #include <map>
@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace aeval::detail {
 class Database;
@@ -35,9 +37,9 @@ class RunStore {
   void set_meta(const std::string& key, const nlohmann::json& value);
   std::optional<nlohmann::json> meta(const std::string& key) const;
 
-  // Durable when it returns; a later put for the same position replaces it
-  // (a retried sample).
-  void put_sample(std::size_t position, const StoredSample& sample);
+  // Durable when it returns, all in one transaction; a later put for the
+  // same position replaces it (a retried sample).
+  void put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples);
   std::map<std::size_t, StoredSample> samples() const;
 
   // One event of the run's structured log: a JSON line appended to run.log
