@@ -306,6 +306,60 @@ RunResult finalize(const std::filesystem::path& run_dir, RunStore& store, const 
   return {run_dir, summary};
 }
 
+// The runner's threads. `base` of them run from the start; while some wait
+// on a model (a blocking model computing, an evaluator asking a judge), more
+// are added so that `base` keep going, up to `most` in all. A run against a
+// remote model thus needs a thread per core, not one per request in flight.
+class Workers final : public models::WaitObserver {
+ public:
+  Workers(std::size_t base, std::size_t most, std::function<void()> loop)
+      : base_(base), most_(std::max(base, most)), loop_(std::move(loop)) {
+    const std::lock_guard lock(mutex_);
+    while (threads_.size() < base_) add();
+  }
+
+  void waiting(bool started) noexcept override {
+    const std::lock_guard lock(mutex_);
+    waiting_ = started ? waiting_ + 1 : waiting_ - 1;
+    if (started && threads_.size() - waiting_ < base_ && threads_.size() < most_) {
+      try {
+        add();
+      } catch (const std::system_error&) {
+        // No thread to be had: the ones there carry on.
+      }
+    }
+  }
+
+  // Waits for every thread, those added meanwhile included.
+  void join() {
+    for (std::size_t k = 0;; ++k) {
+      std::thread t;
+      {
+        const std::lock_guard lock(mutex_);
+        if (k == threads_.size()) return;
+        t = std::move(threads_[k]);
+      }
+      t.join();
+    }
+  }
+
+ private:
+  void add() {
+    threads_.emplace_back([this] {
+      pthread_setname_np(pthread_self(), "aeval-worker");  // visible in top -H and perf
+      models::observe_waits(this);
+      loop_();
+      models::observe_waits(nullptr);
+    });
+  }
+
+  const std::size_t base_, most_;
+  const std::function<void()> loop_;
+  std::mutex mutex_;
+  std::vector<std::thread> threads_;
+  std::size_t waiting_ = 0;
+};
+
 // Runs every position not yet stored (or stored as failed), storing each as it finishes.
 SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions, const Components& c,
                      const json& model_identity, const RunOptions& options, const std::string& label) {
@@ -329,9 +383,7 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
   // Workers start samples while fewer than `concurrency` are open, and
   // conclude the samples the model has answered (first, to keep few open).
   // No worker waits on a model that answers asynchronously: its completion
-  // queues the answer and the next free worker concludes the sample. A
-  // blocking model occupies the worker that calls it, so there are as many
-  // workers as samples may be open.
+  // queues the answer and the next free worker concludes the sample.
   struct Answer {
     Work work;
     std::exception_ptr error;
@@ -383,35 +435,35 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
                      work_ready.notify_one();
                    });
   };
-  std::vector<std::thread> workers;
-  for (int k = 0; k < stats.concurrency; ++k)
-    workers.emplace_back([&] {
-      for (;;) {
-        std::unique_lock lock(mutex);
-        work_ready.wait(lock, [&] {
-          return !answered.empty() || (!stop && !todo.empty() && open < open_limit) || (open == 0 && (todo.empty() || stop));
-        });
-        if (!answered.empty()) {
-          Answer a = std::move(answered.front());
-          answered.pop_front();
-          if (stop) {  // the run is failing: nothing more is recorded
-            if (--open == 0) work_ready.notify_all();
-            continue;
-          }
-          lock.unlock();
-          finish(a.work, a.error, std::move(a.response));
-        } else if (!stop && !todo.empty() && open < open_limit) {
-          Work w;
-          w.position = todo.front();
-          todo.pop_front();
-          ++open;
-          lock.unlock();
-          start(std::move(w));
-        } else {
-          return;
+  const auto work = [&] {
+    for (;;) {
+      std::unique_lock lock(mutex);
+      work_ready.wait(lock, [&] {
+        return !answered.empty() || (!stop && !todo.empty() && open < open_limit) || (open == 0 && (todo.empty() || stop));
+      });
+      if (!answered.empty()) {
+        Answer a = std::move(answered.front());
+        answered.pop_front();
+        if (stop) {  // the run is failing: nothing more is recorded
+          if (--open == 0) work_ready.notify_all();
+          continue;
         }
+        lock.unlock();
+        finish(a.work, a.error, std::move(a.response));
+      } else if (!stop && !todo.empty() && open < open_limit) {
+        Work w;
+        w.position = todo.front();
+        todo.pop_front();
+        ++open;
+        lock.unlock();
+        start(std::move(w));
+      } else {
+        return;
       }
-    });
+    }
+  };
+  const auto cores = std::size_t(std::max(2u, std::thread::hardware_concurrency()));
+  Workers workers(std::min(open_limit, cores), open_limit, work);
   Progress progress(label, total, options.log);
   std::map<std::string, std::size_t> failed_at;  // stage → failures
   const auto detail = [&] {
@@ -453,10 +505,10 @@ SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions,
       work_ready.notify_all();
     }
     // Inferences still out finish first: their completions use this frame.
-    for (auto& w : workers) w.join();
+    workers.join();
     throw;
   }
-  for (auto& w : workers) w.join();
+  workers.join();
   progress.finish(total, stats.failed, detail());
   return stats;
 }

@@ -57,7 +57,10 @@ std::string ScoringModels::transcribe(const std::string& name, const std::filesy
     transcript = it->second;
     mine = inserted;
   }
-  if (!mine) return transcript.get();  // another evaluator asked first: its answer
+  if (!mine) {  // another evaluator asked first: its answer
+    const models::WaitingOnModel waiting;
+    return transcript.get();
+  }
   try {
     // Content-addressed: the same audio under any path or sample id is the same question.
     const std::string key = ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {}, false);

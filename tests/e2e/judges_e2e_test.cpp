@@ -8,12 +8,14 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "aeval/audio.hpp"
 #include "aeval/metrics/correlation.hpp"
@@ -73,6 +75,39 @@ void point_judges_at(const std::filesystem::path& registry, const OpenAiTestServ
 void write_lines(const std::filesystem::path& file, const std::vector<json>& rows) {
   std::ofstream out(file);
   for (const auto& r : rows) out << r.dump() << "\n";
+}
+
+// The runner starts with a thread per core; a worker waiting on a judge is
+// replaced, so the judge still sees as many requests as --jobs allows.
+TEST(JudgesE2E, WorkersWaitingOnAJudgeAreReplacedUpToTheConcurrency) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  std::atomic<int> in_flight{0}, most{0};
+  OpenAiTestServer server([&](const ReceivedRequest&, int) {
+    const int now = ++in_flight;
+    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    --in_flight;
+    ScriptedReply reply;
+    reply.text = "Yes";
+    reply.logprobs = first_token({{"Yes", -0.2}, {"No", -1.7}});
+    return reply;
+  });
+  TempDir dir;
+  point_judges_at(dir / "registry", server);
+  std::vector<json> rows;
+  for (int i = 0; i < 24; ++i)
+    rows.push_back({{"id", std::to_string(i)}, {"audio", (kSounds / "vm-goodbye.g722").string()},
+                    {"text", fmt::format("caption {}", i)}, {"human_score", i % 7}});
+  write_lines(dir / "ratings.jsonl", rows);
+  const auto o = run_aeval(fmt::format("--registry {} run --task judge-correlation --dataset {} --jobs 8 "
+                                       "--set qwen2.5-omni-judge.max_concurrency=8 -q --no-cache --output {}",
+                                       (dir / "registry").string(), (dir / "ratings.jsonl").string(),
+                                       (dir / "out").string()));
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(read_only_run(dir / "out").summary["counts"]["succeeded"], 24);
+  EXPECT_EQ(server.requests(), 24);
+  EXPECT_EQ(most.load(), 8) << "workers waiting on the judge were not replaced";
 }
 
 TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {

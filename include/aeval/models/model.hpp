@@ -85,6 +85,29 @@ class Model {
   virtual void set_log(std::function<void(const nlohmann::json&)> sink) { (void)sink; }
 };
 
+// A pool whose threads may wait on models (the runner's workers) is told
+// when one starts and stops waiting, so it can keep enough threads that do
+// not: a blocking model computing, infer_and_wait, an evaluator waiting for a
+// transcript another thread asked for.
+class WaitObserver {
+ public:
+  virtual ~WaitObserver() = default;
+  virtual void waiting(bool started) noexcept = 0;
+};
+
+// Sets the calling thread's observer (nullptr: none).
+void observe_waits(WaitObserver* observer);
+
+// Reports the calling thread as waiting on a model while it lives (nested
+// waits count once).
+class WaitingOnModel {
+ public:
+  WaitingOnModel();
+  ~WaitingOnModel();
+  WaitingOnModel(const WaitingOnModel&) = delete;
+  WaitingOnModel& operator=(const WaitingOnModel&) = delete;
+};
+
 // A model whose work occupies the calling thread (codecs, local ASR and TTS,
 // a process answering over a pipe): it computes inside infer(), and the
 // caller's threads provide its concurrency.

@@ -4,10 +4,10 @@ namespace aeval::models {
 
 namespace {
 
-class DatasetOnly final : public BlockingModel {
+class DatasetOnly final : public Model {
  public:
   explicit DatasetOnly(int max_concurrency) : max_concurrency_(max_concurrency) {}
-  Response compute(const Request&) override { return {}; }
+  void infer(Request, Completion done) override { done(nullptr, {}); }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return max_concurrency_; }
   bool cacheable() const override { return false; }

@@ -12,7 +12,7 @@ namespace aeval::models {
 
 namespace {
 
-class PredictionsFile final : public BlockingModel {
+class PredictionsFile final : public Model {
  public:
   explicit PredictionsFile(PredictionsFileConfig config) : config_(std::move(config)) {
     std::ifstream in(config_.path);
@@ -35,14 +35,17 @@ class PredictionsFile final : public BlockingModel {
     fingerprint_ = sha256_of_file(config_.path);
   }
 
-  Response compute(const Request& request) override {
-    const auto it = answers_.find(request.sample_id);
-    if (it == answers_.end())
-      throw Error(ErrorCategory::model,
-                  fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
-    Response r;
-    r.text = it->second;
-    return r;
+  // A lookup: answered at once, nothing to wait for.
+  void infer(Request request, Completion done) override {
+    complete(done, [&] {
+      const auto it = answers_.find(request.sample_id);
+      if (it == answers_.end())
+        throw Error(ErrorCategory::model,
+                    fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
+      Response r;
+      r.text = it->second;
+      return r;
+    });
   }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return 1; }
