@@ -81,10 +81,15 @@ double wrk_rate(const std::string& url, int concurrency) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::FixedLatencyServer server(std::chrono::microseconds(std::lround(kLatency * 1e6)));
+  if (argc == 2 && std::string(argv[1]) == "--serve") {  // the server alone, for run_throughput.sh
+    std::printf("%d\n", server.port());
+    std::fflush(stdout);
+    server.serve();
+  }
   std::vector<int> levels = {1, 16, 128, 512};
   if (argc > 1) levels.clear();
   for (int i = 1; i < argc; ++i) levels.push_back(std::atoi(argv[i]));
-  bench::FixedLatencyServer server(std::chrono::microseconds(std::lround(kLatency * 1e6)));
   const int port = server.port();
   const pid_t child = fork();
   if (child == 0) server.serve();
