@@ -8,14 +8,12 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "aeval/audio.hpp"
 #include "aeval/metrics/correlation.hpp"
@@ -81,14 +79,9 @@ void write_lines(const std::filesystem::path& file, const std::vector<json>& row
 // replaced, so the judge still sees as many requests as --jobs allows.
 TEST(JudgesE2E, WorkersWaitingOnAJudgeAreReplacedUpToTheConcurrency) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
-  std::atomic<int> in_flight{0}, most{0};
   OpenAiTestServer server([&](const ReceivedRequest&, int) {
-    const int now = ++in_flight;
-    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    --in_flight;
     ScriptedReply reply;
+    reply.delay_seconds = 0.150;
     reply.text = "Yes";
     reply.logprobs = first_token({{"Yes", -0.2}, {"No", -1.7}});
     return reply;
@@ -107,7 +100,7 @@ TEST(JudgesE2E, WorkersWaitingOnAJudgeAreReplacedUpToTheConcurrency) {
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_EQ(read_only_run(dir / "out").summary["counts"]["succeeded"], 24);
   EXPECT_EQ(server.requests(), 24);
-  EXPECT_EQ(most.load(), 8) << "workers waiting on the judge were not replaced";
+  EXPECT_EQ(server.most_in_flight(), 8) << "workers waiting on the judge were not replaced";
 }
 
 TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {

@@ -54,6 +54,13 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
       r.body = nlohmann::json::parse(req.body, nullptr, false);
     }
     const int index = count_++;
+    const int now = ++in_flight_;
+    for (int most = most_in_flight_; now > most && !most_in_flight_.compare_exchange_weak(most, now);) {
+    }
+    struct Leave {
+      std::atomic<int>& in_flight;
+      ~Leave() { --in_flight; }
+    } leave{in_flight_};
     {
       std::lock_guard lock(mutex_);
       received_.push_back(r);

@@ -44,6 +44,7 @@ class OpenAiTestServer {
 
   std::string base_url() const;  // http://127.0.0.1:PORT/v1
   int requests() const { return count_; }
+  int most_in_flight() const { return most_in_flight_; }  // the most requests handled at once
   std::vector<ReceivedRequest> received() const;
 
  private:
@@ -52,6 +53,7 @@ class OpenAiTestServer {
   std::thread thread_;
   int port_ = 0;
   std::atomic<int> count_{0};
+  std::atomic<int> in_flight_{0}, most_in_flight_{0};
   mutable std::mutex mutex_;
   std::vector<ReceivedRequest> received_;
 };

@@ -238,14 +238,9 @@ TEST(OpenAiChat, TheApiKeyIsSentButNeverShown) {
 }
 
 TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) {
-  std::atomic<int> in_flight{0}, most{0};
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
-    const int now = ++in_flight;
-    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    --in_flight;
     ScriptedReply reply;
+    reply.delay_seconds = 0.005;
     reply.text = r.body["messages"][0]["content"][0]["text"];
     return reply;
   });
@@ -269,19 +264,14 @@ TEST(OpenAiChat, TwoThousandRequestsAtConcurrency128AllAnsweredWithinTheBudget) 
   for (auto& t : threads) t.join();
   EXPECT_EQ(correct.load(), kRequests);
   EXPECT_EQ(server.requests(), kRequests);
-  EXPECT_LE(most.load(), 100);
-  EXPECT_GE(most.load(), 20) << "requests did not run concurrently";
+  EXPECT_LE(server.most_in_flight(), 100);
+  EXPECT_GE(server.most_in_flight(), 20) << "requests did not run concurrently";
 }
 
 TEST(OpenAiChat, OneCallerKeepsManyRequestsInFlightWithoutWaiting) {
-  std::atomic<int> in_flight{0}, most{0};
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
-    const int now = ++in_flight;
-    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    --in_flight;
     ScriptedReply reply;
+    reply.delay_seconds = 0.300;
     reply.text = r.body["messages"][0]["content"][0]["text"];
     return reply;
   });
@@ -309,20 +299,16 @@ TEST(OpenAiChat, OneCallerKeepsManyRequestsInFlightWithoutWaiting) {
   std::unique_lock lock(mutex);
   ASSERT_TRUE(all_ended.wait_for(lock, std::chrono::seconds(30), [&] { return ended == kRequests; }));
   EXPECT_EQ(correct, kRequests);
-  EXPECT_EQ(most.load(), 24) << "the budget did not fill, or did not hold";
+  EXPECT_EQ(server.most_in_flight(), 24) << "the budget did not fill, or did not hold";
   ASSERT_EQ(completing_threads.size(), 1u) << "completions ran on several threads";
   EXPECT_NE(*completing_threads.begin(), std::this_thread::get_id()) << "a completion ran on the caller";
 }
 
 TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
-  std::atomic<int> in_flight{0}, most{0};
   OpenAiTestServer server([&](const ReceivedRequest&, int) {
-    const int now = ++in_flight;
-    for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    --in_flight;
-    return ScriptedReply{};
+    ScriptedReply reply;
+    reply.delay_seconds = 0.005;
+    return reply;
   });
   OpenAiConfig subject = config_for(server), judge = config_for(server);
   subject.max_concurrency = 8;
@@ -338,7 +324,7 @@ TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(server.requests(), 160);
-  EXPECT_EQ(most.load(), 3) << "the two entries did not share one budget of 3";
+  EXPECT_EQ(server.most_in_flight(), 3) << "the two entries did not share one budget of 3";
 }
 
 TEST(OpenAiChat, ZeroConcurrencyIsAConfigurationError) {
