@@ -1,13 +1,16 @@
 #include "aeval/pipeline/runner.hpp"
 
 #include <fmt/format.h>
+#include <pthread.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <variant>
 
