@@ -251,15 +251,14 @@ struct HttpClient::Impl {
     return int(ms);
   }
 
-  // Tasks that are due, in order; run outside the lock (they may schedule more).
-  void run_due() {
+  // The scheduled tasks due by `until`, in order, taken off the queue; the
+  // caller runs them outside the lock (they may schedule more).
+  std::vector<std::function<void()>> take_scheduled(Clock::time_point until) {
     std::vector<std::function<void()>> due;
-    {
-      const std::lock_guard lock(mutex);
-      for (const auto now = Clock::now(); !scheduled.empty() && scheduled.top().at <= now; scheduled.pop())
-        due.push_back(std::move(const_cast<Scheduled&>(scheduled.top()).task));
-    }
-    for (auto& task : due) task();
+    const std::lock_guard lock(mutex);
+    for (; !scheduled.empty() && scheduled.top().at <= until; scheduled.pop())
+      due.push_back(std::move(const_cast<Scheduled&>(scheduled.top()).task));  // popped right after
+    return due;
   }
 
   void run() {
@@ -300,18 +299,17 @@ struct HttpClient::Impl {
         }
       }
       collect_finished();
-      run_due();
+      for (auto& task : take_scheduled(Clock::now())) task();
     }
     // Shutting down: whatever is in flight, queued or scheduled gets its end
     // now (a completion may send or schedule again: repeat until none does).
     for (CURL* e : std::set<CURL*>(active)) finish(e, CURLE_ABORTED_BY_CALLBACK);
     for (;;) {
+      const auto tasks = take_scheduled(Clock::time_point::max());
       std::deque<std::unique_ptr<Transfer>> left;
-      std::vector<std::function<void()>> tasks;
       {
         const std::lock_guard lock(mutex);
         left.swap(incoming);
-        for (; !scheduled.empty(); scheduled.pop()) tasks.push_back(std::move(const_cast<Scheduled&>(scheduled.top()).task));
       }
       if (left.empty() && tasks.empty()) break;
       for (auto& task : tasks) task();

@@ -1,16 +1,13 @@
 #include "aeval/pipeline/runner.hpp"
 
 #include <fmt/format.h>
-#include <pthread.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
 #include <deque>
-#include <functional>
 #include <map>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <variant>
 
@@ -22,6 +19,7 @@
 #include "aeval/pipeline/run_store.hpp"
 #include "aeval/pipeline/scoring_models.hpp"
 #include "aeval/version.hpp"
+#include "pipeline/workers.hpp"
 
 namespace aeval::pipeline {
 
@@ -308,60 +306,6 @@ RunResult finalize(const std::filesystem::path& run_dir, RunStore& store, const 
   write_file_atomically(run_dir / "run.json", run.dump(2) + "\n");
   return {run_dir, summary};
 }
-
-// The runner's threads. `base` of them run from the start; while some wait
-// on a model (a blocking model computing, an evaluator asking a judge), more
-// are added so that `base` keep going, up to `most` in all. A run against a
-// remote model thus needs a thread per core, not one per request in flight.
-class Workers final : public models::WaitObserver {
- public:
-  Workers(std::size_t base, std::size_t most, std::function<void()> loop)
-      : base_(base), most_(std::max(base, most)), loop_(std::move(loop)) {
-    const std::lock_guard lock(mutex_);
-    while (threads_.size() < base_) add();
-  }
-
-  void waiting(bool started) noexcept override {
-    const std::lock_guard lock(mutex_);
-    waiting_ = started ? waiting_ + 1 : waiting_ - 1;
-    if (started && threads_.size() - waiting_ < base_ && threads_.size() < most_) {
-      try {
-        add();
-      } catch (const std::system_error&) {
-        // No thread to be had: the ones there carry on.
-      }
-    }
-  }
-
-  // Waits for every thread, those added meanwhile included.
-  void join() {
-    for (std::size_t k = 0;; ++k) {
-      std::thread t;
-      {
-        const std::lock_guard lock(mutex_);
-        if (k == threads_.size()) return;
-        t = std::move(threads_[k]);
-      }
-      t.join();
-    }
-  }
-
- private:
-  void add() {
-    threads_.emplace_back([this] {
-      pthread_setname_np(pthread_self(), "aeval-worker");  // visible in top -H and perf
-      models::observe_waits(this);
-      loop_();
-      models::observe_waits(nullptr);
-    });
-  }
-
-  const std::size_t base_, most_;
-  const std::function<void()> loop_;
-  std::mutex mutex_;
-  std::vector<std::thread> threads_;
-  std::size_t waiting_ = 0;
-};
 
 // Runs every position not yet stored (or stored as failed), storing each as it finishes.
 SessionStats execute(RunStore& store, const std::vector<std::size_t>& positions, const Components& c,
