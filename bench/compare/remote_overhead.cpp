@@ -25,7 +25,7 @@
 #include <memory>
 #include <thread>
 
-#include "aeval/models/openai.hpp"
+#include "models/openai.hpp"
 #include "fixed_latency_server.hpp"
 
 namespace {

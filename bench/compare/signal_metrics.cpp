@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/metrics/embedding.hpp"
 #include "aeval/metrics/mcd.hpp"
 #include "aeval/metrics/mel_distance.hpp"

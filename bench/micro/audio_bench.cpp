@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <numbers>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
 #pragma once
-// The audio layer: decode any supported file to float32, downmix, resample,
-// write WAV. Every failure is an aeval::Error (category audio) naming the file.
+// Audio in memory: float32 samples, downmix, resample, validation. Reading
+// and writing files is aeval/audio_io.hpp. Every failure is an aeval::Error
+// (category audio) naming its source.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -17,11 +18,6 @@ struct Audio {
   std::size_t frames() const { return channels > 0 ? samples.size() / channels : 0; }
   double seconds() const { return sample_rate > 0 ? double(frames()) / sample_rate : 0.0; }
 };
-
-// Decodes WAV, FLAC, OGG/Vorbis, Opus, MP3 (libsndfile) and raw G.722 or
-// anything else libsndfile rejects (FFmpeg). Rejects missing, empty,
-// truncated and corrupt files, zero samples, NaN/Inf samples and absurd rates.
-Audio decode_audio(const std::filesystem::path& path);
 
 // Checks the invariants every decoded or generated Audio must satisfy; `what`
 // names the source in the error message.
@@ -40,16 +36,5 @@ enum class Resampler {
 // (AudioBERTScore's reference resamples with torchaudio).
 Audio resample(const Audio& audio, int target_rate, Resampler resampler = Resampler::soxr_hq);
 
-// Decodes, downmixes and resamples: what a model that wants `rate` Hz mono needs.
-Audio load_mono(const std::filesystem::path& path, int rate);
-
-// 16-bit PCM: round to nearest, clip to [-32768, 32767] (what int16 codecs and decoders take).
-std::vector<int16_t> to_pcm16(const std::vector<float>& samples);
-
-enum class WavEncoding { pcm16, float32 };
-// A complete WAV file in memory (for uploads); samples beyond [-1, 1] clip.
-std::string encode_wav(const Audio& audio, WavEncoding encoding = WavEncoding::pcm16);
-void write_wav(const std::filesystem::path& path, const Audio& audio,
-               WavEncoding encoding = WavEncoding::pcm16);
 
 }  // namespace aeval

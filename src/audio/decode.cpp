@@ -7,7 +7,7 @@
 #include <memory>
 #include <system_error>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "audio/ffmpeg_decode.hpp"
 
@@ -96,6 +96,10 @@ Audio decode_audio(const std::filesystem::path& path) {
   }
   validate_audio(audio, path.string());
   return audio;
+}
+
+Audio load_mono(const std::filesystem::path& path, int rate) {
+  return resample(to_mono(decode_audio(path)), rate);
 }
 
 }  // namespace aeval

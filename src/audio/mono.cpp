@@ -18,8 +18,4 @@ Audio to_mono(const Audio& audio) {
   return mono;
 }
 
-Audio load_mono(const std::filesystem::path& path, int rate) {
-  return resample(to_mono(decode_audio(path)), rate);
-}
-
 }  // namespace aeval

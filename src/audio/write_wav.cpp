@@ -4,7 +4,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 
 namespace aeval {

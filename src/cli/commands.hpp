@@ -7,7 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "aeval/pipeline/components.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/model_loading.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/prompt.hpp"
+#include "pipeline/task.hpp"
 
 namespace aeval::cli {
 

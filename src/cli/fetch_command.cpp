@@ -2,6 +2,7 @@
 
 #include "aeval/text/spelling_table.hpp"
 #include "cli/commands.hpp"
+#include "util/download.hpp"
 
 namespace aeval::cli {
 
@@ -16,7 +17,7 @@ Action add_fetch_command(CLI::App& app) {
   fetch->add_option("--url", *url, "Download from this address instead (a mirror)")->capture_default_str();
   return [url]() {
     const auto destination = text::default_spelling_table_path();
-    text::fetch_spelling_table(destination, *url);
+    download_verified(*url, destination, text::kWhisperSpellingSha256);
     std::printf("fetched %s\n", destination.string().c_str());
     return 0;
   };

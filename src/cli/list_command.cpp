@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/catalog.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "registry/classes.hpp"
+#include "registry/registry.hpp"
 #include "cli/commands.hpp"
 
 namespace aeval::cli {
@@ -22,7 +22,8 @@ void print_class(const pipeline::ClassSpec& spec) {
   for (const auto& a : spec.args) {
     std::string meta = pipeline::type_name(a.type);
     if (a.required) meta += ", required";
-    if (!a.default_value.empty()) meta += ", default " + a.default_value;
+    if (const std::string shown = a.shown_default(); !shown.empty()) meta += ", default " + shown;
+    if (!a.choices.empty()) meta += fmt::format(", one of {}", fmt::join(a.choices, ", "));
     if (a.refers_to) meta += fmt::format(", {} entries", pipeline::kind_name(*a.refers_to));
     std::printf("  %-18s %s%s%s\n", a.name.c_str(), meta.c_str(), a.help.empty() ? "" : "\n                     ",
                 a.help.c_str());
@@ -68,13 +69,13 @@ Action add_describe_command(CLI::App& app, GlobalOptions& global) {
       print_class(pipeline::class_spec(e, k));
       found = true;
     }
-    for (const auto& spec : pipeline::class_catalog())
-      if (spec.id == *name) print_class(spec), found = true;
+    for (const auto* spec : pipeline::class_catalog())
+      if (spec->id == *name) print_class(*spec), found = true;
     if (!found) {
       std::vector<std::string> all;
       for (auto k : pipeline::kAllKinds)
         for (const auto& n : registry.names(k)) all.push_back(n);
-      for (const auto& spec : pipeline::class_catalog()) all.push_back(spec.id);
+      for (const auto* spec : pipeline::class_catalog()) all.push_back(spec->id);
       throw Error(ErrorCategory::config,
                   "no entry or class named '" + *name + "'" + pipeline::suggestion_suffix(*name, all));
     }

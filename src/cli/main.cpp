@@ -3,7 +3,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/version.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "registry/registry.hpp"
 #include "cli/commands.hpp"
 
 namespace aeval::cli {

@@ -1,6 +1,6 @@
 #include <cstdio>
 
-#include "aeval/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "aeval/report/leaderboard.hpp"
 #include "cli/commands.hpp"
 

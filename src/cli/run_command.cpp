@@ -1,10 +1,10 @@
 #include <cstdio>
-#include <fstream>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/registry.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
+#include "pipeline/invocation.hpp"
+#include "report/summary.hpp"
 
 namespace aeval::cli {
 
@@ -22,15 +22,9 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 
 int report_result(const pipeline::RunResult& result, double max_fail_rate) {
-  std::printf("\n%s", pipeline::format_summary_table(result.summary).c_str());
-  std::ifstream run_json(result.run_dir / "run.json");
-  const auto run = nlohmann::json::parse(run_json, nullptr, false);
-  if (run.is_object() && !run["sessions"].empty()) {
-    const auto& session = run["sessions"].back();
-    std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n",
-                session["samples_run"].get<std::size_t>(), session["cached_responses"].get<std::size_t>(),
-                session["elapsed_seconds"].get<double>());
-  }
+  std::printf("\n%s", report::format_summary_table(result.summary).c_str());
+  std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n", result.session.samples_run,
+              result.session.cached_responses, result.session.elapsed_seconds);
   std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
   const double fail_rate = result.summary["fail_rate"].get<double>();
   if (fail_rate > max_fail_rate) {
@@ -130,14 +124,14 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
     inv.sets = o->sets;
-    const pipeline::Registry registry = inv.load_registry();
+    const pipeline::Registry registry = load_registry(inv);
     inv.task = pipeline::resolve_task(registry, o->task, o->components.overrides());
     inv.limit = o->limit;
     if (!o->shard.empty()) inv.shard = pipeline::parse_shard(o->shard);
     if (!o->quiet)
       std::fprintf(stderr, "aeval: task %s: model %s on dataset %s\n", inv.task.name.c_str(), inv.task.model.c_str(),
                    inv.task.dataset.c_str());
-    return report_result(pipeline::run_task(inv, options), o->max_fail_rate);
+    return report_result(pipeline::run_task(registry, inv, options), o->max_fail_rate);
   };
 }
 

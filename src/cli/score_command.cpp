@@ -2,7 +2,7 @@
 #include <fstream>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "registry/registry.hpp"
 #include "aeval/text/spelling_table.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
 #include "cli/commands.hpp"

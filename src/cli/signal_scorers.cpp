@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/embedding.hpp"

@@ -1,4 +1,4 @@
-#include "aeval/models/endpoint_budget.hpp"
+#include "models/endpoint_budget.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "aeval/models/http_client.hpp"
+#include "models/http_client.hpp"
 
 #include <curl/curl.h>
 #include <pthread.h>

@@ -7,10 +7,12 @@
 #include <random>
 #include <thread>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "aeval/models/endpoint_budget.hpp"
-#include "aeval/models/http_client.hpp"
-#include "aeval/models/openai.hpp"
+#include "models/endpoint_budget.hpp"
+#include "models/http_client.hpp"
+#include "models/openai.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -284,5 +286,68 @@ std::unique_ptr<Model> make_openai_chat(const OpenAiConfig& config) { return std
 std::unique_ptr<Model> make_openai_transcription(const OpenAiConfig& config) {
   return std::make_unique<OpenAiTranscription>(config);
 }
+
+namespace {
+namespace arg = pipeline::arg;
+using pipeline::ArgSpec;
+
+// Arguments every OpenAI-compatible backend takes.
+std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
+  const OpenAiConfig d;
+  std::vector<ArgSpec> args = {
+      arg::required_texts("base_url", "http://host:port/v1; a list splits the load"),
+      arg::required_text("model", "the model name the server knows"),
+      arg::text("api_key_env", d.api_key_env, "environment variable holding the API key (never logged)"),
+      arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent"),
+      arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it"),
+      arg::number("timeout_seconds", d.timeout_seconds, "per attempt"),
+      arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx"),
+      arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+OpenAiConfig remote_config(const pipeline::Args& args) {
+  OpenAiConfig config;
+  config.name = args.entry().name;
+  config.base_urls = args.strings("base_url");
+  config.model = args.text("model");
+  config.api_key_env = args.text("api_key_env");
+  config.input_sample_rate = args.integer("input_sample_rate");
+  config.max_concurrency = args.integer("max_concurrency");
+  config.timeout_seconds = args.number("timeout_seconds");
+  config.max_retries = args.integer("max_retries");
+  config.backoff_seconds = args.number("backoff_seconds");
+  if (config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_retries < 0)
+    args.fail("needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0");
+  return config;
+}
+
+const ModelClasses::Registration kOpenAiChatClass{
+    {pipeline::Kind::model, "openai_chat", "An OpenAI-compatible chat completions endpoint, text and audio input, logprobs",
+     remote_args({arg::optional_number("temperature"), arg::optional_integer("max_tokens"), arg::optional_integer("seed"),
+                  arg::texts("stop", {}), arg::boolean("logprobs", false, "return token log-probabilities"),
+                  arg::integer("top_logprobs", 0, "alternatives per token")})},
+    [](const pipeline::Args& args) {
+      OpenAiConfig config = remote_config(args);
+      config.temperature = args.optional_number("temperature");
+      config.max_tokens = args.optional_integer("max_tokens");
+      config.seed = args.optional_integer("seed");
+      config.stop = args.strings("stop");
+      config.logprobs = args.boolean("logprobs");
+      config.top_logprobs = args.integer("top_logprobs");
+      return make_openai_chat(config);
+    }};
+
+const ModelClasses::Registration kOpenAiTranscriptionClass{
+    {pipeline::Kind::model, "openai_transcription",
+     "An OpenAI-compatible /audio/transcriptions endpoint (multipart upload)",
+     remote_args({arg::text("language", "", "ISO-639-1 hint")})},
+    [](const pipeline::Args& args) {
+      OpenAiConfig config = remote_config(args);
+      config.language = args.text("language");
+      return make_openai_transcription(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

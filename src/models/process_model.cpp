@@ -1,4 +1,4 @@
-#include "aeval/models/process_model.hpp"
+#include "models/process_model.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -14,9 +14,12 @@
 #include <mutex>
 #include <thread>
 
-#include "aeval/download.hpp"
+#include "util/download.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"
+#include "models/model_classes.hpp"
+#include "models/python_env.hpp"
 
 namespace aeval::models {
 
@@ -337,5 +340,42 @@ class ProcessModel final : public BlockingModel {
 std::unique_ptr<Model> make_process_model(const ProcessModelConfig& config) {
   return std::make_unique<ProcessModel>(config);
 }
+
+namespace {
+namespace arg = pipeline::arg;
+const ProcessModelConfig kProcessDefaults;
+const ModelClasses::Registration kProcessClass{
+    {pipeline::Kind::model, "process",
+     "Any program speaking aeval's NDJSON protocol on stdin/stdout, started once and kept loaded "
+     "(docs/process-protocol.md)",
+     {arg::required_texts("command", "argv, e.g. [python3, my_model.py]; relative paths from this YAML's folder"),
+      arg::integer("input_sample_rate", kProcessDefaults.input_sample_rate, "rate of the WAV files it gets (0: no audio)"),
+      arg::integer("max_concurrency", kProcessDefaults.max_concurrency, "requests in flight"),
+      arg::number("timeout_seconds", kProcessDefaults.timeout_seconds, "for the ready line and for each answer"),
+      arg::integer("max_restarts", kProcessDefaults.max_restarts, "restarts after the process dies"),
+      arg::number("bitrate_kbps", kProcessDefaults.bitrate_kbps, "codecs: the bitrate leaderboards show"),
+      arg::path("requirements", "",
+                "a requirements.txt: the command's python3/python runs in a virtual environment built once for it")}},
+    [](const pipeline::Args& args) {
+      ProcessModelConfig config;
+      config.name = args.entry().name;
+      config.command = args.strings("command");
+      config.working_dir = args.entry().file.parent_path();
+      config.input_sample_rate = args.integer("input_sample_rate");
+      config.max_concurrency = args.integer("max_concurrency");
+      config.timeout_seconds = args.number("timeout_seconds");
+      config.max_restarts = args.integer("max_restarts");
+      config.bitrate_kbps = args.number("bitrate_kbps");
+      if (const auto requirements = args.path("requirements"); !requirements.empty()) {
+        if (config.command.empty() || (config.command[0] != "python3" && config.command[0] != "python"))
+          args.fail("has requirements, so its command must start with python3 (run in the environment)");
+        config.command[0] = python_environment(requirements).string();
+      }
+      if (config.input_sample_rate < 0 || config.max_concurrency < 1 || config.timeout_seconds <= 0 ||
+          config.max_restarts < 0)
+        args.fail("needs input_sample_rate >= 0, max_concurrency >= 1, timeout_seconds > 0, max_restarts >= 0");
+      return make_process_model(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

@@ -1,4 +1,4 @@
-#include "aeval/models/python_env.hpp"
+#include "models/python_env.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <vector>
 
-#include "aeval/download.hpp"
+#include "util/download.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"
 

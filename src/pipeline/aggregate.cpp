@@ -5,8 +5,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bootstrap.hpp"
-#include "aeval/pipeline/args.hpp"
-#include "aeval/pipeline/components.hpp"
+#include "registry/args.hpp"
+#include "pipeline/aggregator.hpp"
 
 namespace aeval::pipeline {
 
@@ -64,18 +64,28 @@ json Aggregator::identity() const {
 }
 
 Aggregator load_aggregator(const Registry& registry, const std::string& name) {
-  const Entry& entry = registry.get(Kind::aggregator, name);
-  Args args(entry);  // validated against the catalog when the registry loaded
-  Aggregator a;
-  a.name = name;
-  a.group_by = args.strings("group_by");
-  a.bootstrap = args.integer("bootstrap", 0);
-  a.confidence = args.number("confidence", 0.95);
-  a.seed = std::uint64_t(args.integer("seed", 0));
-  if (a.bootstrap < 0 || a.confidence <= 0 || a.confidence >= 1)
-    throw Error(ErrorCategory::config,
-                fmt::format("{}: '{}' needs bootstrap >= 0 and 0 < confidence < 1", entry.where(), name));
-  return a;
+  return AggregatorClasses::make(registry.get(Kind::aggregator, name), Kind::aggregator);
 }
+
+namespace {
+const Aggregator kSummaryDefaults;
+const AggregatorClasses::Registration kSummaryClass{
+    {Kind::aggregator, "summary", "Corpus value of every evaluator, optionally per group and with a bootstrap interval",
+     {arg::texts("group_by", {}, "sample fields to break results down by"),
+      arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)"),
+      arg::number("confidence", kSummaryDefaults.confidence),
+      arg::integer("seed", long(kSummaryDefaults.seed))}},
+    [](const Args& args) {
+      Aggregator a;
+      a.name = args.entry().name;
+      a.group_by = args.strings("group_by");
+      a.bootstrap = args.integer("bootstrap");
+      a.confidence = args.number("confidence");
+      a.seed = std::uint64_t(args.integer("seed"));
+      if (a.bootstrap < 0 || a.confidence <= 0 || a.confidence >= 1)
+        args.fail("needs bootstrap >= 0 and 0 < confidence < 1");
+      return a;
+    }};
+}  // namespace
 
 }  // namespace aeval::pipeline

@@ -1,10 +1,10 @@
-#include "aeval/pipeline/asterisk_prompts.hpp"
+#include "pipeline/asterisk_prompts.hpp"
 
 #include <zlib.h>
 
 #include <nlohmann/json.hpp>
 
-#include "aeval/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "aeval/error.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"

@@ -1,11 +1,11 @@
 #include <map>
 
-#include "aeval/download.hpp"
+#include "util/download.hpp"
 #include "aeval/error.hpp"
-#include "aeval/pipeline/args.hpp"
-#include "aeval/pipeline/asterisk_prompts.hpp"
-#include "aeval/pipeline/components.hpp"
-#include "aeval/pipeline/manifest.hpp"
+#include "registry/args.hpp"
+#include "pipeline/asterisk_prompts.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/manifest.hpp"
 
 namespace aeval::pipeline {
 
@@ -23,47 +23,65 @@ Dataset from_manifest(const std::string& name, const std::filesystem::path& path
 
 }  // namespace
 
-Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {
-  if (std::filesystem::path(name_or_path).extension() == ".jsonl") return from_manifest(name_or_path, name_or_path);
+ArgSpec default_task_arg() { return arg::reference("default_task", Kind::task, "", "task run when only this dataset is named"); }
 
-  const Entry& entry = registry.get(Kind::dataset, name_or_path);
-  Args args(entry);  // validated against the catalog when the registry loaded
-  if (entry.class_id == "jsonl") {
-    std::filesystem::path path = args.required_string("path");
-    ManifestFields fields;
-    fields.id = args.string("id_field", fields.id);
-    fields.audio = args.string("audio_field", fields.audio);
-    fields.text = args.string("text_field", fields.text);
-    if (path.is_relative()) path = entry.file.parent_path() / path;
-    return from_manifest(entry.name, path, fields);
-  }
-  if (entry.class_id == "asterisk_prompts") {
-    AsteriskPromptsConfig config;
-    config.sounds_dir = args.string("sounds_dir", config.sounds_dir.string());
-    config.transcripts = args.string("transcripts", config.transcripts.string());
-    config.extension = args.string("extension", config.extension);
-    const auto manifest = cache_dir() / "datasets" / entry.name / "manifest.jsonl";
-    const AsteriskManifest built = build_asterisk_manifest(config, manifest);
-    Dataset d;
-    d.name = entry.name;
-    d.samples = read_manifest(built.path);
-    std::map<std::string, int> reasons;
-    for (const auto& [id, reason] : built.skipped) ++reasons[reason];
-    nlohmann::json skipped = nlohmann::json::object();
-    std::string note = "skipped " + std::to_string(built.skipped.size()) + " prompts without a usable transcript (";
-    bool first = true;
-    for (const auto& [reason, count] : reasons) {
-      skipped[reason] = count;
-      note += (first ? "" : ", ") + std::to_string(count) + " " + reason;
-      first = false;
-    }
-    d.notes.push_back(note + ")");
-    d.description = {{"class", entry.class_id}, {"sounds_dir", config.sounds_dir.string()},
-                     {"transcripts", config.transcripts.string()}, {"manifest", built.path.string()},
-                     {"samples", d.samples.size()}, {"skipped", skipped}};
-    return d;
-  }
-  throw Error(ErrorCategory::internal, entry.where() + ": dataset class '" + entry.class_id + "' has no loader");
+Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {
+  if (is_manifest_path(name_or_path)) return from_manifest(name_or_path, name_or_path);
+  return DatasetClasses::make(registry.get(Kind::dataset, name_or_path), Kind::dataset);
 }
+
+namespace {
+
+const ManifestFields kManifestDefaults;
+const DatasetClasses::Registration kJsonlClass{
+    {Kind::dataset, "jsonl", "A JSONL manifest: one sample per line (id, audio path relative to the file, text)",
+     {arg::required_path("path", "the manifest, relative to this YAML file"),
+      arg::text("id_field", kManifestDefaults.id, "field with the sample id"),
+      arg::text("audio_field", kManifestDefaults.audio, "field with the audio path"),
+      arg::text("text_field", kManifestDefaults.text, "field with the reference text"), default_task_arg()}},
+    [](const Args& args) {
+      ManifestFields fields;
+      fields.id = args.text("id_field");
+      fields.audio = args.text("audio_field");
+      fields.text = args.text("text_field");
+      return from_manifest(args.entry().name, args.path("path"), fields);
+    }};
+
+const AsteriskPromptsConfig kAsteriskDefaults;
+const DatasetClasses::Registration kAsteriskClass{
+    {Kind::dataset, "asterisk_prompts",
+     "The Asterisk voice prompts with their published transcripts (Debian packages)",
+     {arg::path("sounds_dir", kAsteriskDefaults.sounds_dir.string(), "folder of prompt audio"),
+      arg::path("transcripts", kAsteriskDefaults.transcripts.string(), "the transcript list"),
+      arg::text("extension", kAsteriskDefaults.extension, "audio file extension"), default_task_arg()}},
+    [](const Args& args) {
+      const Entry& entry = args.entry();
+      AsteriskPromptsConfig config;
+      config.sounds_dir = args.path("sounds_dir");
+      config.transcripts = args.path("transcripts");
+      config.extension = args.text("extension");
+      const auto manifest = cache_dir() / "datasets" / entry.name / "manifest.jsonl";
+      const AsteriskManifest built = build_asterisk_manifest(config, manifest);
+      Dataset d;
+      d.name = entry.name;
+      d.samples = read_manifest(built.path);
+      std::map<std::string, int> reasons;
+      for (const auto& [id, reason] : built.skipped) ++reasons[reason];
+      nlohmann::json skipped = nlohmann::json::object();
+      std::string note = "skipped " + std::to_string(built.skipped.size()) + " prompts without a usable transcript (";
+      bool first = true;
+      for (const auto& [reason, count] : reasons) {
+        skipped[reason] = count;
+        note += (first ? "" : ", ") + std::to_string(count) + " " + reason;
+        first = false;
+      }
+      d.notes.push_back(note + ")");
+      d.description = {{"class", entry.class_id}, {"sounds_dir", config.sounds_dir.string()},
+                       {"transcripts", config.transcripts.string()}, {"manifest", built.path.string()},
+                       {"samples", d.samples.size()}, {"skipped", skipped}};
+      return d;
+    }};
+
+}  // namespace
 
 }  // namespace aeval::pipeline

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/cider.hpp"
@@ -11,9 +11,9 @@
 #include "aeval/metrics/nltk_bleu.hpp"
 #include "aeval/metrics/rouge.hpp"
 #include "aeval/metrics/wer.hpp"
-#include "aeval/pipeline/args.hpp"
-#include "aeval/pipeline/components.hpp"
-#include "pipeline/judge_evaluators.hpp"
+#include "registry/args.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/post_process.hpp"
 
 namespace aeval::pipeline {
 
@@ -278,54 +278,111 @@ std::vector<std::string> references_of(const Sample& sample, const std::string& 
   return out;
 }
 
+ArgSpec references_field_arg() {
+  return arg::text("references_field", "",
+                   "sample field holding a list of references (default: the sample's reference text)");
+}
+
 std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
                                           const std::shared_ptr<ScoringModels>& scoring) {
-  const Entry& entry = registry.get(Kind::evaluator, name);
-  Args args(entry);  // validated against the catalog when the registry loaded
-  const std::string& c = entry.class_id;
   const auto models = scoring ? scoring : std::make_shared<ScoringModels>(registry);
-  std::unique_ptr<Evaluator> e;
-  if (auto judge = load_judge_evaluator(registry, entry, models)) {
-    e = std::move(judge);
-  } else if (c == "error_rate") {
-    e = std::make_unique<ErrorRate>(args.choice("unit", "words", {"words", "chars"}) == "chars");
-  } else if (c == "exact_match" || c == "exist_match") {
-    e = std::make_unique<Match>(c == "exist_match");
-  } else if (c == "bleu") {
-    metrics::BleuOptions o;
-    o.tokenize = args.string("tokenize", o.tokenize);
-    o.lowercase = args.boolean("lowercase", false);
-    metrics::bleu_tokenize("", o.tokenize);  // an unknown tokenizer fails here, not mid-run
-    e = std::make_unique<Bleu>(o);
-  } else if (c == "meteor") {
-    e = std::make_unique<Meteor>();
-  } else if (c == "rouge_l") {
-    e = std::make_unique<RougeL>(args.boolean("use_stemmer", true));
-  } else if (c == "cider_d") {
-    e = std::make_unique<CiderD>();
-  } else if (c == "signal") {
-    metrics::AudioPairOptions o;
-    o.trim = args.boolean("trim", true);
-    o.how_to_trim = fmt::format("the argument trim: true of '{}'", name);
-    o.sample_rate = args.integer("sample_rate", 0);
-    const std::string metric = args.string("metric", "");
-    if (!metrics::is_audio_pair_metric(metric))
-      throw Error(ErrorCategory::config, fmt::format("{}: metric '{}' of '{}' is not one of stoi, estoi, si-sdr, si-snr, snr, "
-                                                     "mcd, mel-l1, msspec",
-                                                     entry.where(), metric, name));
-    e = std::make_unique<SignalMetric>(metric, o);
-  } else if (c == "asr_error_rate") {
-    const std::string normalizer = args.string("normalizer", "");
-    e = std::make_unique<AsrErrorRate>(
-        models, args.required_string("model"), args.choice("against", "reference", {"reference", "original"}) == "original",
-        args.choice("unit", "words", {"words", "chars"}) == "chars",
-        normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer)));
-  } else {
-    throw Error(ErrorCategory::internal, entry.where() + ": evaluator class '" + c + "' has no loader");
-  }
+  auto e = EvaluatorClasses::make(registry.get(Kind::evaluator, name), Kind::evaluator, registry, models);
   e->name = name;
-  e->references_field = args.string("references_field", "");
   return e;
 }
+
+namespace {
+
+using Made = std::unique_ptr<Evaluator>;
+using Scoring = std::shared_ptr<ScoringModels>;
+
+// An evaluator that compares against the sample's references (or a list field).
+template <class E>
+Made with_references(std::unique_ptr<E> e, const Args& args) {
+  e->references_field = args.text("references_field");
+  return e;
+}
+
+const EvaluatorClasses::Registration kErrorRateClass{
+    {Kind::evaluator, "error_rate", "Word or character error rate, jiwer 4.0; corpus = summed edits / reference tokens",
+     {arg::choice("unit", "words", {"words", "chars"}, "words or chars")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return std::make_unique<ErrorRate>(args.text("unit") == "chars");
+    }};
+
+const EvaluatorClasses::Registration kExactMatchClass{
+    {Kind::evaluator, "exact_match", "1 when the answer equals a reference after SQuAD normalization; mean = accuracy",
+     {references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) { return with_references(std::make_unique<Match>(false), args); }};
+
+const EvaluatorClasses::Registration kExistMatchClass{
+    {Kind::evaluator, "exist_match", "1 when a reference occurs in the answer as whole words", {references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) { return with_references(std::make_unique<Match>(true), args); }};
+
+const EvaluatorClasses::Registration kBleuClass{
+    {Kind::evaluator, "bleu", "Corpus BLEU, sacreBLEU 2.6.0",
+     {arg::choice("tokenize", metrics::BleuOptions{}.tokenize, {"13a", "intl", "zh", "char", "none"}),
+      arg::boolean("lowercase", false), references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) {
+      metrics::BleuOptions o;
+      o.tokenize = args.text("tokenize");
+      o.lowercase = args.boolean("lowercase");
+      return with_references(std::make_unique<Bleu>(o), args);
+    }};
+
+const EvaluatorClasses::Registration kMeteorClass{
+    {Kind::evaluator, "meteor", "METEOR, NLTK 3.8 with WordNet 3.0 (mean over samples)", {references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) { return with_references(std::make_unique<Meteor>(), args); }};
+
+const EvaluatorClasses::Registration kRougeLClass{
+    {Kind::evaluator, "rouge_l", "ROUGE-L F-measure, rouge-score 0.1.2 (mean over samples)",
+     {arg::boolean("use_stemmer", true), references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) {
+      return with_references(std::make_unique<RougeL>(args.boolean("use_stemmer")), args);
+    }};
+
+const EvaluatorClasses::Registration kCiderDClass{
+    {Kind::evaluator, "cider_d", "CIDEr-D, pycocoevalcap (corpus-level idf)", {references_field_arg()}},
+    [](const Args& args, const Registry&, const Scoring&) { return with_references(std::make_unique<CiderD>(), args); }};
+
+const EvaluatorClasses::Registration kSignalClass{
+    {Kind::evaluator, "signal",
+     "A reference-based signal metric of the model's output audio against the sample's audio (codecs)",
+     {[] {
+        ArgSpec metric = arg::choice("metric", "", {"stoi", "estoi", "si-sdr", "si-snr", "snr", "mcd", "mel-l1", "msspec"});
+        metric.required = true;
+        return metric;
+      }(),
+      arg::integer("sample_rate", 0, "compare at this rate (0: the original audio's rate)"),
+      arg::boolean("trim", true, "cut both to the shorter signal when lengths differ")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      const std::string metric = args.text("metric");
+      metrics::AudioPairOptions o;
+      o.trim = args.boolean("trim");
+      o.how_to_trim = fmt::format("the argument trim: true of '{}'", args.entry().name);
+      o.sample_rate = args.integer("sample_rate");
+      return std::make_unique<SignalMetric>(metric, o);
+    }};
+
+const EvaluatorClasses::Registration kAsrErrorRateClass{
+    {Kind::evaluator, "asr_error_rate",
+     "Error rate of what an ASR model hears in the output audio (codec reconstructions, TTS), against the reference "
+     "text or the ASR transcript of the original audio",
+     {arg::required_reference("model", Kind::model, "the ASR model (a model entry)"),
+      arg::choice("against", "reference", {"reference", "original"},
+                  "reference (the sample's text) or original (the original audio's transcript)"),
+      arg::choice("unit", "words", {"words", "chars"}, "words or chars"),
+      arg::reference("normalizer", Kind::post_process, "", "a post-process entry applied to both texts"),
+      references_field_arg()}},
+    [](const Args& args, const Registry& registry, const Scoring& scoring) {
+      const std::string normalizer = args.text("normalizer");
+      return with_references(
+          std::make_unique<AsrErrorRate>(
+              scoring, args.text("model"), args.text("against") == "original", args.text("unit") == "chars",
+              normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer))),
+          args);
+    }};
+
+}  // namespace
 
 }  // namespace aeval::pipeline

@@ -2,7 +2,8 @@
 // the dynamic rubric judge of AnyAudio-Judge, the AudioCapBench captioning
 // judge, and the meta-evaluation of judges (decision accuracy, correlation
 // with human ratings). docs/judges.md explains each against its paper.
-#include "pipeline/judge_evaluators.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/prompt.hpp"
 
 #include <fmt/format.h>
 
@@ -422,49 +423,102 @@ class HumanCorrelation final : public Evaluator {
 };
 
 // A prompt argument whose default depends on the language: `base`-en or `base`-zh.
-Prompt prompt_arg(const Registry& registry, Args& args, const std::string& key, const std::string& base,
+Prompt prompt_arg(const Registry& registry, const Args& args, const std::string& key, const std::string& base,
                   const std::string& language) {
-  return Prompt::load(registry, args.string(key, fmt::format("{}-{}", base, language)));
+  const std::string name = args.text(key);
+  return Prompt::load(registry, name.empty() ? fmt::format("{}-{}", base, language) : name);
 }
+
+// What a judge hears and reads, plus the judge's own arguments.
+std::vector<ArgSpec> judge_input(std::vector<ArgSpec> args) {
+  args.push_back(arg::text("audio", "auto",
+                           "the audio judged: auto (the model's output audio, else the sample's), output, sample, or a field"));
+  args.push_back(arg::text("text_field", "", "the text judged (default: the sample's reference text)"));
+  return args;
+}
+
+JudgeInput judge_input(const Args& args) { return {args.text("audio"), args.text("text_field")}; }
+
+const EvaluatorClasses::Registration kAqaScoreClass{
+    {Kind::evaluator, "aqascore",
+     "AQAScore: p(yes) of an audio-language judge asked a yes/no question about audio and text, from its first "
+     "token's log-probabilities; pairwise and CompA modes",
+     judge_input({arg::required_reference("judge", Kind::model, "the audio-language model (openai_chat with logprobs)"),
+                  arg::reference("prompt", Kind::prompt, "aqascore-contains",
+                                 "the question (a chat prompt: {{ audio }}, {{ text }})"),
+                  arg::choice("mode", "single", {"single", "pair_audio", "pair_text", "compa"},
+                              "single; pair_audio (fields audio_a, audio_b), pair_text (text_a, text_b): 1 when the "
+                              "preferred one matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio "
+                              "and group scores"),
+                  arg::text("label_field", "preferred", "pair modes: the field saying a or b")})},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      const std::string mode = args.text("mode");
+      const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
+                     : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
+      return std::make_unique<AqaScore>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")), m,
+                                        judge_input(args), args.text("label_field"));
+    }};
+
+const EvaluatorClasses::Registration kRubricJudgeClass{
+    {Kind::evaluator, "rubric_judge",
+     "AnyAudio-Judge's dynamic rubric: a text LLM decomposes the description into yes/no items and filters "
+     "ungrounded ones; an audio LLM answers each; score = mean p(yes)",
+     judge_input({arg::required_reference("decomposer", Kind::model, "the text LLM of stages 1 and 2"),
+                  arg::required_reference("judge", Kind::model, "the audio LLM of stage 3"),
+                  arg::choice("language", "en", {"en", "zh"}, "the default prompts' language"),
+                  arg::choice("mode", "logits", {"logits", "generate"},
+                              "logits (one request per item, p(yes) from logprobs) or generate (one request, a JSON "
+                              "array of answers)"),
+                  arg::boolean("filter", true, "stage 2: drop items the description does not support"),
+                  arg::reference("decompose_prompt", Kind::prompt, "", "default: rubric-decompose-LANGUAGE"),
+                  arg::reference("filter_prompt", Kind::prompt, "", "default: rubric-filter-LANGUAGE"),
+                  arg::reference("judge_prompt", Kind::prompt, "", "logits mode; default: rubric-judge-LANGUAGE"),
+                  arg::reference("generate_prompt", Kind::prompt, "", "generate mode; default: rubric-generate-LANGUAGE")})},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      const std::string language = args.text("language");
+      RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
+                                   prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
+                                   prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
+                                   prompt_arg(registry, args, "generate_prompt", "rubric-generate", language)};
+      return std::make_unique<RubricJudge>(scoring, args.text("decomposer"), args.text("judge"), std::move(prompts),
+                                           args.text("mode") == "generate", args.boolean("filter"),
+                                           language == "zh" ? "整体" : "overall", judge_input(args));
+    }};
+
+const EvaluatorClasses::Registration kCaptionJudgeClass{
+    {Kind::evaluator, "caption_judge",
+     "AudioCapBench's LLM judge: accuracy, completeness and hallucination (0-10, 10 = none) of a caption against the "
+     "references; overall = their mean",
+     {arg::required_reference("judge", Kind::model, "the text LLM"),
+      arg::reference("prompt", Kind::prompt, "caption-judge"), references_field_arg()}},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      auto e = std::make_unique<CaptionJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")));
+      e->references_field = args.text("references_field");
+      return e;
+    }};
+
+const EvaluatorClasses::Registration kJudgeAccuracyClass{
+    {Kind::evaluator, "judge_accuracy", "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
+     {arg::required_text("score_of", "the judge evaluator, listed earlier in the task"),
+      arg::text("label_field", "label", "the field holding yes or no"),
+      arg::choice("rule", "threshold", {"threshold", "all_items_yes"},
+                  "threshold (score >= threshold) or all_items_yes (rubric judges)"),
+      arg::number("threshold", 0.5)}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
+                                             args.text("rule") == "all_items_yes", args.number("threshold"));
+    }};
+
+const EvaluatorClasses::Registration kHumanCorrelationClass{
+    {Kind::evaluator, "human_correlation",
+     "Correlation between an evaluator's scores and human ratings over the corpus (bootstrap it for intervals)",
+     {arg::required_text("score_of", "the evaluator whose scores are compared, listed earlier"),
+      arg::text("human_field", "human_score", "the field holding the human rating"),
+      arg::choice("method", "pearson", {"pearson", "spearman", "kendall"}, "pearson, spearman or kendall (tau-b)")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<HumanCorrelation>(args.text("score_of"), args.text("human_field"), args.text("method"));
+    }};
 
 }  // namespace
-
-std::unique_ptr<Evaluator> load_judge_evaluator(const Registry& registry, const Entry& entry,
-                                                const std::shared_ptr<ScoringModels>& scoring) {
-  Args args(entry);
-  const std::string& c = entry.class_id;
-  JudgeInput input{args.string("audio", "auto"), args.string("text_field", "")};
-  if (c == "aqascore") {
-    const std::string mode = args.choice("mode", "single", {"single", "pair_audio", "pair_text", "compa"});
-    const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
-                   : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
-    return std::make_unique<AqaScore>(scoring, args.required_string("judge"),
-                                      Prompt::load(registry, args.string("prompt", "aqascore-contains")), m, input,
-                                      args.string("label_field", "preferred"));
-  }
-  if (c == "rubric_judge") {
-    const std::string language = args.choice("language", "en", {"en", "zh"});
-    const bool generate = args.choice("mode", "logits", {"logits", "generate"}) == "generate";
-    RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
-                                 prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
-                                 prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
-                                 prompt_arg(registry, args, "generate_prompt", "rubric-generate", language)};
-    return std::make_unique<RubricJudge>(scoring, args.required_string("decomposer"), args.required_string("judge"),
-                                         std::move(prompts), generate, args.boolean("filter", true),
-                                         language == "zh" ? "整体" : "overall", input);
-  }
-  if (c == "caption_judge")
-    return std::make_unique<CaptionJudge>(scoring, args.required_string("judge"),
-                                          Prompt::load(registry, args.string("prompt", "caption-judge")));
-  if (c == "judge_accuracy") {
-    const bool all_items = args.choice("rule", "threshold", {"threshold", "all_items_yes"}) == "all_items_yes";
-    return std::make_unique<JudgeAccuracy>(args.required_string("score_of"), args.string("label_field", "label"), all_items,
-                                           args.number("threshold", 0.5));
-  }
-  if (c == "human_correlation")
-    return std::make_unique<HumanCorrelation>(args.required_string("score_of"), args.string("human_field", "human_score"),
-                                              args.choice("method", "pearson", {"pearson", "spearman", "kendall"}));
-  return nullptr;
-}
 
 }  // namespace aeval::pipeline

@@ -1,4 +1,4 @@
-#include "aeval/pipeline/manifest.hpp"
+#include "pipeline/manifest.hpp"
 
 #include <fstream>
 #include <unordered_set>

@@ -4,8 +4,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/match.hpp"
-#include "aeval/pipeline/args.hpp"
-#include "aeval/pipeline/components.hpp"
+#include "registry/args.hpp"
+#include "pipeline/post_process.hpp"
 #include "aeval/text/json_in_text.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
@@ -28,93 +28,155 @@ std::string yes_or_no(const std::string& answer) {
 }  // namespace
 
 PostProcess load_post_process(const Registry& registry, const std::string& name) {
-  const Entry& entry = registry.get(Kind::post_process, name);
-  Args args(entry);  // validated against the catalog when the registry loaded
-  PostProcess t;
-  t.name = name;
-  const std::string& c = entry.class_id;
-  const bool normalizer = c == "whisper_english" || c == "whisper_basic" || c == "strip" || c == "lower";
-  const std::string apply_to = args.choice("apply_to", normalizer ? "both" : "prediction", {"both", "prediction"});
-  t.references_too = apply_to == "both";
-  t.identity = {{"name", name}, {"class", c}, {"apply_to", apply_to}};
+  return PostProcessClasses::make(registry.get(Kind::post_process, name), Kind::post_process);
+}
 
-  if (c == "whisper_english") {
-    auto normalizer_ = std::make_shared<text::EnglishTextNormalizer>(text::load_spelling_table());
-    const auto& spelling = normalizer_->spelling();
-    t.apply = [normalizer_](const std::string& s, const Sample&) { return (*normalizer_)(s); };
-    t.identity["reference"] = "openai/whisper c0d2f62 EnglishTextNormalizer";
-    if (spelling.available()) {
-      t.identity["spelling_table"] = {{"path", spelling.source.string()}, {"sha256", spelling.sha256}};
-    } else {
-      t.identity["spelling_table"] = nullptr;
-      t.notes.push_back(name + ": no spelling table at " + text::default_spelling_table_path().string() +
-                        ", so British spellings are not mapped to American ones (run `aeval fetch whisper-spelling`"
-                        " where there is network, or copy whisper's english.json there)");
-    }
-  } else if (c == "whisper_basic") {
-    text::BasicNormalizerOptions options;
-    options.remove_diacritics = args.boolean("remove_diacritics", false);
-    options.split_letters = args.boolean("split_letters", false);
-    t.apply = [options](const std::string& s, const Sample&) { return text::whisper_basic_normalize(s, options); };
-    t.identity["reference"] = "openai/whisper c0d2f62 BasicTextNormalizer";
-    t.identity["remove_diacritics"] = options.remove_diacritics;
-    t.identity["split_letters"] = options.split_letters;
-  } else if (c == "strip") {
-    t.apply = [](const std::string& s, const Sample&) { return text::strip(s); };
-  } else if (c == "lower") {
-    t.apply = [](const std::string& s, const Sample&) { return text::lower(s); };
-  } else if (c == "choice") {
-    std::vector<std::string> labels = args.strings("labels");
-    if (labels.empty()) labels = {"A", "B", "C", "D", "E"};
-    const std::string options_field = args.string("options_field", "");
-    t.apply = [labels, options_field, name](const std::string& s, const Sample& sample) {
-      std::vector<std::string> options;
-      if (!options_field.empty()) {
-        const auto& f = sample.fields;
-        if (!f.contains(options_field) || !f[options_field].is_array())
-          throw Error(ErrorCategory::data, fmt::format("sample '{}': post-process '{}' needs a list in field '{}'",
-                                                       sample.id, name, options_field));
-        for (const auto& o : f[options_field]) options.push_back(o.is_string() ? o.get<std::string>() : o.dump());
-        if (options.size() > labels.size())
-          throw Error(ErrorCategory::data, fmt::format("sample '{}': {} options but only {} labels in '{}'", sample.id,
-                                                       options.size(), labels.size(), name));
-      }
-      // Only the labels this sample's options use ("I think..." is no answer I among four options).
-      const std::vector<std::string> used(labels.begin(), labels.begin() + long(options.empty() ? labels.size() : options.size()));
-      return metrics::extract_choice(s, used, options).value_or("");
-    };
-    t.identity["labels"] = labels;
-    t.identity["options_field"] = options_field;
-  } else if (c == "yes_no") {
-    t.apply = [](const std::string& s, const Sample&) { return yes_or_no(s); };
-  } else if (c == "json_field") {
-    const std::string field = args.required_string("field");
-    t.apply = [field](const std::string& s, const Sample&) -> std::string {
-      const auto object = text::find_json(s);
-      if (!object || !object->contains(field)) return "";
-      const auto& v = (*object)[field];
-      return v.is_string() ? v.get<std::string>() : v.dump();
-    };
-    t.identity["field"] = field;
-  } else if (c == "regex") {
-    const std::string pattern = args.required_string("pattern");
-    const int group = args.integer("group", 1);
-    std::shared_ptr<text::Regex> regex;
-    try {
-      regex = std::make_shared<text::Regex>(pattern);
-    } catch (const Error& e) {
-      throw Error(ErrorCategory::config, fmt::format("{}: pattern of '{}': {}", entry.where(), name, e.what()));
-    }
-    t.apply = [regex, group](const std::string& s, const Sample&) {
-      const auto m = regex->find(s);
-      return m ? m->group(group) : std::string();
-    };
-    t.identity["pattern"] = pattern;
-    t.identity["group"] = group;
-  } else {
-    throw Error(ErrorCategory::internal, entry.where() + ": post-process class '" + c + "' has no loader");
-  }
+namespace {
+
+// Normalizers apply to references too by default; extractors to the answer only.
+ArgSpec apply_to(const char* fallback) {
+  return arg::choice("apply_to", fallback, {"both", "prediction"},
+                     "prediction (the model's answer only) or both (references too)");
+}
+
+// The parts every post-process shares: its name, where it applies, its identity.
+PostProcess base(const Args& args) {
+  PostProcess t;
+  t.name = args.entry().name;
+  t.references_too = args.text("apply_to") == "both";
+  t.identity = {{"name", t.name}, {"class", args.entry().class_id}, {"apply_to", args.text("apply_to")}};
   return t;
 }
+
+const PostProcessClasses::Registration kWhisperEnglish{
+    {Kind::post_process, "whisper_english", "Whisper's English text normalizer (openai/whisper c0d2f62)", {apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      auto normalizer = std::make_shared<text::EnglishTextNormalizer>(text::load_spelling_table());
+      const auto& spelling = normalizer->spelling();
+      t.apply = [normalizer](const std::string& s, const Sample&) { return (*normalizer)(s); };
+      t.identity["reference"] = "openai/whisper c0d2f62 EnglishTextNormalizer";
+      if (spelling.available()) {
+        t.identity["spelling_table"] = {{"path", spelling.source.string()}, {"sha256", spelling.sha256}};
+      } else {
+        t.identity["spelling_table"] = nullptr;
+        t.notes.push_back(t.name + ": no spelling table at " + text::default_spelling_table_path().string() +
+                          ", so British spellings are not mapped to American ones (run `aeval fetch whisper-spelling`"
+                          " where there is network, or copy whisper's english.json there)");
+      }
+      return t;
+    }};
+
+const PostProcessClasses::Registration kWhisperBasic{
+    {Kind::post_process, "whisper_basic", "Whisper's language-independent normalizer",
+     {arg::boolean("remove_diacritics", false), arg::boolean("split_letters", false), apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      text::BasicNormalizerOptions options;
+      options.remove_diacritics = args.boolean("remove_diacritics");
+      options.split_letters = args.boolean("split_letters");
+      t.apply = [options](const std::string& s, const Sample&) { return text::whisper_basic_normalize(s, options); };
+      t.identity["reference"] = "openai/whisper c0d2f62 BasicTextNormalizer";
+      t.identity["remove_diacritics"] = options.remove_diacritics;
+      t.identity["split_letters"] = options.split_letters;
+      return t;
+    }};
+
+const PostProcessClasses::Registration kStrip{
+    {Kind::post_process, "strip", "Remove leading and trailing whitespace", {apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      t.apply = [](const std::string& s, const Sample&) { return text::strip(s); };
+      return t;
+    }};
+
+const PostProcessClasses::Registration kLower{
+    {Kind::post_process, "lower", "Lowercase (Python str.lower)", {apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      t.apply = [](const std::string& s, const Sample&) { return text::lower(s); };
+      return t;
+    }};
+
+const PostProcessClasses::Registration kChoice{
+    {Kind::post_process, "choice",
+     "The option label a free-form answer chose ('The answer is (B).' gives B); empty when ambiguous",
+     {arg::texts("labels", {"A", "B", "C", "D", "E"}, "the option labels"),
+      arg::text("options_field", "", "sample field listing the option texts, matched when no label is given"),
+      apply_to("prediction")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      const std::vector<std::string> labels = args.strings("labels");
+      const std::string options_field = args.text("options_field"), name = t.name;
+      t.apply = [labels, options_field, name](const std::string& s, const Sample& sample) {
+        std::vector<std::string> options;
+        if (!options_field.empty()) {
+          const auto& f = sample.fields;
+          if (!f.contains(options_field) || !f[options_field].is_array())
+            throw Error(ErrorCategory::data, fmt::format("sample '{}': post-process '{}' needs a list in field '{}'",
+                                                         sample.id, name, options_field));
+          for (const auto& o : f[options_field]) options.push_back(o.is_string() ? o.get<std::string>() : o.dump());
+          if (options.size() > labels.size())
+            throw Error(ErrorCategory::data, fmt::format("sample '{}': {} options but only {} labels in '{}'", sample.id,
+                                                         options.size(), labels.size(), name));
+        }
+        // Only the labels this sample's options use ("I think..." is no answer I among four options).
+        const std::vector<std::string> used(labels.begin(),
+                                            labels.begin() + long(options.empty() ? labels.size() : options.size()));
+        return metrics::extract_choice(s, used, options).value_or("");
+      };
+      t.identity["labels"] = labels;
+      t.identity["options_field"] = options_field;
+      return t;
+    }};
+
+const PostProcessClasses::Registration kYesNo{
+    {Kind::post_process, "yes_no", "yes or no from a free-form answer; empty when it says neither or both",
+     {apply_to("prediction")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      t.apply = [](const std::string& s, const Sample&) { return yes_or_no(s); };
+      return t;
+    }};
+
+const PostProcessClasses::Registration kJsonField{
+    {Kind::post_process, "json_field", "One field of the JSON object in an answer (code fences and prose around it are ignored)",
+     {arg::required_text("field", "the field to take"), apply_to("prediction")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      const std::string field = args.text("field");
+      t.apply = [field](const std::string& s, const Sample&) -> std::string {
+        const auto object = text::find_json(s);
+        if (!object || !object->contains(field)) return "";
+        const auto& v = (*object)[field];
+        return v.is_string() ? v.get<std::string>() : v.dump();
+      };
+      t.identity["field"] = field;
+      return t;
+    }};
+
+const PostProcessClasses::Registration kRegex{
+    {Kind::post_process, "regex", "The text a regular expression (Python syntax) captures; empty when it does not match",
+     {arg::required_text("pattern"), arg::integer("group", 1, "capture group (0: the whole match)"), apply_to("prediction")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      const std::string pattern = args.text("pattern");
+      const int group = args.integer("group");
+      std::shared_ptr<text::Regex> regex;
+      try {
+        regex = std::make_shared<text::Regex>(pattern);
+      } catch (const Error& e) {
+        args.fail(fmt::format("pattern: {}", e.what()));
+      }
+      t.apply = [regex, group](const std::string& s, const Sample&) {
+        const auto m = regex->find(s);
+        return m ? m->group(group) : std::string();
+      };
+      t.identity["pattern"] = pattern;
+      t.identity["group"] = group;
+      return t;
+    }};
+
+}  // namespace
 
 }  // namespace aeval::pipeline

@@ -1,4 +1,4 @@
-#include "aeval/pipeline/progress.hpp"
+#include "pipeline/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

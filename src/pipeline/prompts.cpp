@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/components.hpp"
+#include "pipeline/prompt.hpp"
 
 namespace aeval::pipeline {
 
@@ -19,13 +19,19 @@ nlohmann::json context_of(const Sample& sample) {
 }  // namespace
 
 Prompt Prompt::load(const Registry& registry, const std::string& name) {
-  Prompt p;
-  p.name_ = name;
   if (name.empty()) {
+    Prompt p;
     p.class_id_ = "audio";
     return p;
   }
-  const Entry& entry = registry.get(Kind::prompt, name);
+  return PromptClasses::make(registry.get(Kind::prompt, name), Kind::prompt);
+}
+
+Prompt Prompt::from_entry(const Args& args) {
+  const Entry& entry = args.entry();
+  const std::string& name = entry.name;
+  Prompt p;
+  p.name_ = name;
   p.class_id_ = entry.class_id;
   p.source_ = yaml_to_json(entry.args);
   const std::string label = fmt::format("prompt '{}' ({})", name, entry.where());
@@ -61,6 +67,21 @@ Prompt Prompt::load(const Registry& registry, const std::string& name) {
   if (p.messages_.empty()) throw bad("it has no messages");
   return p;
 }
+
+namespace {
+const PromptClasses::Registration kChatClass{
+    {Kind::prompt, "chat", "Chat messages (system/user/assistant) of text and audio parts, rendered per sample",
+     {arg::list("messages",
+                "[{role: user, content: [{type: audio, value: '{{ audio }}'}, {type: text, value: '...'}]}]; "
+                "content may also be one template string")}},
+    Prompt::from_entry};
+const PromptClasses::Registration kFieldsClass{
+    {Kind::prompt, "fields",
+     "A map of named templates for non-chat models (TTS text, codec input); fields whose name contains 'audio' are "
+     "audio paths",
+     {arg::map("fields", "{name: template}")}},
+    Prompt::from_entry};
+}  // namespace
 
 RenderedPrompt Prompt::render(const Sample& sample) const {
   RenderedPrompt r;

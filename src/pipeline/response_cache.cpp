@@ -1,6 +1,6 @@
-#include "aeval/pipeline/response_cache.hpp"
+#include "pipeline/response_cache.hpp"
 
-#include "aeval/download.hpp"
+#include "util/download.hpp"
 #include "util/sqlite.hpp"
 
 namespace aeval::pipeline {

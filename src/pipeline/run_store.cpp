@@ -1,4 +1,4 @@
-#include "aeval/pipeline/run_store.hpp"
+#include "pipeline/run_store.hpp"
 
 #include <chrono>
 #include <fstream>

@@ -1,12 +1,18 @@
-#include "aeval/pipeline/scoring_models.hpp"
+#include "pipeline/scoring_models.hpp"
 
 #include <fmt/format.h>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "aeval/download.hpp"
-#include "aeval/pipeline/components.hpp"
-#include "aeval/pipeline/response_cache.hpp"
+#include "util/download.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/model_loading.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/prompt.hpp"
+#include "pipeline/task.hpp"
+#include "pipeline/response_cache.hpp"
 
 namespace aeval::pipeline {
 

@@ -1,9 +1,9 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/args.hpp"
-#include "aeval/pipeline/catalog.hpp"
-#include "aeval/pipeline/components.hpp"
+#include "registry/args.hpp"
+#include "registry/classes.hpp"
+#include "pipeline/task.hpp"
 
 namespace aeval::pipeline {
 
@@ -32,19 +32,13 @@ TaskSpec TaskSpec::from_json(const nlohmann::json& j) {
 TaskSpec resolve_task(const Registry& registry, const std::string& task, const TaskOverrides& overrides) {
   std::string task_name = task;
   if (task_name.empty() && overrides.dataset && !is_manifest_path(*overrides.dataset))
-    task_name = Args(registry.get(Kind::dataset, *overrides.dataset)).string("default_task", "");
+  {
+    const Entry& dataset = registry.get(Kind::dataset, *overrides.dataset);
+    task_name = Args(dataset, class_spec(dataset, Kind::dataset)).text("default_task");
+  }
 
   TaskSpec spec;
-  if (!task_name.empty()) {
-    Args args(registry.get(Kind::task, task_name));  // validated when the registry loaded
-    spec.name = task_name;
-    spec.dataset = args.string("dataset", "");
-    spec.prompt = args.string("prompt", "");
-    spec.model = args.string("model", "");
-    spec.post_process = args.strings("post_process");
-    spec.evaluators = args.strings("evaluators");
-    spec.aggregators = args.strings("aggregators");
-  }
+  if (!task_name.empty()) spec = TaskClasses::make(registry.get(Kind::task, task_name), Kind::task);
   spec.dataset = overrides.dataset.value_or(spec.dataset);
   spec.prompt = overrides.prompt.value_or(spec.prompt);
   spec.model = overrides.model.value_or(spec.model);
@@ -71,5 +65,27 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
   for (const auto& name : spec.aggregators) registry.get(Kind::aggregator, name);
   return spec;
 }
+
+namespace {
+const TaskClasses::Registration kTaskClass{
+    {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
+     {arg::required_reference("dataset", Kind::dataset, "a dataset entry or a .jsonl manifest path"),
+      arg::reference("prompt", Kind::prompt, "", "how a sample becomes a request (default: the sample's audio alone)"),
+      arg::required_reference("model", Kind::model),
+      arg::references("post_process", Kind::post_process, false, "applied in order"),
+      arg::references("evaluators", Kind::evaluator, true),
+      arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")}},
+    [](const Args& args) {
+      TaskSpec spec;
+      spec.name = args.entry().name;
+      spec.dataset = args.text("dataset");
+      spec.prompt = args.text("prompt");
+      spec.model = args.text("model");
+      spec.post_process = args.strings("post_process");
+      spec.evaluators = args.strings("evaluators");
+      spec.aggregators = args.strings("aggregators");
+      return spec;
+    }};
+}  // namespace
 
 }  // namespace aeval::pipeline

@@ -1,4 +1,4 @@
-#include "aeval/pipeline/template.hpp"
+#include "pipeline/template.hpp"
 
 #include <fmt/format.h>
 

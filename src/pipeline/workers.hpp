@@ -1,5 +1,5 @@
 #pragma once
-// The runner's threads. `base` of them run from the start; while some wait
+// The scheduler's threads. `base` of them run from the start; while some wait
 // on a model (a blocking model computing, an evaluator asking a judge), more
 // are added so that `base` keep going, up to `most` in all. A run against a
 // remote model thus needs a thread per core, not one per request in flight.

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "aeval/download.hpp"
+#include "util/sha256.hpp"
 #include "aeval/error.hpp"
 
 namespace aeval::text {
@@ -38,10 +38,6 @@ SpellingTable load_spelling_table() {
   const auto path = default_spelling_table_path();
   if (!std::filesystem::exists(path)) return {};
   return read_spelling_table(path);
-}
-
-void fetch_spelling_table(const std::filesystem::path& destination, const std::string& url) {
-  download_verified(url, destination, kWhisperSpellingSha256);
 }
 
 }  // namespace aeval::text

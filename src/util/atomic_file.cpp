@@ -1,4 +1,4 @@
-#include "aeval/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 
 #include <fstream>
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "aeval/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "aeval/error.hpp"
 
 namespace aeval {

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/npy.hpp"
 #include "support/reference.hpp"
 

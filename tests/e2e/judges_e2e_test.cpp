@@ -15,7 +15,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/metrics/correlation.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/asterisk.hpp"

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/run_store.hpp"
+#include "pipeline/run_store.hpp"
 #include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"

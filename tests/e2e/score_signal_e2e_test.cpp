@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/npy.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"

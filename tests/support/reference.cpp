@@ -1,6 +1,6 @@
 #include "support/reference.hpp"
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 
 #include <cmath>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 #include <limits>
 #include <numbers>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "support/temp_dir.hpp"
 

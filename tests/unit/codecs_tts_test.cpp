@@ -3,13 +3,13 @@
 // demands (more bits, closer reconstruction).
 #include <gtest/gtest.h>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/mel_distance.hpp"
 #include "aeval/metrics/sdr.hpp"
 #include "aeval/metrics/stoi.hpp"
-#include "aeval/models/codecs.hpp"
-#include "aeval/models/espeak_tts.hpp"
+#include "models/codecs.hpp"
+#include "models/espeak_tts.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "aeval/models/http_client.hpp"
+#include "models/http_client.hpp"
 #include "support/openai_test_server.hpp"
 
 namespace {

@@ -2,8 +2,14 @@
 // are given (and fail no template) for a sample shaped as the judges build it.
 #include <gtest/gtest.h>
 
-#include "aeval/pipeline/components.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/model_loading.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/prompt.hpp"
+#include "pipeline/task.hpp"
+#include "registry/registry.hpp"
 
 namespace {
 

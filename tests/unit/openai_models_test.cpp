@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "aeval/error.hpp"
-#include "aeval/models/openai.hpp"
+#include "models/openai.hpp"
 #include "support/openai_test_server.hpp"
 
 namespace {

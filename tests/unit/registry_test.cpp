@@ -1,8 +1,14 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/components.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/model_loading.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/prompt.hpp"
+#include "pipeline/task.hpp"
+#include "registry/registry.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <thread>
 
-#include "aeval/audio.hpp"
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "aeval/pipeline/registry.hpp"
-#include "aeval/pipeline/response_cache.hpp"
-#include "aeval/pipeline/scoring_models.hpp"
+#include "registry/registry.hpp"
+#include "pipeline/response_cache.hpp"
+#include "pipeline/scoring_models.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

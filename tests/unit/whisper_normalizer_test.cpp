@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
+#include "aeval/text/spelling_table.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
+#include "util/download.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -77,7 +79,7 @@ TEST(WhisperNormalizer, FetchFailsClearlyOffline) {
   aeval::testing::TempDir dir;
   // A port nothing listens on stands in for a machine without network.
   try {
-    aeval::text::fetch_spelling_table(dir / "english.json", "http://127.0.0.1:9/english.json");
+    aeval::download_verified("http://127.0.0.1:9/english.json", dir / "english.json", aeval::text::kWhisperSpellingSha256);
     FAIL() << "no error";
   } catch (const aeval::Error& e) {
     EXPECT_EQ(e.category(), aeval::ErrorCategory::network);

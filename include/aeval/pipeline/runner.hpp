@@ -12,10 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "aeval/pipeline/components.hpp"
-#include "aeval/pipeline/registry.hpp"
+#include "aeval/pipeline/task_spec.hpp"
 
 namespace aeval::pipeline {
+
+class Registry;  // the registry an invocation names (src/registry/registry.hpp)
 
 struct Shard {
   int index = 0, count = 1;  // this run takes samples whose id hashes to index (mod count)
@@ -32,7 +33,6 @@ struct Invocation {
   Shard shard;
   nlohmann::json to_json() const;
   static Invocation from_json(const nlohmann::json& j);
-  Registry load_registry() const;  // the folders with the assignments applied
 };
 
 struct RunOptions {
@@ -43,13 +43,26 @@ struct RunOptions {
   std::vector<std::string> command_line;
 };
 
-struct RunResult {
-  std::filesystem::path run_dir;
-  nlohmann::json summary;
+// One session of a run: run.json keeps one entry per session.
+struct Session {
+  std::string started;  // UTC, ISO 8601
+  std::vector<std::string> command_line;
+  std::size_t samples_run = 0, failed = 0;
+  std::size_t cached_responses = 0;  // of the samples run, those the response cache answered
+  int concurrency = 0;               // samples in flight at most
+  double elapsed_seconds = 0;
 };
 
-// A new run in OUTPUT/<task>/<model>/<run-id>/.
-RunResult run_task(const Invocation& invocation, const RunOptions& options);
+struct RunResult {
+  std::filesystem::path run_dir;
+  nlohmann::json summary;  // as summary.json holds it
+  Session session;         // the session that made this result
+};
+
+// A new run in OUTPUT/<task>/<model>/<run-id>/. `registry` is the one the
+// invocation names (its folders with its --set assignments applied), which
+// the caller has loaded to resolve the task.
+RunResult run_task(const Registry& registry, const Invocation& invocation, const RunOptions& options);
 // Continues RUN_DIR with the configuration its store recorded, redoing only
 // samples that are missing or failed.
 RunResult resume_run(const std::filesystem::path& run_dir, const RunOptions& options);
@@ -63,8 +76,5 @@ RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const s
 // a new run directory; no inference.
 RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides& overrides,
                       const std::filesystem::path& output_root);
-
-// The short table printed after a run.
-std::string format_summary_table(const nlohmann::json& summary);
 
 }  // namespace aeval::pipeline

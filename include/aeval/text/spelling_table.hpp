@@ -1,7 +1,7 @@
 #pragma once
 // Whisper's British→American spelling table (english.json). It is data, not
 // code: aeval never ships it; it is read from a cache path, downloaded there
-// on request (`aeval fetch whisper-spelling`), and its absence is reported.
+// on request (`aeval fetch whisper-spelling`, which verifies the digest below), and its absence is reported.
 #include <filesystem>
 #include <string>
 #include <unordered_map>
@@ -32,9 +32,5 @@ inline constexpr const char* kWhisperSpellingUrl =
     "whisper/normalizers/english.json";
 inline constexpr const char* kWhisperSpellingSha256 =
     "6607f948be9824d2e1b2fa2223cd94c06c45afa4e05ea0e3d5e1f2bdffde2465";
-
-// Downloads the table to `destination`, verifying its SHA-256. Throws
-// aeval::Error (network) with a clear message when offline.
-void fetch_spelling_table(const std::filesystem::path& destination, const std::string& url = kWhisperSpellingUrl);
 
 }  // namespace aeval::text

@@ -3,82 +3,42 @@
 // the pad / fastdtw alignments of alignment.py.
 #include "aeval/metrics/mcd.hpp"
 
-#include <unsupported/Eigen/FFT>
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <complex>
-#include <numbers>
 
 #include "aeval/error.hpp"
+#include "audio/features.hpp"
 #include "metrics/numpy_sum.hpp"
 
 namespace aeval::metrics {
 
 namespace {
 
-using Frames = std::vector<std::vector<double>>;  // [frame][feature]
+using Frames = features::Matrix;  // [frame][feature]
 
 int ms_to_samples(double ms, int rate) { return int(ms / 1000 * rate); }
 
-double hz_to_mel(double hz) { return 2595 * std::log10(1 + hz / 700.0); }
-double mel_to_hz(double mel) { return 700 * (std::pow(10.0, mel / 2595) - 1); }
-
-// numpy.linspace(a, b, n): i·step + a, the last point exactly b.
-std::vector<double> linspace(double a, double b, int n) {
-  std::vector<double> out(static_cast<std::size_t>(n));
-  const double step = (b - a) / (n - 1);
-  for (int i = 0; i < n; ++i) out[std::size_t(i)] = i * step + a;
-  out.back() = b;
-  return out;
-}
-
-// |STFT| per frame: frames at k = 0, hop, ... < len − win, numpy's symmetric window.
+// get_X_km: |STFT| per frame, numpy's symmetric window; frames start at
+// k = 0, hop, ... < len − win and are cut or zero-padded to n_fft.
 Frames magnitudes(const std::vector<double>& signal, int n_fft, int win, int hop, bool hamming) {
-  std::vector<double> window(static_cast<std::size_t>(n_fft));
-  for (int n = 0; n < n_fft; ++n)
-    window[std::size_t(n)] = n_fft == 1 ? 1.0
-                                        : (hamming ? 0.54 - 0.46 * std::cos(2 * std::numbers::pi * n / (n_fft - 1))
-                                                   : 0.5 - 0.5 * std::cos(2 * std::numbers::pi * n / (n_fft - 1)));
-  Eigen::FFT<double> fft;
-  Frames out;
-  std::vector<double> frame(static_cast<std::size_t>(n_fft));
-  std::vector<std::complex<double>> spectrum;
-  for (long k = 0; k + win < long(signal.size()); k += hop) {
-    for (int n = 0; n < n_fft; ++n)  // frames are padded or truncated to n_fft
-      frame[std::size_t(n)] = (n < win ? signal[std::size_t(k + n)] : 0.0) * window[std::size_t(n)];
-    fft.fwd(spectrum, frame);
-    std::vector<double> mag(static_cast<std::size_t>(n_fft / 2 + 1));
-    for (std::size_t b = 0; b < mag.size(); ++b) mag[b] = std::abs(spectrum[b]);
-    out.push_back(std::move(mag));
-  }
-  return out;
+  const std::size_t n = std::size_t(n_fft);
+  const features::StftLayout layout{
+      hamming ? features::hamming_window(n) : features::hann_window(n, features::Symmetry::symmetric),
+      std::size_t(win), std::size_t(hop), features::LastFrame::before_end};
+  return features::magnitude_spectrogram(signal, layout);
 }
 
-// get_w_n_m: [band][bin]
-std::vector<std::vector<double>> mel_bank(int rate, int n_fft, int M, double fmin, double fmax) {
-  const auto mels = linspace(hz_to_mel(fmin), hz_to_mel(fmax), M + 2);
-  std::vector<long> bins;
-  for (double m : mels) bins.push_back(long(std::floor((n_fft + 1) * mel_to_hz(m) / rate)));
-  std::vector<std::vector<double>> w(static_cast<std::size_t>(M), std::vector<double>(static_cast<std::size_t>(n_fft / 2 + 1), 0.0));
-  for (int n = 1; n <= M; ++n) {
-    const long left = bins[std::size_t(n - 1)], center = bins[std::size_t(n)], right = bins[std::size_t(n + 1)];
-    auto& row = w[std::size_t(n - 1)];
-    for (long k = left; k < center; ++k) row[std::size_t(k)] = double(k - left) / double(center - left);
-    for (long k = center; k < right; ++k) row[std::size_t(k)] = double(right - k) / double(right - center);
-  }
-  return w;
-}
-
-// get_X_kn: log10(|X|² · Wᵀ + eps) per frame (Bel).
-Frames mel_bel(const Frames& mags, const std::vector<std::vector<double>>& w) {
+// get_X_kn: log10(|X|² · Wᵀ + eps) per frame (Bel). |X| is squared, not
+// recomputed as re² + im², to round as the reference does.
+Frames mel_bel(const Frames& mags, const features::MelFilterbank& bank) {
   Frames out;
+  std::vector<double> power;
   for (const auto& mag : mags) {
-    std::vector<double> bands(w.size());
-    for (std::size_t n = 0; n < w.size(); ++n) {
-      double energy = 0;
-      for (std::size_t b = 0; b < mag.size(); ++b) energy += mag[b] * mag[b] * w[n][b];
-      bands[n] = std::log10(energy + DBL_EPSILON);
-    }
+    power.resize(mag.size());
+    for (std::size_t b = 0; b < mag.size(); ++b) power[b] = mag[b] * mag[b];
+    std::vector<double> bands = features::filterbank_energies(bank, power);
+    for (double& e : bands) e = std::log10(e + DBL_EPSILON);
     out.push_back(std::move(bands));
   }
   return out;
@@ -86,19 +46,9 @@ Frames mel_bel(const Frames& mags, const std::vector<std::vector<double>>& w) {
 
 // get_MC_X_ik: cepstrum rows i = 1..M (no c0), per frame.
 Frames cepstra(const Frames& mel, int M) {
-  std::vector<double> cosines;  // cos(i (n − ½) π / M), row i, column n
-  for (int i = 1; i <= M; ++i)
-    for (int n = 1; n <= M; ++n) cosines.push_back(std::cos(double(i) * (double(n) - 0.5) * std::numbers::pi / M));
+  const features::MelCepstrum cepstrum{std::size_t(M)};
   Frames out;
-  for (const auto& frame : mel) {
-    std::vector<double> c(static_cast<std::size_t>(M));
-    for (int i = 0; i < M; ++i) {
-      double sum = 0;
-      for (int n = 0; n < M; ++n) sum += cosines[std::size_t(i * M + n)] * frame[std::size_t(n)];
-      c[std::size_t(i)] = sum;
-    }
-    out.push_back(std::move(c));
-  }
+  for (const auto& frame : mel) out.push_back(cepstrum(frame));
   return out;
 }
 
@@ -154,21 +104,21 @@ McdResult mel_cepstral_distance(const std::vector<double>& a_in, const std::vect
     throw Error(ErrorCategory::data, "MCD: a signal is shorter than one " + std::to_string(win) + "-sample frame");
 
   const double fmax = o.fmax ? *o.fmax : double(rate / 2);
-  const auto w = mel_bank(rate, n_fft, o.M, o.fmin, fmax);
+  const auto bank = features::mel_filterbank_fft_bins(rate, std::size_t(n_fft), std::size_t(o.M), o.fmin, fmax);
   McdResult r;
   Frames mc_a, mc_b;
   if (o.align_target == "spec") {
     r.penalty = align(mag_a, mag_b, mag_a, mag_b, o);
-    mc_a = cepstra(mel_bel(mag_a, w), o.M);
-    mc_b = cepstra(mel_bel(mag_b, w), o.M);
+    mc_a = cepstra(mel_bel(mag_a, bank), o.M);
+    mc_b = cepstra(mel_bel(mag_b, bank), o.M);
   } else if (o.align_target == "mel") {
-    Frames mel_a = mel_bel(mag_a, w), mel_b = mel_bel(mag_b, w);
+    Frames mel_a = mel_bel(mag_a, bank), mel_b = mel_bel(mag_b, bank);
     r.penalty = align(mel_a, mel_b, mel_a, mel_b, o);
     mc_a = cepstra(mel_a, o.M);
     mc_b = cepstra(mel_b, o.M);
   } else {
-    mc_a = cepstra(mel_bel(mag_a, w), o.M);
-    mc_b = cepstra(mel_bel(mag_b, w), o.M);
+    mc_a = cepstra(mel_bel(mag_a, bank), o.M);
+    mc_b = cepstra(mel_bel(mag_b, bank), o.M);
     r.penalty = align(mc_a, mc_b, select_features(mc_a, o.s, o.D), select_features(mc_b, o.s, o.D), o);
   }
   std::vector<double> per_frame;

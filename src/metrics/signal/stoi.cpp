@@ -3,14 +3,13 @@
 // moves results by < 4e-16).
 #include "aeval/metrics/stoi.hpp"
 
-#include <unsupported/Eigen/FFT>
+#include <algorithm>
 #include <array>
 #include <cfloat>
 #include <cmath>
-#include <complex>
-#include <numbers>
 
 #include "aeval/error.hpp"
+#include "audio/features.hpp"
 
 namespace aeval::metrics {
 
@@ -20,10 +19,10 @@ constexpr int kRate = 10000;
 constexpr std::size_t kFrame = 256, kFft = 512, kBins = kFft / 2 + 1, kBands = 15, kSegment = 30;
 constexpr double kMinFrequency = 150, kBeta = -15, kDynamicRange = 40;
 
-// numpy.hanning(n + 2)[1:-1], MATLAB's hanning(n).
-std::vector<double> matlab_hanning(std::size_t n) {
-  std::vector<double> w(n);
-  for (std::size_t i = 0; i < n; ++i) w[i] = 0.5 - 0.5 * std::cos(2 * std::numbers::pi * double(i + 1) / double(n + 1));
+using features::LastFrame;
+
+const std::vector<double>& analysis_window() {
+  static const std::vector<double> w = features::matlab_hanning(kFrame);
   return w;
 }
 
@@ -46,41 +45,19 @@ std::array<std::pair<std::size_t, std::size_t>, kBands> third_octave_bands() {
   return bands;
 }
 
-using Frames = std::vector<std::vector<double>>;
-
-// Windowed frames at i = 0, hop, ... < len - frame (the last full frame is left out, as pystoi does).
-Frames windowed_frames(const std::vector<double>& x, std::size_t hop) {
-  static const std::vector<double> w = matlab_hanning(kFrame);
-  Frames frames;
-  for (std::size_t i = 0; i + kFrame < x.size(); i += hop) {
-    std::vector<double> frame(kFrame);
-    for (std::size_t k = 0; k < kFrame; ++k) frame[k] = w[k] * x[i + k];
-    frames.push_back(std::move(frame));
-  }
-  return frames;
-}
-
-std::vector<double> overlap_add(const Frames& frames, std::size_t hop) {
-  std::vector<double> out(frames.empty() ? 0 : (frames.size() - 1) * hop + kFrame, 0.0);
-  for (std::size_t f = 0; f < frames.size(); ++f)
-    for (std::size_t k = 0; k < kFrame; ++k) out[f * hop + k] += frames[f][k];
-  return out;
-}
-
 // Band envelopes: sqrt(OBM · |STFT|²), one row per band, one column per frame.
+// pystoi's stft: hop half a frame, each frame zero-padded to the FFT size, and
+// like every pystoi framing the frame ending on the last sample is left out.
 std::vector<std::array<double, kBands>> band_envelopes(const std::vector<double>& x) {
   static const auto bands = third_octave_bands();
-  Eigen::FFT<double> fft;
+  static const features::StftLayout layout{features::padded_window(analysis_window(), kFft, 0), kFrame, kFrame / 2,
+                                           LastFrame::before_end};
   std::vector<std::array<double, kBands>> out;
-  for (const auto& frame : windowed_frames(x, kFrame / 2)) {
-    std::vector<double> padded(frame);
-    padded.resize(kFft, 0.0);
-    std::vector<std::complex<double>> spectrum;
-    fft.fwd(spectrum, padded);
+  for (const auto& power : features::power_spectrogram(x, layout)) {
     std::array<double, kBands> row{};
     for (std::size_t b = 0; b < kBands; ++b) {
       double energy = 0;
-      for (std::size_t i = bands[b].first; i < bands[b].second; ++i) energy += std::norm(spectrum[i]);
+      for (std::size_t i = bands[b].first; i < bands[b].second; ++i) energy += power[i];
       row[b] = std::sqrt(energy);
     }
     out.push_back(row);
@@ -147,19 +124,20 @@ StoiResult stoi(const std::vector<double>& clean_in, const std::vector<double>& 
 
   // Silent-frame removal, decided on the clean signal alone.
   const std::size_t hop = kFrame / 2;
-  Frames clean_frames = windowed_frames(clean, hop), degraded_frames = windowed_frames(degraded, hop);
+  features::Matrix clean_frames = features::windowed_frames(clean, analysis_window(), hop, LastFrame::before_end);
+  features::Matrix degraded_frames = features::windowed_frames(degraded, analysis_window(), hop, LastFrame::before_end);
   std::vector<double> energies;
   for (const auto& f : clean_frames) energies.push_back(20 * std::log10(norm(f.data(), kFrame) + DBL_EPSILON));
   const double loudest = *std::max_element(energies.begin(), energies.end());
-  Frames kept_clean, kept_degraded;
+  features::Matrix kept_clean, kept_degraded;
   for (std::size_t i = 0; i < energies.size(); ++i) {
     if (loudest - kDynamicRange - energies[i] < 0) {
       kept_clean.push_back(std::move(clean_frames[i]));
       kept_degraded.push_back(std::move(degraded_frames[i]));
     }
   }
-  const auto x = band_envelopes(overlap_add(kept_clean, hop));
-  const auto y = band_envelopes(overlap_add(kept_degraded, hop));
+  const auto x = band_envelopes(features::overlap_add(kept_clean, hop));
+  const auto y = band_envelopes(features::overlap_add(kept_degraded, hop));
   if (x.size() < kSegment) return {1e-5, true};
 
   const std::size_t segments = x.size() - kSegment + 1;

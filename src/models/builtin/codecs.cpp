@@ -1,4 +1,4 @@
-#include "aeval/models/codecs.hpp"
+#include "models/codecs.hpp"
 
 #include <codec2/codec2.h>
 #include <fmt/format.h>
@@ -7,14 +7,15 @@
 #include <opus/opus.h>
 #include <unistd.h>
 
-#include <unsupported/Eigen/FFT>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <complex>
 #include <fstream>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "audio/features.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -29,22 +30,13 @@ std::vector<float> from_pcm16(const std::vector<int16_t>& pcm) {
 // Shifts `output` by the lag (within ±max_lag) that best correlates it with
 // `input`, then cuts or zero-pads it to the input's length.
 std::vector<float> align(const std::vector<float>& input, const std::vector<float>& output, std::size_t max_lag) {
-  std::size_t n = 1;
-  while (n < input.size() + output.size()) n *= 2;
-  std::vector<double> a(n, 0.0), b(n, 0.0);
-  std::copy(input.begin(), input.end(), a.begin());
-  std::copy(output.begin(), output.end(), b.begin());
-  Eigen::FFT<double> fft;
-  std::vector<std::complex<double>> fa, fb;
-  fft.fwd(fa, a);
-  fft.fwd(fb, b);
-  for (std::size_t k = 0; k < fa.size(); ++k) fa[k] = std::conj(fa[k]) * fb[k];
-  std::vector<double> correlation;
-  fft.inv(correlation, fa);  // correlation[lag]: output delayed by lag against input
+  // correlation[max_lag + lag]: output delayed by lag against input.
+  const std::vector<double> correlation = features::cross_correlation(
+      std::vector<double>(input.begin(), input.end()), std::vector<double>(output.begin(), output.end()), max_lag);
   long best = 0;
   double best_value = -INFINITY;
   for (long lag = -long(max_lag); lag <= long(max_lag); ++lag) {
-    const double v = correlation[std::size_t((lag + long(n)) % long(n))];
+    const double v = correlation[std::size_t(lag + long(max_lag))];
     if (v > best_value) best_value = v, best = lag;
   }
   std::vector<float> aligned(input.size(), 0.0f);
@@ -213,5 +205,26 @@ class CodecModel final : public BlockingModel {
 }  // namespace
 
 std::unique_ptr<Model> make_codec_model(const CodecConfig& config) { return std::make_unique<CodecModel>(config); }
+
+namespace {
+namespace arg = pipeline::arg;
+const CodecConfig kCodecDefaults;
+const ModelClasses::Registration kCodecClass{
+    {pipeline::Kind::model, "codec",
+     "A built-in audio codec: audio in, reconstructed audio out (libopus, libcodec2, LAME, libgsm)",
+     {arg::choice("codec", kCodecDefaults.codec, {"opus", "codec2", "mp3", "gsm", "identity"}),
+      arg::integer("bitrate_kbps", kCodecDefaults.bitrate_kbps, "opus and mp3"),
+      arg::integer("mode", kCodecDefaults.mode, "codec2 bit rate: 3200, 2400, 1600, 1400, 1300, 1200"),
+      arg::integer("max_concurrency", kCodecDefaults.max_concurrency)}},
+    [](const pipeline::Args& args) {
+      CodecConfig config;
+      config.codec = args.text("codec");
+      config.bitrate_kbps = args.integer("bitrate_kbps");
+      config.mode = args.integer("mode");
+      config.max_concurrency = std::max(1, args.integer("max_concurrency"));
+      codec_sample_rate(config);  // an unsupported mode fails here, at load
+      return make_codec_model(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

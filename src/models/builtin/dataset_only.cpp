@@ -1,4 +1,6 @@
-#include "aeval/models/dataset_only.hpp"
+#include <algorithm>
+#include "models/dataset_only.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -20,5 +22,13 @@ class DatasetOnly final : public Model {
 }  // namespace
 
 std::unique_ptr<Model> make_dataset_only(int max_concurrency) { return std::make_unique<DatasetOnly>(max_concurrency); }
+
+namespace {
+const ModelClasses::Registration kDatasetOnlyClass{
+    {pipeline::Kind::model, "dataset_only",
+     "No model: samples are scored as they are (judge benchmarks, correlation with human ratings); answers are empty",
+     {pipeline::arg::integer("max_concurrency", 16, "samples scored at once (each may call judges)")}},
+    [](const pipeline::Args& args) { return make_dataset_only(std::max(1, args.integer("max_concurrency"))); }};
+}  // namespace
 
 }  // namespace aeval::models

@@ -1,4 +1,5 @@
-#include "aeval/models/espeak_tts.hpp"
+#include <algorithm>
+#include "models/espeak_tts.hpp"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -6,8 +7,10 @@
 
 #include <chrono>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -74,5 +77,24 @@ class EspeakTts final : public BlockingModel {
 }  // namespace
 
 std::unique_ptr<Model> make_espeak_tts(const EspeakConfig& config) { return std::make_unique<EspeakTts>(config); }
+
+namespace {
+namespace arg = pipeline::arg;
+const EspeakConfig kEspeakDefaults;
+const ModelClasses::Registration kEspeakClass{
+    {pipeline::Kind::model, "espeak", "espeak-ng text-to-speech, run as a subprocess",
+     {arg::text("voice", kEspeakDefaults.voice, "an espeak-ng voice (espeak-ng --voices)"),
+      arg::integer("words_per_minute", kEspeakDefaults.words_per_minute),
+      arg::integer("pitch", kEspeakDefaults.pitch, "0-99"),
+      arg::integer("max_concurrency", kEspeakDefaults.max_concurrency)}},
+    [](const pipeline::Args& args) {
+      EspeakConfig config;
+      config.voice = args.text("voice");
+      config.words_per_minute = args.integer("words_per_minute");
+      config.pitch = args.integer("pitch");
+      config.max_concurrency = std::max(1, args.integer("max_concurrency"));
+      return make_espeak_tts(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

@@ -1,4 +1,4 @@
-#include "aeval/models/pocketsphinx_asr.hpp"
+#include "models/pocketsphinx_asr.hpp"
 
 #include <sphinxbase/err.h>
 #include <pocketsphinx.h>
@@ -8,7 +8,9 @@
 #include <mutex>
 #include <vector>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -112,5 +114,25 @@ class PocketSphinxAsr final : public BlockingModel {
 std::unique_ptr<Model> make_pocketsphinx_asr(const PocketSphinxConfig& config) {
   return std::make_unique<PocketSphinxAsr>(config);
 }
+
+namespace {
+using pipeline::Kind;
+namespace arg = pipeline::arg;
+const PocketSphinxConfig kPocketSphinxDefaults;
+const ModelClasses::Registration kPocketSphinxClass{
+    {Kind::model, "pocketsphinx", "CMU PocketSphinx speech recognition, linked natively",
+     {arg::path("acoustic_model", kPocketSphinxDefaults.acoustic_model.string()),
+      arg::path("language_model", kPocketSphinxDefaults.language_model.string()),
+      arg::path("dictionary", kPocketSphinxDefaults.dictionary.string()),
+      arg::integer("max_concurrency", kPocketSphinxDefaults.max_concurrency, "decoders run in parallel")}},
+    [](const pipeline::Args& args) {
+      PocketSphinxConfig config;
+      config.acoustic_model = args.path("acoustic_model");
+      config.language_model = args.path("language_model");
+      config.dictionary = args.path("dictionary");
+      config.max_concurrency = args.integer("max_concurrency");
+      return make_pocketsphinx_asr(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

@@ -1,12 +1,13 @@
-#include "aeval/models/predictions_file.hpp"
+#include "models/predictions_file.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <unordered_map>
 
-#include "aeval/download.hpp"
+#include "util/download.hpp"
 #include "aeval/error.hpp"
+#include "models/model_classes.hpp"
 
 namespace aeval::models {
 
@@ -65,5 +66,23 @@ class PredictionsFile final : public Model {
 std::unique_ptr<Model> make_predictions_file(const PredictionsFileConfig& config) {
   return std::make_unique<PredictionsFile>(config);
 }
+
+namespace {
+namespace arg = pipeline::arg;
+const PredictionsFileConfig kPredictionsDefaults;
+const ModelClasses::Registration kPredictionsFileClass{
+    {pipeline::Kind::model, "predictions_file",
+     "Answers a model produced elsewhere, read from a JSONL file by sample id (score existing outputs)",
+     {arg::required_path("path", "the JSONL file, relative to this YAML file"),
+      arg::text("id_field", kPredictionsDefaults.id_field, "field with the sample id"),
+      arg::text("prediction_field", kPredictionsDefaults.prediction_field, "field with the model's answer")}},
+    [](const pipeline::Args& args) {
+      PredictionsFileConfig config;
+      config.path = args.path("path");
+      config.id_field = args.text("id_field");
+      config.prediction_field = args.text("prediction_field");
+      return make_predictions_file(config);
+    }};
+}  // namespace
 
 }  // namespace aeval::models

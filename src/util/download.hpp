@@ -5,17 +5,13 @@
 #include <filesystem>
 #include <string>
 
+#include "util/sha256.hpp"
+
 namespace aeval {
 
 // Throws aeval::Error (network) naming the URL when the download fails, e.g.
 // offline, and (data) when the digest differs.
 void download_verified(const std::string& url, const std::filesystem::path& destination,
                        const std::string& expected_sha256);
-
-std::string sha256_hex(const std::string& bytes);
-std::string sha256_of_file(const std::filesystem::path& path);
-
-// $XDG_CACHE_HOME/aeval (or ~/.cache/aeval).
-std::filesystem::path cache_dir();
 
 }  // namespace aeval

@@ -31,7 +31,7 @@ struct Entry {
 class Registry {
  public:
   // Loads every folder in order, then validates every entry against the class
-  // catalog and every reference between entries (catalog.hpp), so a typo fails
+  // declarations and every reference between entries (classes.hpp), so a typo fails
   // before any work. Throws aeval::Error (config) naming file and line.
   explicit Registry(const std::vector<std::filesystem::path>& folders);
 

@@ -1,11 +1,11 @@
-#include "aeval/pipeline/registry.hpp"
+#include "registry/registry.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/catalog.hpp"
+#include "registry/classes.hpp"
 
 namespace aeval::pipeline {
 

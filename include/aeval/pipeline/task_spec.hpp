@@ -1,0 +1,26 @@
+#pragma once
+// What a task binds together, by registry name, and the overrides a command
+// line may give.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aeval::pipeline {
+
+// A task: one dataset, an optional prompt, one model, a post-process chain,
+// evaluators and aggregators, all by registry name.
+struct TaskSpec {
+  std::string name;
+  std::string dataset, prompt, model;  // prompt "": the sample's audio alone
+  std::vector<std::string> post_process, evaluators, aggregators;
+  nlohmann::json to_json() const;
+  static TaskSpec from_json(const nlohmann::json& j);
+};
+
+struct TaskOverrides {
+  std::optional<std::string> dataset, prompt, model;
+  std::optional<std::vector<std::string>> post_process, evaluators, aggregators;
+};
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,30 @@
+#pragma once
+// Aggregators: corpus values, groups and bootstrap intervals over sample records.
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "pipeline/evaluator.hpp"
+#include "registry/factory.hpp"
+
+namespace aeval::pipeline {
+
+struct Aggregator {
+  std::string name = "corpus";
+  std::vector<std::string> group_by;
+  int bootstrap = 0;
+  double confidence = 0.95;
+  std::uint64_t seed = 0;
+  // {evaluator: {"value", "interval"?, "groups"?: {field: {group: {"value", "samples"}}}}}
+  nlohmann::json aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
+                           const std::vector<const nlohmann::json*>& records) const;
+  nlohmann::json identity() const;
+};
+Aggregator load_aggregator(const Registry& registry, const std::string& name);
+
+// Aggregator classes register here (registry/factory.hpp).
+using AggregatorClasses = ClassFactories<Aggregator>;
+
+}  // namespace aeval::pipeline

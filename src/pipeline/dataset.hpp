@@ -1,0 +1,28 @@
+#pragma once
+// A dataset: its samples in order, what it is, and what the user should be told.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "aeval/pipeline/sample.hpp"
+#include "registry/factory.hpp"
+
+namespace aeval::pipeline {
+
+struct Dataset {
+  std::string name;
+  std::vector<Sample> samples;
+  nlohmann::json description;      // class, source files, counts
+  std::vector<std::string> notes;  // things the user should be told (skipped rows)
+};
+
+// A registry dataset name, or the path of a JSONL manifest.
+Dataset load_dataset(const Registry& registry, const std::string& name_or_path);
+
+// The argument every dataset class takes: the task run when only the dataset is named.
+ArgSpec default_task_arg();
+
+// Dataset classes register here (registry/factory.hpp).
+using DatasetClasses = ClassFactories<Dataset>;
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,61 @@
+#pragma once
+// Evaluators: per-sample scores and their corpus value, built from registry entries.
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "aeval/pipeline/sample.hpp"
+#include "pipeline/scoring_models.hpp"
+#include "registry/factory.hpp"
+
+namespace aeval::pipeline {
+
+// What an evaluator scores: the processed prediction and references, the
+// audio the model produced (codecs, TTS; empty when it produced none), and
+// the scores of the evaluators listed before it (a judge's decision rule
+// reads the judge's score).
+struct Scored {
+  const std::string& prediction;
+  const std::vector<std::string>& references;
+  const Sample& sample;
+  const std::filesystem::path& output_audio;
+  const nlohmann::json& earlier;
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // Per-sample score: {"value": v, ...details}.
+  virtual nlohmann::json score(const Scored& scored) const = 0;
+  // Corpus value over sample records (as written to samples.jsonl; only
+  // samples without error): the mean of per-sample values unless the metric
+  // is defined on the corpus (WER, BLEU, CIDEr).
+  virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
+  virtual nlohmann::json identity() const = 0;
+
+  std::string name;
+  std::string references_field;  // "" : the sample's reference text
+};
+// Evaluators that need a model (ASR of output audio) take it from `scoring`,
+// shared by all evaluators of a run (null: one of their own).
+std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
+                                          const std::shared_ptr<ScoringModels>& scoring = nullptr);
+
+// The mean of scores[evaluator][key] over the records holding a number
+// there; null when none does. The corpus value of mean-aggregated metrics.
+nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
+                          const std::string& key = "value");
+
+// The argument of evaluators that may compare against a list field.
+ArgSpec references_field_arg();
+
+// The references an evaluator compares against for one sample.
+std::vector<std::string> references_of(const Sample& sample, const std::string& references_field);
+
+// Evaluator classes register here (registry/factory.hpp); a factory gets the
+// registry (for the entries it names) and the run's scoring models.
+using EvaluatorClasses = ClassFactories<std::unique_ptr<Evaluator>, const Registry&, const std::shared_ptr<ScoringModels>&>;
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,68 @@
+#include "pipeline/sample_record.hpp"
+
+#include <map>
+#include <vector>
+
+#include "aeval/error.hpp"
+
+namespace aeval::pipeline {
+
+using nlohmann::json;
+
+json sample_json(const Sample& s) {
+  json fields = s.fields.is_object() ? s.fields : json::object();
+  for (const char* key : {"id", "audio", "text"}) fields.erase(key);
+  json r = {{"id", s.id}, {"reference", s.reference}, {"fields", fields}};
+  if (!s.audio.empty()) r["audio"] = s.audio.string();
+  return r;
+}
+
+Sample sample_of(const json& record) {
+  Sample s;
+  s.id = record["id"];
+  s.reference = record.value("reference", "");
+  s.audio = record.value("audio", "");
+  s.fields = record.value("fields", json::object());
+  return s;
+}
+
+json error_json(const std::string& stage, const std::exception& e) {
+  const auto* aeval_error = dynamic_cast<const Error*>(&e);
+  return {{"stage", stage}, {"category", aeval_error ? to_string(aeval_error->category()) : "internal"},
+          {"message", e.what()}};
+}
+
+void score_into(json& record, const Sample& sample, const LoadedTask& task, const std::filesystem::path& run_dir) {
+  try {
+    const std::filesystem::path output_audio =
+        record.contains("output_audio") ? run_dir / record["output_audio"].get<std::string>() : std::filesystem::path();
+    std::string prediction = record["prediction"];
+    for (const auto& p : task.post_process) prediction = p.apply(prediction, sample);
+    // Each references field once, through the post-processors that apply to references.
+    std::map<std::string, std::vector<std::string>> references;
+    const auto references_for = [&](const std::string& field) -> const std::vector<std::string>& {
+      auto it = references.find(field);
+      if (it != references.end()) return it->second;
+      std::vector<std::string> refs = references_of(sample, field);
+      for (const auto& p : task.post_process)
+        if (p.references_too)
+          for (auto& r : refs) r = p.apply(r, sample);
+      return references.emplace(field, std::move(refs)).first->second;
+    };
+    record["prediction_processed"] = prediction;
+    record["references_processed"] =
+        task.evaluators.empty() ? std::vector<std::string>{} : references_for(task.evaluators.front()->references_field);
+    json scores = json::object();
+    for (const auto& e : task.evaluators) {
+      json score = e->score(Scored{prediction, references_for(e->references_field), sample, output_audio, scores});
+      scores[e->name] = std::move(score);
+    }
+    record["scores"] = scores;
+    record["error"] = nullptr;
+  } catch (const std::exception& e) {
+    record.erase("scores");
+    record["error"] = error_json("score", e);
+  }
+}
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,22 @@
+#pragma once
+// Which samples a run covers: the first `limit` of the dataset, then those
+// whose id hashes (FNV-1a) to the shard's index, so a job array splits a
+// task the same way on every machine.
+#include <cstddef>
+#include <vector>
+
+#include "aeval/pipeline/runner.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/dataset.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/model_loading.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/prompt.hpp"
+#include "pipeline/task.hpp"
+
+namespace aeval::pipeline {
+
+// Dataset positions, ascending.
+std::vector<std::size_t> select_positions(const Dataset& dataset, const Invocation& invocation);
+
+}  // namespace aeval::pipeline

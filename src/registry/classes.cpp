@@ -1,0 +1,124 @@
+#include "registry/classes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "aeval/error.hpp"
+
+namespace aeval::pipeline {
+
+namespace {
+
+std::map<std::pair<Kind, std::string>, ClassSpec>& catalog() {
+  static std::map<std::pair<Kind, std::string>, ClassSpec> classes;  // built before the first declaration uses it
+  return classes;
+}
+
+ArgSpec make(std::string name, ArgType type, bool required, ArgValue fallback, std::string help) {
+  return {std::move(name), type, required, std::move(fallback), std::move(help), std::nullopt, {}};
+}
+
+}  // namespace
+
+namespace arg {
+ArgSpec text(std::string n, std::string f, std::string h) { return make(std::move(n), ArgType::text, false, std::move(f), std::move(h)); }
+ArgSpec required_text(std::string n, std::string h) { return make(std::move(n), ArgType::text, true, {}, std::move(h)); }
+ArgSpec choice(std::string n, std::string f, std::vector<std::string> c, std::string h) {
+  ArgSpec a = make(std::move(n), ArgType::text, false, std::move(f), std::move(h));
+  a.choices = std::move(c);
+  return a;
+}
+ArgSpec path(std::string n, std::string f, std::string h) { return make(std::move(n), ArgType::path, false, std::move(f), std::move(h)); }
+ArgSpec required_path(std::string n, std::string h) { return make(std::move(n), ArgType::path, true, {}, std::move(h)); }
+ArgSpec boolean(std::string n, bool f, std::string h) { return make(std::move(n), ArgType::boolean, false, f, std::move(h)); }
+ArgSpec integer(std::string n, long f, std::string h) { return make(std::move(n), ArgType::integer, false, f, std::move(h)); }
+ArgSpec optional_integer(std::string n, std::string h) { return make(std::move(n), ArgType::integer, false, {}, std::move(h)); }
+ArgSpec number(std::string n, double f, std::string h) { return make(std::move(n), ArgType::number, false, f, std::move(h)); }
+ArgSpec optional_number(std::string n, std::string h) { return make(std::move(n), ArgType::number, false, {}, std::move(h)); }
+ArgSpec texts(std::string n, std::vector<std::string> f, std::string h) {
+  return make(std::move(n), ArgType::text_list, false, std::move(f), std::move(h));
+}
+ArgSpec required_texts(std::string n, std::string h) { return make(std::move(n), ArgType::text_list, true, {}, std::move(h)); }
+ArgSpec list(std::string n, std::string h, bool required) { return make(std::move(n), ArgType::list, required, {}, std::move(h)); }
+ArgSpec map(std::string n, std::string h, bool required) { return make(std::move(n), ArgType::map, required, {}, std::move(h)); }
+ArgSpec reference(std::string n, Kind k, std::string f, std::string h) {
+  ArgSpec a = make(std::move(n), ArgType::reference, false, std::move(f), std::move(h));
+  a.refers_to = k;
+  return a;
+}
+ArgSpec required_reference(std::string n, Kind k, std::string h) {
+  ArgSpec a = make(std::move(n), ArgType::reference, true, {}, std::move(h));
+  a.refers_to = k;
+  return a;
+}
+ArgSpec references(std::string n, Kind k, bool required, std::string h) {
+  ArgSpec a = make(std::move(n), ArgType::references, required, std::vector<std::string>{}, std::move(h));
+  a.refers_to = k;
+  return a;
+}
+}  // namespace arg
+
+std::string ArgSpec::shown_default() const {
+  struct Show {
+    std::string operator()(std::monostate) const { return ""; }
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(long v) const { return std::to_string(v); }
+    std::string operator()(double v) const { return fmt::format("{}", v); }
+    std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const std::vector<std::string>& v) const { return fmt::format("[{}]", fmt::join(v, ", ")); }
+  };
+  return std::visit(Show{}, default_value);
+}
+
+const ArgSpec* ClassSpec::find(const std::string& arg) const {
+  for (const auto& a : args)
+    if (a.name == arg) return &a;
+  return nullptr;
+}
+
+void declare_class(const ClassSpec& spec) {
+  if (!catalog().emplace(std::pair(spec.kind, spec.id), spec).second) {
+    // Two files claiming one class id is a build mistake; say so before main.
+    std::fprintf(stderr, "aeval: %s class '%s' is declared twice\n", kind_name(spec.kind), spec.id.c_str());
+    std::abort();
+  }
+}
+
+std::vector<const ClassSpec*> class_catalog() {
+  std::vector<const ClassSpec*> out;
+  for (Kind kind : kAllKinds)
+    for (const auto& [key, spec] : catalog())
+      if (key.first == kind) out.push_back(&spec);
+  return out;
+}
+
+const ClassSpec& class_spec(const Entry& entry, Kind kind) {
+  if (const auto found = catalog().find(std::pair(kind, entry.class_id)); found != catalog().end()) return found->second;
+  std::vector<std::string> ids;
+  for (const auto& [key, spec] : catalog())
+    if (key.first == kind) ids.push_back(spec.id);
+  throw Error(ErrorCategory::config, fmt::format("{}: unknown {} class '{}'{}", entry.where(), kind_name(kind),
+                                                 entry.class_id, suggestion_suffix(entry.class_id, ids)));
+}
+
+std::string type_name(ArgType type) {
+  switch (type) {
+    case ArgType::text: return "a string";
+    case ArgType::path: return "a path";
+    case ArgType::boolean: return "true or false";
+    case ArgType::integer: return "an integer";
+    case ArgType::number: return "a number";
+    case ArgType::text_list: return "a list of strings";
+    case ArgType::list: return "a list";
+    case ArgType::map: return "a map";
+    case ArgType::reference: return "a name";
+    case ArgType::references: return "a list of names";
+  }
+  return "";
+}
+
+bool is_manifest_path(const std::string& name) { return std::filesystem::path(name).extension() == ".jsonl"; }
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,78 @@
+#pragma once
+// Component classes declare themselves once, next to their code: kind, class
+// id, a one-line summary and typed arguments with typed defaults (and, in
+// factory.hpp, how to build one). The registry validates every entry against
+// these declarations when it loads, and `aeval describe` prints them.
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "registry/registry.hpp"
+
+namespace aeval::pipeline {
+
+enum class ArgType { text, path, boolean, integer, number, text_list, list, map, reference, references };
+
+// A default as the type it has; monostate: none.
+using ArgValue = std::variant<std::monostate, bool, long, double, std::string, std::vector<std::string>>;
+
+struct ArgSpec {
+  std::string name;
+  ArgType type = ArgType::text;
+  bool required = false;
+  ArgValue default_value;
+  std::string help;
+  std::optional<Kind> refers_to;     // reference(s): the kind of entry named
+  std::vector<std::string> choices;  // text: the values allowed (empty: any)
+
+  std::string shown_default() const;  // as `aeval describe` prints it; "" when none
+};
+
+// Argument declarations, e.g. arg::integer("max_concurrency", defaults.max_concurrency, "requests in flight").
+namespace arg {
+ArgSpec text(std::string name, std::string fallback, std::string help = "");
+ArgSpec required_text(std::string name, std::string help = "");
+ArgSpec choice(std::string name, std::string fallback, std::vector<std::string> choices, std::string help = "");
+ArgSpec path(std::string name, std::string fallback, std::string help = "");  // relative to the entry's YAML file
+ArgSpec required_path(std::string name, std::string help = "");
+ArgSpec boolean(std::string name, bool fallback, std::string help = "");
+ArgSpec integer(std::string name, long fallback, std::string help = "");
+ArgSpec optional_integer(std::string name, std::string help = "");  // no default: left out unless given
+ArgSpec number(std::string name, double fallback, std::string help = "");
+ArgSpec optional_number(std::string name, std::string help = "");
+ArgSpec texts(std::string name, std::vector<std::string> fallback, std::string help = "");
+ArgSpec required_texts(std::string name, std::string help = "");
+ArgSpec list(std::string name, std::string help = "", bool required = true);
+ArgSpec map(std::string name, std::string help = "", bool required = true);
+ArgSpec reference(std::string name, Kind kind, std::string fallback, std::string help = "");
+ArgSpec required_reference(std::string name, Kind kind, std::string help = "");
+ArgSpec references(std::string name, Kind kind, bool required, std::string help = "");
+}  // namespace arg
+
+struct ClassSpec {
+  Kind kind;
+  std::string id;
+  std::string summary;
+  std::vector<ArgSpec> args;
+
+  const ArgSpec* find(const std::string& arg) const;
+};
+
+// Adds a class to the catalog (at static initialisation; factory.hpp does it).
+void declare_class(const ClassSpec& spec);
+// Every declared class, by kind and then id.
+std::vector<const ClassSpec*> class_catalog();
+// Throws aeval::Error (config) naming the entry's file and line, with a
+// did-you-mean, for a class this kind does not have.
+const ClassSpec& class_spec(const Entry& entry, Kind kind);
+std::string type_name(ArgType type);
+
+// Every entry: known class, known arguments of the right type and value,
+// required ones present, references to entries that exist. Errors name file:line.
+void validate_registry(const Registry& registry);
+
+// A dataset named by a manifest path rather than a registry entry.
+bool is_manifest_path(const std::string& name);
+
+}  // namespace aeval::pipeline

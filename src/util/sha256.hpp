@@ -1,0 +1,14 @@
+#pragma once
+// Content digests (what caches and provenance key on) and the cache folder.
+#include <filesystem>
+#include <string>
+
+namespace aeval {
+
+std::string sha256_hex(const std::string& bytes);
+std::string sha256_of_file(const std::filesystem::path& path);
+
+// $XDG_CACHE_HOME/aeval (or ~/.cache/aeval).
+std::filesystem::path cache_dir();
+
+}  // namespace aeval

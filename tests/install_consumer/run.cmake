@@ -1,0 +1,22 @@
+# Installs the aeval build at AEVAL_BUILD into WORK/prefix, builds the
+# consumer project against it and checks what it prints (one substitution in
+# three words: WER 1/3).
+file(REMOVE_RECURSE "${WORK}")
+foreach(step IN ITEMS install configure build run)
+  if(step STREQUAL "install")
+    set(command "${CMAKE_COMMAND}" --install "${AEVAL_BUILD}" --prefix "${WORK}/prefix")
+  elseif(step STREQUAL "configure")
+    set(command "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build" "-DCMAKE_PREFIX_PATH=${WORK}/prefix")
+  elseif(step STREQUAL "build")
+    set(command "${CMAKE_COMMAND}" --build "${WORK}/build")
+  else()
+    set(command "${WORK}/build/consumer")
+  endif()
+  execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${step} failed (${status}):\n${out}\n${err}")
+  endif()
+endforeach()
+if(NOT out STREQUAL "wer 0.333333\n")
+  message(FATAL_ERROR "the consumer printed '${out}', not 'wer 0.333333'")
+endif()
