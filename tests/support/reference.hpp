@@ -1,8 +1,11 @@
 #pragma once
 // Access to the golden vectors in ../shared/reference (or $AEVAL_REFERENCE_DIR).
-// Conformance tests skip with a clear message when they are absent.
+// Conformance tests skip with a clear message when they are absent, except
+// under CI (the variable CI set), where the vectors are always present and
+// their absence is a failure.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -28,6 +31,9 @@ std::vector<double> reference_audio(const std::string& relative);
 
 #define AEVAL_REQUIRE_GOLDEN(records, file)                                                   \
   const auto records = ::aeval::testing::read_golden(file);                                   \
+  if (records.empty() && std::getenv("CI"))                                                   \
+    FAIL() << "golden file " << (::aeval::testing::reference_dir() / (file)).string()         \
+           << " is absent, and CI always has ../shared/reference";                           \
   if (records.empty())                                                                        \
   GTEST_SKIP() << "golden file " << (::aeval::testing::reference_dir() / (file)).string()     \
                << " is absent; set AEVAL_REFERENCE_DIR to the shared/reference folder to run"
