@@ -39,18 +39,11 @@ MelFilter nonzero_run(const std::vector<double>& row) {
 
 template <class Value>
 Matrix spectrogram(const std::vector<double>& signal, const StftLayout& layout, Value value) {
-  const std::size_t n = layout.window.size(), taken = std::min(layout.frame_length, n);
-  RealFft fft(n);
-  std::vector<double> frame(n, 0.0);  // samples from `taken` on stay zero
-  std::vector<std::complex<double>> spectrum;
   Matrix out(frame_count(signal.size(), layout.frame_length, layout.hop, layout.last));
-  for (std::size_t t = 0; t < out.size(); ++t) {
-    const double* x = signal.data() + t * layout.hop;
-    for (std::size_t k = 0; k < taken; ++k) frame[k] = x[k] * layout.window[k];
-    fft.forward(frame, spectrum);
+  stft(signal, layout, [&](std::size_t t, const std::vector<std::complex<double>>& spectrum) {
     out[t].resize(spectrum.size());
     for (std::size_t b = 0; b < spectrum.size(); ++b) out[t][b] = value(spectrum[b]);
-  }
+  });
   return out;
 }
 
@@ -95,13 +88,15 @@ std::vector<double> overlap_add(const Matrix& frames, std::size_t hop) {
   return out;
 }
 
-std::vector<double> reflect_padded(const std::vector<double>& signal, std::size_t left, std::size_t right) {
+std::vector<double> reflect_padded(const std::vector<double>& signal, std::size_t left, std::size_t right,
+                                   std::size_t zeros) {
   const std::size_t n = signal.size();
   std::vector<double> out;
-  out.reserve(left + n + right);
+  out.reserve(left + n + right + zeros);
   for (std::size_t i = left; i >= 1; --i) out.push_back(signal[i]);
   out.insert(out.end(), signal.begin(), signal.end());
   for (std::size_t i = 1; i <= right; ++i) out.push_back(signal[n - 1 - i]);
+  out.resize(out.size() + zeros, 0.0);
   return out;
 }
 
@@ -115,8 +110,22 @@ void RealFft::inverse(const std::vector<std::complex<double>>& spectrum, std::ve
   fft_.inv(x, spectrum, long(n_));
 }
 
-Matrix power_spectrogram(const std::vector<double>& signal, const StftLayout& layout, double scale) {
-  return spectrogram(signal, layout, [scale](std::complex<double> x) { return std::norm(x * scale); });
+void stft(const std::vector<double>& signal, const StftLayout& layout, const SpectrumVisitor& visit) {
+  const std::size_t n = layout.window.size(), taken = std::min(layout.frame_length, n);
+  RealFft fft(n);
+  std::vector<double> frame(n, 0.0);  // samples from `taken` on stay zero
+  std::vector<std::complex<double>> spectrum;
+  const std::size_t frames = frame_count(signal.size(), layout.frame_length, layout.hop, layout.last);
+  for (std::size_t t = 0; t < frames; ++t) {
+    const double* x = signal.data() + t * layout.hop;
+    for (std::size_t k = 0; k < taken; ++k) frame[k] = x[k] * layout.window[k];
+    fft.forward(frame, spectrum);
+    visit(t, spectrum);
+  }
+}
+
+Matrix power_spectrogram(const std::vector<double>& signal, const StftLayout& layout) {
+  return spectrogram(signal, layout, [](std::complex<double> x) { return std::norm(x); });
 }
 
 Matrix magnitude_spectrogram(const std::vector<double>& signal, const StftLayout& layout) {
@@ -173,11 +182,7 @@ MelFilterbank mel_filterbank_torchaudio(int sample_rate, std::size_t n_fft, std:
 
 std::vector<double> filterbank_energies(const MelFilterbank& bank, const std::vector<double>& power) {
   std::vector<double> energies(bank.size());
-  for (std::size_t m = 0; m < bank.size(); ++m) {
-    double sum = 0;
-    for (std::size_t k = 0; k < bank[m].weights.size(); ++k) sum += power[bank[m].first_bin + k] * bank[m].weights[k];
-    energies[m] = sum;
-  }
+  for (std::size_t m = 0; m < bank.size(); ++m) energies[m] = bank[m].energy(power);
   return energies;
 }
 

@@ -6,6 +6,7 @@
 #include <unsupported/Eigen/FFT>
 #include <complex>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace aeval::features {
@@ -39,8 +40,10 @@ Matrix windowed_frames(const std::vector<double>& signal, const std::vector<doub
                        LastFrame last);
 // Frames summed at hop-sample offsets.
 std::vector<double> overlap_add(const Matrix& frames, std::size_t hop);
-// numpy.pad / torch "reflect": the edge sample is not repeated. Needs left, right < signal.size().
-std::vector<double> reflect_padded(const std::vector<double>& signal, std::size_t left, std::size_t right);
+// numpy.pad / torch "reflect" (the edge sample is not repeated; needs left, right < signal.size()),
+// then `zeros` zero samples, in one allocation.
+std::vector<double> reflect_padded(const std::vector<double>& signal, std::size_t left, std::size_t right,
+                                   std::size_t zeros = 0);
 
 // FFT of real input of a fixed size n (kept plan): bins 0 … n/2.
 class RealFft {
@@ -67,8 +70,12 @@ struct StftLayout {
   std::size_t hop = 0;
   LastFrame last = LastFrame::inside;
 };
-// |scale·X|² per frame and bin 0 … n/2 (torch.stft(normalized) scales by 1/‖window‖).
-Matrix power_spectrogram(const std::vector<double>& signal, const StftLayout& layout, double scale = 1.0);
+// Calls visit(t, spectrum) for each frame t in order, spectrum holding bins 0 … n/2
+// (one buffer, reused: no spectrogram is stored).
+using SpectrumVisitor = std::function<void(std::size_t frame, const std::vector<std::complex<double>>& spectrum)>;
+void stft(const std::vector<double>& signal, const StftLayout& layout, const SpectrumVisitor& visit);
+// |X|² per frame and bin 0 … n/2.
+Matrix power_spectrogram(const std::vector<double>& signal, const StftLayout& layout);
 // |X| per frame and bin 0 … n/2.
 Matrix magnitude_spectrogram(const std::vector<double>& signal, const StftLayout& layout);
 
@@ -80,6 +87,12 @@ double mel_to_hz(double mel);
 struct MelFilter {
   std::size_t first_bin = 0;
   std::vector<double> weights;
+  // Σ_k power[first_bin + k]·weights[k] (inline: it runs per band and frame).
+  double energy(const std::vector<double>& power) const {
+    double sum = 0;
+    for (std::size_t k = 0; k < weights.size(); ++k) sum += power[first_bin + k] * weights[k];
+    return sum;
+  }
 };
 using MelFilterbank = std::vector<MelFilter>;
 
@@ -92,7 +105,7 @@ MelFilterbank mel_filterbank_fft_bins(int sample_rate, std::size_t n_fft, std::s
 // triangles over each bin's exact frequency.
 MelFilterbank mel_filterbank_torchaudio(int sample_rate, std::size_t n_fft, std::size_t n_mels, double f_min,
                                         double f_max);
-// Σ_k power[first_bin + k]·weights[k] for each filter.
+// Each filter's energy.
 std::vector<double> filterbank_energies(const MelFilterbank& bank, const std::vector<double>& power);
 
 // mel_cepstral_distance get_MC_X_ik: c[i − 1] = Σ_{n=1..M} x[n − 1]·cos(i(n − ½)π/M)

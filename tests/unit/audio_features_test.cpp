@@ -84,8 +84,14 @@ TEST(AudioFeatures, StftOfAPureTonePeaksAtItsBin) {
     EXPECT_NEAR(0.0, frame[30], 1e-9);
     EXPECT_NEAR(0.0, frame[0], 1e-9);
   }
-  const auto power = f::power_spectrogram(tone, layout, 0.5);
-  EXPECT_NEAR(64.0 * 64.0 / 4, power[3][32], 1e-7);
+  const auto power = f::power_spectrogram(tone, layout);
+  EXPECT_NEAR(64.0 * 64.0, power[3][32], 1e-7);
+  std::size_t visited = 0;
+  f::stft(tone, layout, [&](std::size_t t, const std::vector<std::complex<double>>& spectrum) {
+    EXPECT_EQ(visited++, t);
+    EXPECT_NEAR(64.0, std::abs(spectrum[32]), 1e-9);
+  });
+  EXPECT_EQ(7u, visited);
 }
 
 TEST(AudioFeatures, ShortFramesAreZeroPaddedToTheFftSize) {

@@ -4,7 +4,9 @@
 // Window and filterbank are built in float32, as the reference builds them.
 #include "aeval/metrics/mel_distance.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <string>
 
 #include "aeval/error.hpp"
@@ -20,10 +22,11 @@ std::vector<std::vector<double>> audiocraft_mel_spectrogram(const std::vector<do
     throw Error(ErrorCategory::data, "mel spectrogram: the signal (" + std::to_string(n) +
                                          " samples) is shorter than the reflect padding of " + std::to_string(pad));
   // Reflect padding, then zeros so every frame is full.
-  std::vector<double> x = features::reflect_padded(signal, std::size_t(pad), std::size_t(pad));
-  const double frames_exact = double(long(x.size()) - o.n_fft) / o.hop_length + 1;
+  const long reflected = n + 2 * pad;
+  const double frames_exact = double(reflected - o.n_fft) / o.hop_length + 1;
   const long ideal = (long(std::ceil(frames_exact)) - 1) * o.hop_length + o.n_fft;
-  if (ideal > long(x.size())) x.resize(std::size_t(ideal), 0.0);
+  const std::vector<double> x =
+      features::reflect_padded(signal, std::size_t(pad), std::size_t(pad), std::size_t(std::max(0L, ideal - reflected)));
 
   // Periodic Hann window of win_length, rounded to float32 as torch builds it, centred in n_fft.
   std::vector<double> window = features::hann_window(std::size_t(o.win_length), features::Symmetry::periodic);
@@ -36,14 +39,16 @@ std::vector<std::vector<double>> audiocraft_mel_spectrogram(const std::vector<do
   const features::StftLayout layout{
       features::padded_window(window, std::size_t(o.n_fft), std::size_t((o.n_fft - o.win_length) / 2)),
       std::size_t(o.n_fft), std::size_t(o.hop_length), features::LastFrame::inside};
-  const auto power = features::power_spectrogram(x, layout, scale);
   const auto bank = features::mel_filterbank_torchaudio(o.sample_rate, std::size_t(o.n_fft), std::size_t(o.n_mels),
                                                         o.f_min, o.f_max.value_or(o.sample_rate / 2.0));
-  std::vector<std::vector<double>> mel(std::size_t(o.n_mels), std::vector<double>(power.size()));
-  for (std::size_t t = 0; t < power.size(); ++t) {
-    const std::vector<double> energies = features::filterbank_energies(bank, power[t]);
-    for (std::size_t m = 0; m < energies.size(); ++m) mel[m][t] = energies[m];
-  }
+  const std::size_t frames = features::frame_count(x.size(), layout.frame_length, layout.hop, layout.last);
+  std::vector<std::vector<double>> mel(bank.size());
+  for (auto& row : mel) row.resize(frames);  // zero-filled in place, not copied from a zero row
+  std::vector<double> power(std::size_t(o.n_fft / 2 + 1));
+  features::stft(x, layout, [&](std::size_t t, const std::vector<std::complex<double>>& spectrum) {
+    for (std::size_t f = 0; f < power.size(); ++f) power[f] = std::norm(spectrum[f] * scale);  // as torch.stft(normalized)
+    for (std::size_t m = 0; m < bank.size(); ++m) mel[m][t] = bank[m].energy(power);
+  });
   if (o.log)
     for (auto& row : mel)
       for (double& v : row) v = std::log10(o.floor_level + v);
