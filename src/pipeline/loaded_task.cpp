@@ -1,5 +1,7 @@
 #include "pipeline/loaded_task.hpp"
 
+#include "pipeline/model_loading.hpp"
+
 namespace aeval::pipeline {
 
 LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool with_model) {

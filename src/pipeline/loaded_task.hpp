@@ -9,10 +9,8 @@
 #include "pipeline/aggregator.hpp"
 #include "pipeline/dataset.hpp"
 #include "pipeline/evaluator.hpp"
-#include "pipeline/model_loading.hpp"
 #include "pipeline/post_process.hpp"
 #include "pipeline/prompt.hpp"
-#include "pipeline/task.hpp"
 #include "pipeline/scoring_models.hpp"
 
 namespace aeval::pipeline {

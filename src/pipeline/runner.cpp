@@ -8,7 +8,6 @@
 #include <chrono>
 #include <map>
 
-#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "pipeline/inference_steps.hpp"
 #include "pipeline/invocation.hpp"

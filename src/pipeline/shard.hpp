@@ -6,13 +6,7 @@
 #include <vector>
 
 #include "aeval/pipeline/runner.hpp"
-#include "pipeline/aggregator.hpp"
 #include "pipeline/dataset.hpp"
-#include "pipeline/evaluator.hpp"
-#include "pipeline/model_loading.hpp"
-#include "pipeline/post_process.hpp"
-#include "pipeline/prompt.hpp"
-#include "pipeline/task.hpp"
 
 namespace aeval::pipeline {
 
