@@ -348,11 +348,7 @@ const EvaluatorClasses::Registration kCiderDClass{
 const EvaluatorClasses::Registration kSignalClass{
     {Kind::evaluator, "signal",
      "A reference-based signal metric of the model's output audio against the sample's audio (codecs)",
-     {[] {
-        ArgSpec metric = arg::choice("metric", "", {"stoi", "estoi", "si-sdr", "si-snr", "snr", "mcd", "mel-l1", "msspec"});
-        metric.required = true;
-        return metric;
-      }(),
+     {arg::required_choice("metric", {"stoi", "estoi", "si-sdr", "si-snr", "snr", "mcd", "mel-l1", "msspec"}),
       arg::integer("sample_rate", 0, "compare at this rate (0: the original audio's rate)"),
       arg::boolean("trim", true, "cut both to the shorter signal when lengths differ")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {

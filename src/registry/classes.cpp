@@ -30,6 +30,11 @@ ArgSpec choice(std::string n, std::string f, std::vector<std::string> c, std::st
   a.choices = std::move(c);
   return a;
 }
+ArgSpec required_choice(std::string n, std::vector<std::string> c, std::string h) {
+  ArgSpec a = make(std::move(n), ArgType::text, true, {}, std::move(h));
+  a.choices = std::move(c);
+  return a;
+}
 ArgSpec path(std::string n, std::string f, std::string h) { return make(std::move(n), ArgType::path, false, std::move(f), std::move(h)); }
 ArgSpec required_path(std::string n, std::string h) { return make(std::move(n), ArgType::path, true, {}, std::move(h)); }
 ArgSpec boolean(std::string n, bool f, std::string h) { return make(std::move(n), ArgType::boolean, false, f, std::move(h)); }

@@ -34,6 +34,7 @@ namespace arg {
 ArgSpec text(std::string name, std::string fallback, std::string help = "");
 ArgSpec required_text(std::string name, std::string help = "");
 ArgSpec choice(std::string name, std::string fallback, std::vector<std::string> choices, std::string help = "");
+ArgSpec required_choice(std::string name, std::vector<std::string> choices, std::string help = "");
 ArgSpec path(std::string name, std::string fallback, std::string help = "");  // relative to the entry's YAML file
 ArgSpec required_path(std::string name, std::string help = "");
 ArgSpec boolean(std::string name, bool fallback, std::string help = "");

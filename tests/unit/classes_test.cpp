@@ -7,11 +7,13 @@
 #include "pipeline/post_process.hpp"
 #include "pipeline/prompt.hpp"
 #include "registry/factory.hpp"
+#include "support/config_error.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
 using namespace aeval::pipeline;
+using aeval::testing::config_error;
 
 // A class only this test declares: a post-process "product" that is a string.
 using TestClasses = ClassFactories<std::string>;
@@ -30,16 +32,6 @@ Registry registry_with(const aeval::testing::TempDir& dir, const std::string& ya
   std::filesystem::create_directories(dir / "post-process");
   aeval::testing::write_bytes(dir / "post-process" / "p.yaml", yaml);
   return Registry({dir.path()});
-}
-
-std::string config_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const aeval::Error& e) {
-    EXPECT_EQ(e.category(), aeval::ErrorCategory::config);
-    return e.what();
-  }
-  return "<no error>";
 }
 
 TEST(Classes, DeclaredClassIsInTheCatalogWithItsTypedDefaults) {

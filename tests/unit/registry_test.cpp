@@ -9,6 +9,7 @@
 #include "pipeline/prompt.hpp"
 #include "pipeline/task.hpp"
 #include "registry/registry.hpp"
+#include "support/config_error.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -16,16 +17,7 @@ namespace {
 using aeval::pipeline::Kind;
 using aeval::pipeline::Registry;
 using aeval::testing::TempDir;
-
-std::string config_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const aeval::Error& e) {
-    EXPECT_EQ(e.category(), aeval::ErrorCategory::config);
-    return e.what();
-  }
-  return "<no error>";
-}
+using aeval::testing::config_error;
 
 TEST(Registry, BuiltinTaskResolves) {
   const Registry registry({aeval::pipeline::builtin_registry_dir()});

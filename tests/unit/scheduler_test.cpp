@@ -252,16 +252,20 @@ TEST(Scheduler, ConcludesEverySampleExactlyOnceWhateverItsFate) {
   EXPECT_EQ(model.in_flight(), 0u);
 }
 
-TEST(Scheduler, KeepsAsManyRequestsInFlightAsAllowedAndNoMore) {
-  const std::size_t n = 200, concurrency = 12;
-  AsyncGateModel model(concurrency, n, [](const Request& r) { return text("answer " + r.sample_id); });
+// Runs n echoed samples through `model` and checks each got its own answer.
+void expect_every_sample_answered(models::Model& model, std::size_t n, std::size_t concurrency) {
   EchoSteps steps;
   Scheduler scheduler(model, steps, positions(n), concurrency);
   Handed handed;
   scheduler.run([&](std::deque<Work> batch) { handed.take(std::move(batch)); });
-
   ASSERT_EQ(handed.records.size(), n);
   for (const auto& [p, record] : handed.records) EXPECT_EQ(record, "answer " + std::to_string(p));
+}
+
+TEST(Scheduler, KeepsAsManyRequestsInFlightAsAllowedAndNoMore) {
+  const std::size_t n = 200, concurrency = 12;
+  AsyncGateModel model(concurrency, n, [](const Request& r) { return text("answer " + r.sample_id); });
+  expect_every_sample_answered(model, n, concurrency);
   EXPECT_EQ(model.most_in_flight(), concurrency);
 }
 
@@ -271,13 +275,7 @@ TEST(Scheduler, ReplacesWorkersWaitingOnAModelUpToTheConcurrency) {
   const std::size_t cores = std::max(2u, std::thread::hardware_concurrency());
   const std::size_t concurrency = cores + 3, n = 2 * concurrency;
   BlockingGateModel model(concurrency, n);
-  EchoSteps steps;
-  Scheduler scheduler(model, steps, positions(n), concurrency);
-  Handed handed;
-  scheduler.run([&](std::deque<Work> batch) { handed.take(std::move(batch)); });
-
-  ASSERT_EQ(handed.records.size(), n);
-  for (const auto& [p, record] : handed.records) EXPECT_EQ(record, "answer " + std::to_string(p));
+  expect_every_sample_answered(model, n, concurrency);
   EXPECT_EQ(model.most_in_flight(), concurrency) << "workers waiting on the model were not replaced";
 }
 
