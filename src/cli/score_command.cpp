@@ -2,12 +2,13 @@
 #include <fstream>
 
 #include "aeval/error.hpp"
+#include "aeval/metrics/catalog.hpp"
 #include "registry/registry.hpp"
 #include "aeval/text/spelling_table.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
 #include "cli/commands.hpp"
 #include "cli/signal_scorers.hpp"
-#include "cli/text_scorers.hpp"
+#include "cli/score_inputs.hpp"
 
 namespace aeval::cli {
 
@@ -21,7 +22,7 @@ struct ScoreArgs {
   std::string hyp_field = "text", ref_field = "text";
   std::string normalize = "none";
   std::filesystem::path per_sample;
-  ScoreOptions options;
+  metrics::TextMetricOptions options;
   double smooth_value = -1;
   SignalScoreArgs signal;
 };
@@ -93,44 +94,48 @@ Action add_score_command(CLI::App& app) {
 
   return [a]() {
     if (a->list) {
-      for (const auto& s : text_scorers()) std::printf("%-15s %s\n", s.name.c_str(), s.summary.c_str());
-      for (const auto& s : signal_scorers()) std::printf("%-15s %s\n", s.name.c_str(), s.summary.c_str());
+      for (const auto& m : metrics::text_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
+      for (const auto& m : metrics::signal_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
       return 0;
     }
-    std::vector<std::string> names;
-    for (const auto& s : text_scorers()) names.push_back(s.name);
-    for (const auto& s : signal_scorers()) names.push_back(s.name);
-    a->signal.references = a->references;
-    if (is_signal_metric(a->metric)) {
-      std::vector<nlohmann::json> per_sample;
-      nlohmann::json result = score_signals(a->metric, a->signal, a->per_sample.empty() ? nullptr : &per_sample);
-      result["metric"] = a->metric;
-      write_per_sample(a->per_sample, per_sample);
-      std::printf("%s\n", result.dump(2).c_str());
-      return 0;
-    }
-    if (a->signal.hypotheses.size() > 1) throw Error(ErrorCategory::config, "text metrics take one --hyp file");
-    if (!a->signal.hypotheses.empty()) a->hypotheses = a->signal.hypotheses.front();
-    const TextScorer* scorer = find_text_scorer(a->metric);
-    if (!scorer)
+    std::string renamed;
+    const metrics::MetricInfo* metric = metrics::find_metric(a->metric, &renamed);
+    if (!metric) {
+      std::vector<std::string> names;
+      const auto add = [&](const metrics::MetricInfo& m) {
+        names.push_back(m.name);
+        names.insert(names.end(), m.aliases.begin(), m.aliases.end());
+      };
+      for (const auto& m : metrics::text_metrics()) add(m);
+      for (const auto& m : metrics::signal_metrics()) add(m);
       throw Error(ErrorCategory::config, "unknown metric '" + a->metric + "'" + pipeline::suggestion_suffix(a->metric, names) +
                                              "; `aeval score --list` shows them all");
-    if (a->hypotheses.empty() || a->references.empty())
-      throw Error(ErrorCategory::config, "aeval score needs --hyp FILE and at least one --ref FILE");
-    if (a->smooth_value >= 0) a->options.bleu.smooth_value = a->smooth_value;
-    a->options.chrf.lowercase = a->options.bleu.lowercase;
-
-    ScoreInput input = read_score_input(a->hypotheses, a->references, a->hyp_field, a->ref_field);
-    if (const auto normalize = normalizer(a->normalize)) {
-      for (auto& h : input.hypotheses) h = normalize(h);
-      for (auto& refs : input.references)
-        for (auto& r : refs) r = normalize(r);
     }
+    if (!renamed.empty()) std::fprintf(stderr, "aeval: note: %s\n", renamed.c_str());
+    a->signal.references = a->references;
     std::vector<nlohmann::json> per_sample;
-    nlohmann::json result = scorer->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
-    result["metric"] = scorer->name;
-    result["segments"] = input.hypotheses.size();
-    result["normalize"] = a->normalize;
+    nlohmann::json result;
+    if (const metrics::TextMetric* text = metrics::find_text_metric(metric->name)) {
+      if (a->signal.hypotheses.size() > 1) throw Error(ErrorCategory::config, "text metrics take one --hyp file");
+      if (!a->signal.hypotheses.empty()) a->hypotheses = a->signal.hypotheses.front();
+      if (a->hypotheses.empty() || a->references.empty())
+        throw Error(ErrorCategory::config, "aeval score needs --hyp FILE and at least one --ref FILE");
+      if (a->smooth_value >= 0) a->options.bleu.smooth_value = a->smooth_value;
+      a->options.chrf.lowercase = a->options.bleu.lowercase;
+
+      ScoreInput input = read_score_input(a->hypotheses, a->references, a->hyp_field, a->ref_field);
+      if (const auto normalize = normalizer(a->normalize)) {
+        for (auto& h : input.hypotheses) h = normalize(h);
+        for (auto& refs : input.references)
+          for (auto& r : refs) r = normalize(r);
+      }
+      result = text->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
+      result["segments"] = input.hypotheses.size();
+      result["normalize"] = a->normalize;
+    } else {
+      result = score_signals(metric->name, a->signal, a->per_sample.empty() ? nullptr : &per_sample);
+    }
+    result["metric"] = metric->name;
     write_per_sample(a->per_sample, per_sample);
     std::printf("%s\n", result.dump(2).c_str());
     return 0;

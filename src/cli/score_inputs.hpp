@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "aeval/metrics/catalog.hpp"
+
 namespace aeval::cli {
 
 // One entry per line/row; each entry holds one or more texts.
@@ -12,10 +14,8 @@ namespace aeval::cli {
 // UTF-8, malformed JSON and missing fields.
 std::vector<std::vector<std::string>> read_segments(const std::filesystem::path& path, const std::string& field);
 
-struct ScoreInput {
-  std::vector<std::string> hypotheses;
-  std::vector<std::vector<std::string>> references;  // references[i]: all references of segment i
-};
+// references[i]: all references of segment i.
+using ScoreInput = metrics::Segments;
 
 // Hypotheses from one file, references from one or more (each adds one
 // reference per segment). Throws naming both files and both counts when the

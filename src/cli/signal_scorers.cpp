@@ -18,20 +18,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const std::vector<SignalScorer> kScorers{
-    {"stoi", "pystoi 0.4.1 STOI of degraded vs clean audio (--ref clean --deg degraded, or --ref-dir/--deg-dir)"},
-    {"estoi", "pystoi 0.4.1 extended STOI"},
-    {"si-sdr", "torchmetrics SI-SDR in dB (zero_mean off)"},
-    {"si-snr", "torchmetrics SI-SNR in dB (SI-SDR with zero mean)"},
-    {"snr", "torchmetrics SNR in dB"},
-    {"mcd", "mel_cepstral_distance 0.0.3 MCD (fastdtw radius 10 on mel frames); 'penalty' per file"},
-    {"mel-l1", "audiocraft log-mel L1 distance (n_fft 1024, hop 256, 80 mels) at the reference's rate"},
-    {"msspec", "audiocraft multi-scale mel distance (n_fft 64..1024, 64 mels, alphas; EnCodec's loss)"},
-    {"audiobertscore", "AudioBERTScore of two token-embedding .npy files (--p, --lambda, --float64)"},
-    {"fad", "Fréchet distance of two sets of .npy embeddings (fadtk statistics; --ref-stats cache)"},
-    {"cosine", "cosine similarity of paired embedding rows (.npy), e.g. speaker similarity"},
-};
-
 // The file pairs to score: --ref/--hyp lists, two folders matched by name, or a list file.
 std::vector<std::pair<fs::path, fs::path>> pairs_of(const SignalScoreArgs& a, const std::string& extension) {
   std::vector<std::pair<fs::path, fs::path>> pairs;
@@ -114,12 +100,6 @@ NpyArray stacked_embeddings(const fs::path& path) {
 }
 
 }  // namespace
-
-const std::vector<SignalScorer>& signal_scorers() { return kScorers; }
-
-bool is_signal_metric(const std::string& name) {
-  return std::any_of(kScorers.begin(), kScorers.end(), [&](const auto& s) { return s.name == name; });
-}
 
 json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vector<json>* per_sample) {
   if (metric == "fad") {

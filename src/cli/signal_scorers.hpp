@@ -18,13 +18,6 @@ struct SignalScoreArgs {
   std::filesystem::path reference_stats, save_reference_stats;
 };
 
-struct SignalScorer {
-  std::string name;
-  std::string summary;
-};
-const std::vector<SignalScorer>& signal_scorers();
-bool is_signal_metric(const std::string& name);
-
 // Scores and fills per_sample when given; strict JSON result.
 nlohmann::json score_signals(const std::string& metric, const SignalScoreArgs& args, std::vector<nlohmann::json>* per_sample);
 

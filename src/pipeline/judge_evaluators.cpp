@@ -11,8 +11,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/correlation.hpp"
+#include "aeval/metrics/judges.hpp"
 #include "aeval/metrics/yes_no.hpp"
-#include "aeval/text/json_in_text.hpp"
 #include "aeval/text/unicode.hpp"
 
 namespace aeval::pipeline {
@@ -152,40 +152,7 @@ class AqaScore final : public Evaluator {
 
 // ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
 
-struct RubricItem {
-  std::string dimension, question, basis;
-};
-
-json items_json(const std::vector<RubricItem>& items) {
-  json out = json::array();
-  for (std::size_t i = 0; i < items.size(); ++i)
-    out.push_back({{"id", i}, {"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}});
-  return out;
-}
-
-std::string string_in(const json& o, std::initializer_list<const char*> keys) {
-  for (const char* k : keys)
-    if (o.contains(k) && o[k].is_string()) return o[k];
-  return "";
-}
-
-// The decomposer's items: {"items": [...]}, a bare list, or the reference's Chinese keys.
-std::vector<RubricItem> parse_items(const std::string& answer) {
-  std::optional<json> list;
-  if (const auto object = text::find_json(answer, '{'))
-    for (const char* key : {"items", "questions", "question_list", "Question_List", "判断题列表"})
-      if (object->contains(key) && (*object)[key].is_array()) list = (*object)[key];
-  if (!list) list = text::find_json(answer, '[');
-  if (!list) throw Error(ErrorCategory::model, fmt::format("the decomposer's answer holds no list of rubric items: {}",
-                                                           answer.substr(0, 300)));
-  std::vector<RubricItem> items;
-  for (const auto& it : *list) {
-    if (!it.is_object()) continue;
-    RubricItem item{string_in(it, {"dimension", "维度"}), string_in(it, {"question", "题目"}), string_in(it, {"basis", "依据"})};
-    if (!item.question.empty()) items.push_back(std::move(item));
-  }
-  return items;
-}
+using metrics::RubricItem;
 
 class RubricJudge final : public Evaluator {
  public:
@@ -203,7 +170,7 @@ class RubricJudge final : public Evaluator {
     const std::filesystem::path audio = input_.audio_of(s, name);
     // Stages 1 and 2 read only the text: their answers are cached by it, once for every model judged.
     const Sample text_only = context_for(s.sample, {}, text);
-    std::vector<RubricItem> items = parse_items(scoring_->ask(decomposer_, prompts_.decompose, text_only).text);
+    std::vector<RubricItem> items = metrics::parse_rubric_items(scoring_->ask(decomposer_, prompts_.decompose, text_only).text);
     const std::size_t proposed = items.size();
     if (filter_ && !items.empty()) items = filtered(items, s.sample, text);
     const bool fallback = items.empty();
@@ -228,30 +195,22 @@ class RubricJudge final : public Evaluator {
       }
     } else {
       const auto answer =
-          scoring_->ask(judge_, prompts_.generate, context_for(s.sample, audio, text, {{"items", items_json(items)}}));
-      const auto answers = text::find_json(answer.text, '[');
-      for (std::size_t i = 0; i < items.size(); ++i)
-        details.push_back({{"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}});
-      if (answers)
-        for (std::size_t k = 0; k < answers->size(); ++k) {
-          const json& a = (*answers)[k];
-          if (!a.is_object()) continue;
-          const std::size_t id = a.contains("id") && a["id"].is_number_unsigned() ? a["id"].get<std::size_t>() : k;
-          const std::string said = text::lower(string_in(a, {"answer"}));
-          if (id >= items.size() || (said != "yes" && said != "no")) continue;
-          details[id]["answer"] = said;
-          details[id]["evidence"] = string_in(a, {"evidence"});
-          details[id]["p_yes"] = said == "yes" ? 1.0 : 0.0;
-        }
+          scoring_->ask(judge_, prompts_.generate, context_for(s.sample, audio, text, {{"items", metrics::rubric_items_json(items)}}));
+      const auto answers = metrics::parse_rubric_answers(answer.text, items.size());
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        json d = {{"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}};
+        if (answers[i].yes)
+          d.update({{"answer", *answers[i].yes ? "yes" : "no"}, {"evidence", answers[i].evidence},
+                    {"p_yes", *answers[i].yes ? 1.0 : 0.0}});
+        details.push_back(d);
+      }
       for (const auto& d : details)
         if (d.contains("p_yes")) p_yes.push_back(d["p_yes"]);
     }
     if (p_yes.empty())
       throw Error(ErrorCategory::model, fmt::format("sample '{}': the judge answered none of the {} rubric items", s.sample.id,
                                                     items.size()));
-    double sum = 0;
-    for (double p : p_yes) sum += p;
-    return {{"value", sum / double(p_yes.size())}, {"items", details}, {"proposed_items", proposed},
+    return {{"value", metrics::rubric_score(p_yes)}, {"items", details}, {"proposed_items", proposed},
             {"kept_items", fallback ? 0 : items.size()}, {"holistic_fallback", fallback}};
   }
 
@@ -270,15 +229,8 @@ class RubricJudge final : public Evaluator {
  private:
   // Stage 2: items the decomposer itself finds unsupported by the text go.
   std::vector<RubricItem> filtered(const std::vector<RubricItem>& items, const Sample& sample, const std::string& text) const {
-    const auto answer = scoring_->ask(decomposer_, prompts_.filter, context_for(sample, {}, text, {{"items", items_json(items)}}));
-    const auto object = text::find_json(answer.text, '{');
-    if (!object || !object->contains("results") || !(*object)["results"].is_array())
-      throw Error(ErrorCategory::model, fmt::format("the rubric filter's answer holds no results list: {}",
-                                                    answer.text.substr(0, 300)));
-    std::vector<bool> keep(items.size(), true);  // an item the filter does not mention stays
-    for (const auto& r : (*object)["results"])
-      if (r.is_object() && r.contains("id") && r["id"].is_number_unsigned() && r["id"].get<std::size_t>() < items.size())
-        keep[r["id"].get<std::size_t>()] = text::lower(string_in(r, {"judgment", "decision"})) == "keep";
+    const auto answer = scoring_->ask(decomposer_, prompts_.filter, context_for(sample, {}, text, {{"items", metrics::rubric_items_json(items)}}));
+    const std::vector<bool> keep = metrics::parse_rubric_filter(answer.text, items.size());
     std::vector<RubricItem> out;
     for (std::size_t i = 0; i < items.size(); ++i)
       if (keep[i]) out.push_back(items[i]);
@@ -305,23 +257,10 @@ class CaptionJudge final : public Evaluator {
     std::string last;
     for (int attempt = 0; attempt < 2; ++attempt) {  // a reply that does not parse is asked for once more
       last = scoring_->ask(judge_, prompt_, c, attempt).text;  // a retry is a new request, not a cached one
-      const auto object = text::find_json(last, '{');
-      if (!object) continue;
-      json out = json::object();
-      bool complete = true;
-      for (const char* criterion : {"accuracy", "completeness", "hallucination"}) {
-        const json& v = object->contains(criterion) ? (*object)[criterion] : json();
-        if (!v.is_number()) {
-          complete = false;
-          break;
-        }
-        out[criterion] = std::clamp(v.get<double>(), 0.0, 10.0);
-      }
-      if (!complete) continue;
-      const double overall = (out["accuracy"].get<double>() + out["completeness"].get<double>() +
-                              out["hallucination"].get<double>()) / 3;
-      out["value"] = std::round(overall * 100) / 100;  // the reference rounds to 2 decimals
-      out["reasoning"] = string_in(*object, {"reasoning"});
+      const auto judged = metrics::parse_caption_judgement(last);
+      if (!judged) continue;
+      json out{{"accuracy", judged->accuracy}, {"completeness", judged->completeness},
+               {"hallucination", judged->hallucination}, {"value", judged->overall}, {"reasoning", judged->reasoning}};
       out["attempts"] = attempt + 1;
       return out;
     }

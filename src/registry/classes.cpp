@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <set>
 
 #include "aeval/error.hpp"
 
@@ -14,6 +16,12 @@ namespace {
 std::map<std::pair<Kind, std::string>, ClassSpec>& catalog() {
   static std::map<std::pair<Kind, std::string>, ClassSpec> classes;  // built before the first declaration uses it
   return classes;
+}
+
+// Old class id → current id, for classes that were renamed.
+std::map<std::pair<Kind, std::string>, std::string>& renamed() {
+  static std::map<std::pair<Kind, std::string>, std::string> ids;
+  return ids;
 }
 
 ArgSpec make(std::string name, ArgType type, bool required, ArgValue fallback, std::string help) {
@@ -84,9 +92,12 @@ const ArgSpec* ClassSpec::find(const std::string& arg) const {
 }
 
 void declare_class(const ClassSpec& spec) {
-  if (!catalog().emplace(std::pair(spec.kind, spec.id), spec).second) {
+  bool unique = catalog().emplace(std::pair(spec.kind, spec.id), spec).second;
+  for (const auto& alias : spec.aliases) unique = renamed().emplace(std::pair(spec.kind, alias), spec.id).second && unique;
+  if (!unique) {
     // Two files claiming one class id is a build mistake; say so before main.
-    std::fprintf(stderr, "aeval: %s class '%s' is declared twice\n", kind_name(spec.kind), spec.id.c_str());
+    std::fprintf(stderr, "aeval: %s class '%s' (or one of its old ids) is declared twice\n", kind_name(spec.kind),
+                 spec.id.c_str());
     std::abort();
   }
 }
@@ -101,6 +112,14 @@ std::vector<const ClassSpec*> class_catalog() {
 
 const ClassSpec& class_spec(const Entry& entry, Kind kind) {
   if (const auto found = catalog().find(std::pair(kind, entry.class_id)); found != catalog().end()) return found->second;
+  if (const auto old = renamed().find(std::pair(kind, entry.class_id)); old != renamed().end()) {
+    static std::mutex mutex;
+    static std::set<std::pair<Kind, std::string>> noted;
+    if (const std::lock_guard lock(mutex); noted.insert(old->first).second)
+      std::fprintf(stderr, "aeval: note: %s: %s class '%s' is now called '%s'; the old name still works but will go away\n",
+                   entry.where().c_str(), kind_name(kind), entry.class_id.c_str(), old->second.c_str());
+    return catalog().at(std::pair(kind, old->second));
+  }
   std::vector<std::string> ids;
   for (const auto& [key, spec] : catalog())
     if (key.first == kind) ids.push_back(spec.id);

@@ -56,6 +56,7 @@ struct ClassSpec {
   std::string id;
   std::string summary;
   std::vector<ArgSpec> args;
+  std::vector<std::string> aliases = {};  // old ids still accepted, with a note that the class was renamed
 
   const ArgSpec* find(const std::string& arg) const;
 };
@@ -64,8 +65,9 @@ struct ClassSpec {
 void declare_class(const ClassSpec& spec);
 // Every declared class, by kind and then id.
 std::vector<const ClassSpec*> class_catalog();
-// Throws aeval::Error (config) naming the entry's file and line, with a
-// did-you-mean, for a class this kind does not have.
+// The class an entry names, by id or old id (noting the rename on stderr,
+// once per id). Throws aeval::Error (config) naming the entry's file and
+// line, with a did-you-mean, for a class this kind does not have.
 const ClassSpec& class_spec(const Entry& entry, Kind kind);
 std::string type_name(ArgType type);
 

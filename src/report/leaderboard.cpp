@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
+#include "aeval/metrics/catalog.hpp"
 #include "aeval/version.hpp"
 
 namespace aeval::report {
@@ -18,21 +18,14 @@ namespace {
 
 using nlohmann::json;
 
-// How a metric enters the normalized average, by its evaluator's class.
-struct Normalization {
-  std::string rule;  // shown in the report; "" : not averaged
-  std::function<double(double)> apply;
-};
-
-Normalization normalization_of(const std::string& evaluator_class) {
+// The catalog metric an evaluator computed, from its identity in summary.json
+// (null: not a catalog metric, e.g. a judge; such columns are not averaged).
+const metrics::MetricInfo* metric_of(const json& evaluator) {
+  if (evaluator.contains("metric")) return metrics::find_metric(evaluator["metric"].get<std::string>());
+  const std::string evaluator_class = evaluator.value("class", "");
   if (evaluator_class == "error_rate" || evaluator_class == "asr_error_rate")
-    return {"100 − 100·x", [](double x) { return 100 - 100 * x; }};
-  if (evaluator_class == "exact_match" || evaluator_class == "exist_match" || evaluator_class == "meteor" ||
-      evaluator_class == "rouge_l")
-    return {"100·x", [](double x) { return 100 * x; }};
-  if (evaluator_class == "bleu") return {"x", [](double x) { return x; }};
-  if (evaluator_class == "mos") return {"20·x", [](double x) { return 20 * x; }};
-  return {"", nullptr};
+    return metrics::find_metric(evaluator.value("unit", "words") == "chars" ? "cer" : "wer");
+  return metrics::find_metric(evaluator_class);  // summaries written before metrics had one name
 }
 
 std::string number(double v) { return fmt::format("{:.4g}", v); }
@@ -60,7 +53,7 @@ std::string markdown_cell(const std::string& s) {
 // One summary.json, as much of it as a leaderboard needs.
 struct RunSummary {
   std::string task, dataset, model;
-  std::vector<std::pair<std::string, std::string>> metrics;  // (name, evaluator class)
+  std::vector<std::pair<std::string, metrics::LeaderboardScale>> metrics;  // (evaluator name, its scale)
   std::map<std::string, double> values;
   std::map<std::string, std::pair<double, double>> intervals;
   std::optional<double> bitrate_kbps;
@@ -79,7 +72,8 @@ RunSummary read_summary(const std::filesystem::path& file) {
     const json aggregations = s.value("aggregations", json::object());
     for (const auto& evaluator : s.at("provenance").at("evaluators")) {
       const std::string name = evaluator.at("name");
-      r.metrics.emplace_back(name, evaluator.at("class"));
+      const metrics::MetricInfo* metric = metric_of(evaluator);
+      r.metrics.emplace_back(name, metric ? metric->scale : metrics::LeaderboardScale{});
       const json& v = s.at("metrics").at(name).at("value");
       if (v.is_number()) r.values[name] = v.get<double>();
       // The first aggregation that bootstrapped this metric gives its interval.
@@ -106,14 +100,14 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     if (std::find(board.datasets.begin(), board.datasets.end(), r.dataset) == board.datasets.end())
       board.datasets.push_back(r.dataset);
   std::sort(board.datasets.begin(), board.datasets.end());
-  std::vector<Normalization> normalizations;
+  std::vector<metrics::LeaderboardScale> scales;
   for (const auto& dataset : board.datasets)
     for (const auto& r : runs)
       if (r.dataset == dataset)
-        for (const auto& [metric, evaluator_class] : r.metrics)
+        for (const auto& [metric, scale] : r.metrics)
           if (column_of.try_emplace({dataset, metric}, board.columns.size()).second) {
-            normalizations.push_back(normalization_of(evaluator_class));
-            board.columns.push_back({dataset, metric, normalizations.back().rule});
+            scales.push_back(scale);
+            board.columns.push_back({dataset, metric, scale.rule});
           }
   std::map<std::string, LeaderboardRow> rows;
   std::map<std::string, std::size_t> failed;
@@ -131,7 +125,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     double total = 0;
     int averaged = 0;
     for (const auto& [column, value] : row.values)
-      if (normalizations[column].apply) total += normalizations[column].apply(value), ++averaged;
+      if (!scales[column].rule.empty()) total += scales[column].apply(value), ++averaged;
     if (averaged) row.average = total / averaged;
     board.rows.push_back(row);
   }

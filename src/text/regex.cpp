@@ -104,8 +104,13 @@ std::string Regex::sub(std::string_view s, const std::function<std::string(const
   std::string out;
   std::size_t pos = 0;       // where the next search starts
   std::size_t copied = 0;    // subject bytes already copied to out
+  uint32_t options = 0;
   Match m;
-  while (pos <= s.size() && impl_->find(s, pos, 0, m)) {
+  while (pos <= s.size() && impl_->find(s, pos, options, m)) {
+    // PCRE2 validates the UTF-8 from the start offset to the end of the
+    // subject on every call: quadratic over a long text. The first call has
+    // checked it all, and every later start is a code point boundary.
+    options = PCRE2_NO_UTF_CHECK;
     const std::size_t begin = m.ovector_[0], end = m.ovector_[1];
     out.append(s.substr(copied, begin - copied));
     out += replace(m);
@@ -172,8 +177,10 @@ std::optional<Regex::Match> Regex::find(std::string_view s) const {
 std::vector<std::string> Regex::split(std::string_view s) const {
   std::vector<std::string> out;
   std::size_t pos = 0, last = 0;
+  uint32_t options = 0;
   Match m;
-  while (pos <= s.size() && impl_->find(s, pos, 0, m)) {
+  while (pos <= s.size() && impl_->find(s, pos, options, m)) {
+    options = PCRE2_NO_UTF_CHECK;  // checked by the first call, as in sub()
     const std::size_t begin = m.ovector_[0], end = m.ovector_[1];
     if (end == begin) {
       if (end >= s.size()) break;

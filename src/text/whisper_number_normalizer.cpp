@@ -4,9 +4,11 @@
 // window. Python integers are unbounded ("decillion" is 10^33), so integer
 // values are kept as canonical decimal strings with the few operations the
 // algorithm needs.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "aeval/text/regex.hpp"
@@ -25,15 +27,16 @@ std::string canonical(std::string digits) {
 }
 
 std::string add(const std::string& a, const std::string& b) {
-  std::string out;
+  std::string out;  // least significant digit first
   int carry = 0;
   for (std::size_t i = 0; i < std::max(a.size(), b.size()) || carry; ++i) {
     int d = carry;
     if (i < a.size()) d += a[a.size() - 1 - i] - '0';
     if (i < b.size()) d += b[b.size() - 1 - i] - '0';
-    out.insert(out.begin(), char('0' + d % 10));
+    out.push_back(char('0' + d % 10));
     carry = d / 10;
   }
+  std::reverse(out.begin(), out.end());
   return canonical(out);
 }
 
@@ -73,10 +76,11 @@ std::optional<std::string> integer_times_pow10(std::string_view text, std::size_
   return canonical(whole + fraction + std::string(zeros - fraction.size(), '0'));
 }
 
-std::string drop_last_code_point(const std::string& s) {
-  std::u32string u = to_u32(s);
-  if (!u.empty()) u.pop_back();
-  return to_utf8(u);
+// s[:-1] of valid UTF-8 (the regexes have rejected invalid input before).
+std::string_view without_last_code_point(std::string_view s) {
+  std::size_t end = s.size();
+  while (end > 0 && (static_cast<unsigned char>(s[end - 1]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end > 0 ? end - 1 : 0);
 }
 
 // A Python value that is either an int (canonical digits) or a str.
@@ -218,7 +222,16 @@ class WordMachine {
     out_.push_back(std::move(result));
   }
   void emit_value() { emit(value_->text); }
-  std::string value_or_empty() const { return value_ && value_->truthy() ? value_->text : ""; }
+  // value = str(value) + more, and value = str(value or "") + more: in place,
+  // so that a long run of spelled-out digits costs linear time.
+  void append(std::string_view more) {
+    value_->is_int = false;
+    value_->text += more;
+  }
+  void append_to_truthy(std::string_view more) {
+    if (!value_ || !value_->truthy()) value_ = string("");
+    append(more);
+  }
 
   // Returns true when the next word was consumed.
   bool step(const std::string* prev, const std::string& current, const std::string* next) {
@@ -245,20 +258,19 @@ class WordMachine {
       if (value_) emit_value();
       emit(current);
     } else if (t_.zeros.count(current)) {
-      value_ = string(value_or_empty() + "0");
+      append_to_truthy("0");
     } else if (auto o = t_.ones.find(current); o != t_.ones.end()) {
       const int ones = o->second;
       if (!value_) {
         value_ = integer(std::to_string(ones));
       } else if (!value_->is_int || in(t_.ones, prev)) {
         if (in(t_.tens, prev) && ones < 10)  // replace the tens' zero with the digit
-          value_ = string(drop_last_code_point(value_->text) + std::to_string(ones));
-        else
-          value_ = string(value_->text + std::to_string(ones));
+          value_->text.resize(without_last_code_point(value_->text).size());
+        append(std::to_string(ones));
       } else if (last_digits(value_->text, ones < 10 ? 1 : 2) == 0) {
         value_ = integer(add(value_->text, std::to_string(ones)));
       } else {
-        value_ = string(value_->text + std::to_string(ones));
+        append(std::to_string(ones));
       }
     } else if (auto os = t_.ones_suffixed.find(current); os != t_.ones_suffixed.end()) {
       const int ones = os->second.value;
@@ -267,7 +279,7 @@ class WordMachine {
         emit(std::to_string(ones) + suffix);
       } else if (!value_->is_int || in(t_.ones, prev)) {
         if (in(t_.tens, prev) && ones < 10)
-          emit(drop_last_code_point(value_->text) + std::to_string(ones) + suffix);
+          emit(std::string(without_last_code_point(value_->text)) + std::to_string(ones) + suffix);
         else
           emit(value_->text + std::to_string(ones) + suffix);
       } else if (last_digits(value_->text, ones < 10 ? 1 : 2) == 0) {
@@ -281,11 +293,11 @@ class WordMachine {
       if (!value_) {
         value_ = integer(tens);
       } else if (!value_->is_int) {
-        value_ = string(value_->text + tens);
+        append(tens);
       } else if (last_digits(value_->text, 2) == 0) {
         value_ = integer(add(value_->text, tens));
       } else {
-        value_ = string(value_->text + tens);
+        append(tens);
       }
     } else if (auto ts = t_.tens_suffixed.find(current); ts != t_.tens_suffixed.end()) {
       const std::string tens = std::to_string(ts->second.value);
@@ -368,15 +380,15 @@ class WordMachine {
           const int repeats = current == "double" ? 2 : 3;
           const auto o2 = t_.ones.find(*next);
           const std::string digit = std::to_string(o2 == t_.ones.end() ? 0 : o2->second);
-          std::string repeated = value_or_empty();
+          std::string repeated;
           for (int r = 0; r < repeats; ++r) repeated += digit;
-          value_ = string(repeated);
+          append_to_truthy(repeated);
           return true;
         }
         if (value_) emit_value();
         emit(current);
       } else if (in(t_.decimals, next) || next_is_numeric) {  // "point"
-        value_ = string(value_or_empty() + ".");
+        append_to_truthy(".");
       }
     }
     return false;

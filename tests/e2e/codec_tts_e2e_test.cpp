@@ -23,7 +23,6 @@ using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 using nlohmann::json;
 
-const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 constexpr int kSamples = 3;
 
 double metric(const json& summary, const std::string& name) { return summary["metrics"][name]["value"].get<double>(); }
@@ -145,10 +144,45 @@ TEST(TtsE2E, EspeakVoicesAreScoredByWhatTheAsrHears) {
       EXPECT_TRUE(r["scores"]["asr-wer"]["transcript"].is_string());
       EXPECT_EQ(r["scores"]["asr-wer"]["reference_tokens"].get<int>() > 0, true);
     }
-    const double wer = metric(run.summary, "asr-wer");
-    EXPECT_GE(wer, 0);
-    EXPECT_TRUE(std::isfinite(wer));
+    // The corpus WER is the summed edits over the summed reference words of the samples.
+    long edits = 0, words = 0, hits = 0;
+    for (const auto& [id, r] : run.by_id) {
+      const json& w = r["scores"]["asr-wer"];
+      EXPECT_EQ(w["hits"].get<long>() + w["substitutions"].get<long>() + w["deletions"].get<long>(),
+                w["reference_tokens"].get<long>())
+          << id;
+      edits += w["substitutions"].get<long>() + w["deletions"].get<long>() + w["insertions"].get<long>();
+      words += w["reference_tokens"].get<long>();
+      hits += w["hits"].get<long>();
+    }
+    EXPECT_DOUBLE_EQ(metric(run.summary, "asr-wer"), double(edits) / double(words));
+    EXPECT_GT(hits, 0) << voice << ": the recognizer hears some of the words spoken";
   }
+
+  // A "voice" that says nothing: the recognizer hears no word, so every
+  // reference word is deleted and the WER is exactly 1.
+  write_bytes(dir / "silent_tts.py",
+              "import json, sys, wave\n"
+              "print(json.dumps({'type': 'ready'}), flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    with wave.open(r['output_audio'], 'wb') as w:\n"
+              "        w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000); w.writeframes(bytes(64000))\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'audio': r['output_audio']}), flush=True)\n");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("silent-tts:\n  class: process\n  args:\n    command: [python3, {}]\n    input_sample_rate: 0\n",
+                          (dir / "silent_tts.py").string()));
+  const auto silent = run_aeval(fmt::format("--registry {} run --task tts-intelligibility --model silent-tts --limit {} -q "
+                                            "--output {}",
+                                            (dir / "registry").string(), kSamples, (dir / "out" / "silent-tts").string()));
+  ASSERT_EQ(silent.status, 0) << silent.output;
+  const auto quiet = read_only_run(dir / "out" / "silent-tts");
+  EXPECT_EQ(metric(quiet.summary, "asr-wer"), 1.0) << quiet.samples_text;
+  EXPECT_EQ(quiet.summary["metrics"]["asr-wer"]["hits"], 0);
+  // Both eSpeak voices are understood better than silence.
+  for (const char* voice : {"espeak-en-us", "espeak-en-gb"})
+    EXPECT_LT(metric(read_only_run(dir / "out" / voice).summary, "asr-wer"), 1.0) << voice;
   const auto md = run_aeval(fmt::format("report {}", (dir / "out").string()), false);
   ASSERT_EQ(md.status, 0) << md.output;
   EXPECT_NE(md.output.find("## tts-intelligibility (dataset tts-sentences)"), std::string::npos) << md.output;

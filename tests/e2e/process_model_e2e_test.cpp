@@ -38,7 +38,7 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   write_bytes(dir / "registry" / "prompts" / "p.yaml",
               "say:\n  class: chat\n  args:\n    messages:\n      - role: user\n        content:\n"
               "          - {type: audio, value: '{{ audio }}'}\n          - {type: text, value: '{{ reference }}'}\n");
-  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "same:\n  class: exact_match\n");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "same:\n  class: exact-match\n");
   const auto o = run_aeval(fmt::format("--registry {} run --dataset {} --prompt say --model echo-process --evaluator same "
                                        "--no-cache -q --output {}",
                                        (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string()));

@@ -92,7 +92,7 @@ TEST(RemoteModelE2E, TwoThousandSamplesAtConcurrency128AreEachRecordedOnce) {
   write_bytes(dir / "registry" / "prompts" / "p.yaml",
               "say-it:\n  class: chat\n  args:\n    messages:\n      - role: user\n        content:\n"
               "          - {type: text, value: \"{{ reference }}\"}\n");
-  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "same-text:\n  class: exact_match\n");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "same-text:\n  class: exact-match\n");
   const auto o = run_aeval(fmt::format("--registry {} run --dataset {} --prompt say-it --model echo-llm --evaluator same-text "
                                        "-q --no-cache --output {}",
                                        (dir / "registry").string(), (dir / "numbers.jsonl").string(),

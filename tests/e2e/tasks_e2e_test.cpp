@@ -115,6 +115,63 @@ TEST(TasksE2E, CaptioningMetricsAgreeWithAevalScore) {
   }
 }
 
+// One metric layer: every text metric `aeval score` computes is an evaluator
+// class of the same name, giving the same corpus number and parameters.
+// Sample 3 has one caption, the others two: sacreBLEU takes a varying
+// number of references, so BLEU and chrF must too, in both places.
+TEST(TasksE2E, EveryTextMetricOfScoreIsAnEvaluatorWithTheSameValue) {
+  TempDir dir;
+  write_bytes(dir / "c.jsonl",
+              R"({"id": "1", "audio": "a.wav", "captions": ["a dog barks twice", "a dog is barking"]})" "\n"
+              R"({"id": "2", "audio": "b.wav", "captions": ["rain falls on a roof", "heavy rain on a tin roof"]})" "\n"
+              R"({"id": "3", "audio": "c.wav", "captions": ["an engine revs up"]})" "\n");
+  write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "a dog barks twice"})" "\n"
+                               R"({"id": "2", "prediction": "rain on a tin roof"})" "\n"
+                               R"({"id": "3", "prediction": "the engine revs"})" "\n");
+  write_registry(dir, "c.jsonl", "p.jsonl");
+  // metric, its result key in `aeval score`, extra score flags, the same as evaluator arguments
+  const std::tuple<const char*, const char*, const char*, const char*> metrics[] = {
+      {"bleu", "score", "--tokenize intl --lowercase", "tokenize: intl, lowercase: true"},
+      {"chrf", "score", "--word-order 2", "word_order: 2"},
+      {"nltk-bleu", "bleu_4", "", ""},
+      {"meteor", "meteor", "", ""},
+      {"rouge-l", "rougeL", "--stem", "stem: true"},
+      {"cider-d", "cider_d", "", ""},
+      {"exact-match", "score", "", ""},
+      {"exist-match", "score", "", ""},
+      {"token-f1", "score", "", ""},
+  };
+  std::string evaluators, names;
+  for (const auto& [metric, key, flags, args] : metrics) {
+    evaluators += fmt::format("my-{}:\n  class: {}\n  args: {{references_field: captions{}{}}}\n", metric, metric,
+                              *args ? ", " : "", args);
+    names += fmt::format("{}my-{}", names.empty() ? "" : ", ", metric);
+  }
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml", evaluators);
+  write_bytes(dir / "registry" / "tasks" / "t.yaml",
+              fmt::format("every-metric:\n  class: task\n  args:\n    dataset: my-data\n    prompt: caption\n"
+                          "    model: my-answers\n    evaluators: [{}]\n",
+                          names));
+  const json s = run_task(dir, "every-metric");
+
+  write_bytes(dir / "hyp.txt", "a dog barks twice\nrain on a tin roof\nthe engine revs\n");
+  for (const auto& [metric, key, flags, args] : metrics) {
+    const auto o = run_aeval(fmt::format("score {} {} --hyp {} --ref {} --ref-field captions", metric, flags,
+                                         (dir / "hyp.txt").string(), (dir / "c.jsonl").string()),
+                             false);
+    ASSERT_EQ(o.status, 0) << metric << ": " << o.output;
+    const json scored = json::parse(o.output);
+    const json& evaluated = s["metrics"][fmt::format("my-{}", metric)];
+    EXPECT_DOUBLE_EQ(scored[key].get<double>(), evaluated["value"].get<double>()) << metric;
+    if (scored.contains("signature")) {
+      EXPECT_EQ(scored["signature"], evaluated["signature"]) << metric;
+    }
+  }
+  EXPECT_NE(s["metrics"]["my-bleu"]["signature"].get<std::string>().find("nrefs:var"), std::string::npos);
+}
+
 TEST(TasksE2E, AsrOverAUserManifestWithGroupsAndIntervals) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   const std::filesystem::path& sounds = aeval::testing::kAsteriskSounds;

@@ -20,7 +20,8 @@ using TestClasses = ClassFactories<std::string>;
 const TestClasses::Registration kTestClass{
     {Kind::post_process, "test_echo", "joins its arguments (test only)",
      {arg::integer("count", 3, "how many"), arg::choice("unit", "words", {"words", "chars"}),
-      arg::path("file", "/absolute/default"), arg::texts("labels", {"A", "B"}), arg::optional_number("scale")}},
+      arg::path("file", "/absolute/default"), arg::texts("labels", {"A", "B"}), arg::optional_number("scale")},
+     {"test_old_echo"}},
     [](const Args& args) {
       std::string out = std::to_string(args.integer("count")) + " " + args.text("unit") + " " +
                         args.path("file").string() + " " + std::to_string(args.strings("labels").size());
@@ -70,6 +71,12 @@ TEST(Classes, WrongTypesAndUnknownClassesFailWhenTheRegistryLoads) {
   aeval::testing::TempDir other;
   EXPECT_NE(config_error([&] { registry_with(other, "p:\n  class: test_ecko\n"); }).find("did you mean: test_echo"),
             std::string::npos);
+}
+
+TEST(Classes, AnOldClassIdBuildsTheRenamedClass) {
+  aeval::testing::TempDir dir;
+  const Registry registry = registry_with(dir, "o:\n  class: test_old_echo\n  args: {count: 1}\n");
+  EXPECT_EQ(TestClasses::make(registry.get(Kind::post_process, "o"), Kind::post_process), "1 words /absolute/default 2");
 }
 
 TEST(Classes, EveryBuiltinEntryBuildsThroughItsClass) {

@@ -55,6 +55,41 @@ TEST(WhisperNormalizer, BasicVectors) {
   EXPECT_EQ(aeval::text::whisper_basic_normalize("x² ½"), "x2 1 2");
 }
 
+// Long texts (a 1 MB reference) go through the same passes as a sentence. The
+// sentence below starts and ends with a plain word and closes its brackets, so
+// that no rule of whisper's normalizer reaches across it: N copies normalize
+// to N copies of its normalization.
+std::string repeated(std::string_view text, int copies, std::string_view separator) {
+  std::string out;
+  for (int i = 0; i < copies; ++i) {
+    if (i) out += separator;
+    out += text;
+  }
+  return out;
+}
+
+TEST(WhisperNormalizer, LongTextIsItsSentencesNormalized) {
+  const EnglishTextNormalizer n{SpellingTable{}};
+  const std::string sentence =
+      "Mr. Park's café can't pay $20 million for two hundred and fifty-one items (roughly) [noise], "
+      "uh she's been like 10km away — said Dr Jones";
+  const std::string one = n(sentence);
+  ASSERT_EQ(one, "mister park is cafe can not pay $20000000 for 251 items she has been like 10 km away said doctor jones");
+  EXPECT_EQ(n(repeated(sentence, 2000, " ")), repeated(one, 2000, " "));
+}
+
+TEST(WhisperNormalizer, LongRunsOfSpelledDigitsMakeOneNumber) {
+  const EnglishNumberNormalizer n;
+  EXPECT_EQ(n(repeated("one two three four five six seven eight nine oh", 2000, " ")), repeated("1234567890", 2000, ""));
+  // "twenty one" twice is "2121": the tens' zero gives way to the digit each time.
+  EXPECT_EQ(n(repeated("twenty one", 2000, " ")), repeated("21", 2000, ""));
+}
+
+TEST(WhisperNormalizer, InvalidUtf8AtTheEndOfALongTextIsAnError) {
+  const EnglishNumberNormalizer n;
+  EXPECT_THROW(n(repeated("one and a half apples", 2000, " ") + "\xff"), aeval::Error);
+}
+
 TEST(WhisperNormalizer, SpellingTableFromFile) {
   aeval::testing::TempDir dir;
   aeval::testing::write_bytes(dir / "english.json", R"({"colour": "color", "mobilisation": "mobilization"})");

@@ -23,7 +23,7 @@ struct AudioPairScore {
   std::vector<std::string> notes;  // resampling, trimming, pystoi's sentinel
 };
 
-// stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec.
+// The catalog's audio metrics: stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec.
 bool is_audio_pair_metric(const std::string& metric);
 const std::vector<std::string>& audio_pair_metrics();
 

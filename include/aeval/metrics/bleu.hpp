@@ -33,12 +33,18 @@ struct BleuScore {
 std::string bleu_tokenize(std::string_view line, const std::string& tokenizer);
 
 // `references[k][i]` is the k-th reference of segment i (sacreBLEU's streams).
-// Throws aeval::Error (data) when a stream's length differs from the hypotheses'.
+// A segment with fewer references has "" in the other streams: sacreBLEU
+// drops empty references. Throws aeval::Error (data) when a stream's length
+// differs from the hypotheses' or a segment has no non-empty reference.
 BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
                       const std::vector<std::vector<std::string>>& references, const BleuOptions& options = {});
 // BLEU(...).sentence_score(hypothesis, references): one segment.
 BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::string>& references,
                         const BleuOptions& options = {});
+
+// sacreBLEU's num_refs: the number of non-empty references every segment
+// has, or -1 when segments differ (shown as "nrefs:var").
+int reference_count(const std::vector<std::vector<std::string>>& references);
 
 // "nrefs:4|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0" (or the short form).
 std::string bleu_signature(const BleuOptions& options, int nrefs, bool short_form = false);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
+#include "aeval/metrics/catalog.hpp"
 #include "aeval/metrics/mcd.hpp"
 #include "aeval/metrics/mel_distance.hpp"
 #include "aeval/metrics/sdr.hpp"
@@ -12,7 +13,12 @@
 namespace aeval::metrics {
 
 const std::vector<std::string>& audio_pair_metrics() {
-  static const std::vector<std::string> names{"stoi", "estoi", "si-sdr", "si-snr", "snr", "mcd", "mel-l1", "msspec"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& m : signal_metrics())
+      if (m.input == MetricInput::audio) out.push_back(m.name);
+    return out;
+  }();
   return names;
 }
 

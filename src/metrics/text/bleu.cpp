@@ -112,11 +112,13 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
       std::vector<detail::Counts<Key>> max_ref(order);
       std::vector<long> ref_lens;
       for (const auto& stream : references) {
+        if (stream[i].empty()) continue;  // sacreBLEU: a segment with fewer references leaves "" (or None) in a stream
         const std::u32string ids = interner.ids(preprocess(stream[i], o));
         ref_lens.push_back(long(ids.size()));
         for (std::size_t n = 0; n < order; ++n)
           max_ref[n] = detail::max_counts(max_ref[n], detail::count_ngrams<Key>(ids, int(n + 1), detail::kWordBits));
       }
+      if (ref_lens.empty()) detail::no_reference("BLEU", i);
       const std::u32string hyp = interner.ids(preprocess(hypotheses[i], o));
       const long hyp_len = long(hyp.size());
       sys_len += hyp_len;
@@ -136,6 +138,17 @@ BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::st
   return corpus_bleu({hypothesis}, detail::one_segment_streams(references), options);
 }
 
+int reference_count(const std::vector<std::vector<std::string>>& references) {
+  std::optional<int> count;
+  for (std::size_t i = 0; i < (references.empty() ? 0 : references[0].size()); ++i) {
+    int here = 0;
+    for (const auto& stream : references) here += stream.at(i).empty() ? 0 : 1;
+    if (count && *count != here) return -1;
+    count = here;
+  }
+  return count.value_or(0);
+}
+
 std::string bleu_signature(const BleuOptions& o, int nrefs, bool short_form) {
   std::string smooth = o.smooth_method;
   if (const auto fallback = default_smooth_value(o.smooth_method))
@@ -143,8 +156,10 @@ std::string bleu_signature(const BleuOptions& o, int nrefs, bool short_form) {
   const char* case_text = o.lowercase ? "lc" : "mixed";
   const char* eff = o.effective_order ? "yes" : "no";
   if (short_form)
-    return fmt::format("#:{}|c:{}|e:{}|tok:{}|s:{}|v:{}", nrefs, case_text, eff, o.tokenize, smooth, kSacrebleuVersion);
-  return fmt::format("nrefs:{}|case:{}|eff:{}|tok:{}|smooth:{}|version:{}", nrefs, case_text, eff, o.tokenize, smooth,
+    return fmt::format("#:{}|c:{}|e:{}|tok:{}|s:{}|v:{}", detail::nrefs_text(nrefs), case_text, eff, o.tokenize, smooth,
+                       kSacrebleuVersion);
+  return fmt::format("nrefs:{}|case:{}|eff:{}|tok:{}|smooth:{}|version:{}", detail::nrefs_text(nrefs), case_text, eff,
+                     o.tokenize, smooth,
                      kSacrebleuVersion);
 }
 

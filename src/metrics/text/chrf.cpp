@@ -122,6 +122,7 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
         double best_f = -1;
         std::vector<long> best;
         for (const auto& stream : references) {
+          if (stream[i].empty()) continue;  // a segment with fewer references (sacreBLEU)
           const auto ref = count<CharKey, WordKey>(symbols(stream[i], o, interner), o);
           std::vector<long> stats;
           for (std::size_t n = 0; n < hyp.chars.size(); ++n) append_match_statistics(hyp.chars[n], ref.chars[n], stats);
@@ -132,6 +133,7 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
             best = std::move(stats);
           }
         }
+        if (best.empty()) detail::no_reference("chrF", i);
         for (std::size_t k = 0; k < totals.size(); ++k) totals[k] += best[k];
       }
     });
@@ -153,9 +155,9 @@ std::string chrf_signature(const ChrfOptions& o, int nrefs, bool short_form) {
   const char* eff = o.eps_smoothing ? "no" : "yes";
   const char* space = o.whitespace ? "yes" : "no";
   if (short_form)
-    return fmt::format("#:{}|c:{}|e:{}|nc:{}|nw:{}|s:{}|v:2.6.0", nrefs, case_text, eff, o.char_order, o.word_order,
+    return fmt::format("#:{}|c:{}|e:{}|nc:{}|nw:{}|s:{}|v:2.6.0", detail::nrefs_text(nrefs), case_text, eff, o.char_order, o.word_order,
                        space);
-  return fmt::format("nrefs:{}|case:{}|eff:{}|nc:{}|nw:{}|space:{}|version:2.6.0", nrefs, case_text, eff, o.char_order,
+  return fmt::format("nrefs:{}|case:{}|eff:{}|nc:{}|nw:{}|space:{}|version:2.6.0", detail::nrefs_text(nrefs), case_text, eff, o.char_order,
                      o.word_order, space);
 }
 

@@ -20,6 +20,15 @@ inline void check_reference_streams(const char* metric, const std::vector<std::s
                                            " hypotheses");
 }
 
+// sacreBLEU drops empty references; a segment left with none is an error.
+[[noreturn]] inline void no_reference(const char* metric, std::size_t segment) {
+  throw Error(ErrorCategory::data, std::string(metric) + ": segment " + std::to_string(segment + 1) +
+                                       " has no non-empty reference (sacreBLEU drops empty ones)");
+}
+
+// nrefs in a signature: the count, or "var" when segments have different numbers (-1).
+inline std::string nrefs_text(int nrefs) { return nrefs < 0 ? std::string("var") : std::to_string(nrefs); }
+
 // The references of one segment as streams of one segment each.
 inline Streams one_segment_streams(const std::vector<std::string>& references) {
   Streams streams;

@@ -1,0 +1,48 @@
+// Reading judges' answers (metrics/judges.hpp): the rubric's decomposer,
+// filter and generated answers, and AudioCapBench's criteria.
+#include <gtest/gtest.h>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/judges.hpp"
+
+namespace {
+
+using namespace aeval::metrics;
+
+TEST(JudgeAnswers, RubricItemsFromEnglishOrChineseKeysInsideProse) {
+  const auto items = parse_rubric_items(
+      "Here you go: {\"判断题列表\": [{\"维度\": \"音色\", \"题目\": \"是女声吗？\", \"依据\": \"女声\"}, {\"维度\": \"x\"}]} done");
+  ASSERT_EQ(items.size(), 1u) << "an item without a question is dropped";
+  EXPECT_EQ(items[0].dimension, "音色");
+  EXPECT_EQ(items[0].question, "是女声吗？");
+  EXPECT_EQ(parse_rubric_items("[{\"question\": \"Is it loud?\"}]").size(), 1u);
+  EXPECT_THROW(parse_rubric_items("no list here"), aeval::Error);
+}
+
+TEST(JudgeAnswers, FilterKeepsWhatItDoesNotMention) {
+  const auto keep = parse_rubric_filter(R"({"results": [{"id": 1, "judgment": "Drop"}, {"id": 9, "judgment": "drop"}]})", 3);
+  EXPECT_EQ(keep, (std::vector<bool>{true, false, true}));
+  EXPECT_THROW(parse_rubric_filter("{}", 3), aeval::Error);
+}
+
+TEST(JudgeAnswers, GeneratedAnswersByIdOrPosition) {
+  const auto a = parse_rubric_answers(R"([{"id": 1, "answer": "YES", "evidence": "heard"}, {"answer": "maybe"}, {"id": 0, "answer": "no"}])", 3);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].yes, std::optional<bool>(false));
+  EXPECT_EQ(a[1].yes, std::optional<bool>(true));
+  EXPECT_EQ(a[1].evidence, "heard");
+  EXPECT_FALSE(a[2].yes.has_value());
+  EXPECT_DOUBLE_EQ(rubric_score({1.0, 0.0, 0.5}), 0.5);
+  EXPECT_THROW(rubric_score({}), aeval::Error);
+}
+
+TEST(JudgeAnswers, CaptionCriteriaAreClampedAndTheOverallRoundedToTwoDecimals) {
+  const auto j = parse_caption_judgement(R"(ok {"accuracy": 12, "completeness": 7, "hallucination": 8, "reasoning": "r"})");
+  ASSERT_TRUE(j);
+  EXPECT_EQ(j->accuracy, 10.0);
+  EXPECT_EQ(j->overall, 8.33);
+  EXPECT_EQ(j->reasoning, "r");
+  EXPECT_FALSE(parse_caption_judgement(R"({"accuracy": 5, "completeness": "high", "hallucination": 1})"));
+}
+
+}  // namespace
