@@ -37,8 +37,9 @@ TEST(MetricEdgeCases, EmptyReference) {
   const auto rates = process_words({""}, {"x y"}).rates();
   EXPECT_TRUE(rates.wer_mer_are_ints);
   EXPECT_EQ(rates.wer, 2.0);  // jiwer 4.0: the number of insertions
-  EXPECT_EQ(sentence_bleu("a b c", {""}).score, 0.0);
-  EXPECT_EQ(sentence_chrf("a b c", {""}).score, 0.0);
+  // sacreBLEU drops empty references and raises for a segment left with none.
+  EXPECT_THROW(sentence_bleu("a b c", {""}), aeval::Error);
+  EXPECT_THROW(sentence_chrf("a b c", {""}), aeval::Error);
   EXPECT_EQ(rouge_score("", "a b", true).rougeL.fmeasure, 0.0);
 }
 
