@@ -34,6 +34,7 @@ class SignalMetric final : public Evaluator {
     if (!r.notes.empty()) out["notes"] = r.notes;
     return out;
   }
+  bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "signal"}, {"metric", metric_}, {"sample_rate", options_.sample_rate},
             {"trim", options_.trim}, {"original", "the sample's audio"}, {"corpus", "mean"}};
@@ -78,6 +79,7 @@ class AsrErrorRate final : public TextMetricEvaluator {
   }
   // The hypotheses are transcripts, not the predictions: the corpus sums the samples' edits.
   json corpus(const std::vector<const json*>& records) const override { return corpus_of_results(records); }
+  bool compares_with_references() const override { return !against_original_; }
   json identity() const override {
     json j{{"name", name}, {"class", class_id_}, {"unit", metric_.name == "cer" ? "chars" : "words"},
            {"reference", metric_.reference}, {"corpus", "sum of edits over sum of reference tokens"}};

@@ -34,6 +34,9 @@ class Evaluator {
   // is defined on the corpus (WER, BLEU, CIDEr).
   virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
   virtual nlohmann::json identity() const = 0;
+  // Whether it compares with the sample's references (or `references_field`);
+  // a run stops before inference when no sample has what its evaluators need.
+  virtual bool compares_with_references() const { return true; }
 
   std::string name;
   std::string references_field;  // "" : the sample's reference text
@@ -50,6 +53,9 @@ nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, con
 
 // The argument of evaluators that may compare against a list field.
 ArgSpec references_field_arg();
+
+// The sample's reference text; throws aeval::Error (data) when its row had none.
+const std::string& reference_text(const Sample& sample);
 
 // The references an evaluator compares against for one sample.
 std::vector<std::string> references_of(const Sample& sample, const std::string& references_field);

@@ -24,8 +24,16 @@ json mean_score(const Records& records, const std::string& evaluator, const std:
 
 json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
 
+const std::string& reference_text(const Sample& sample) {
+  if (!sample.reference)
+    throw Error(ErrorCategory::data, fmt::format("sample '{}' has no reference text (its row lacks the dataset's "
+                                                 "reference field, e.g. 'text'); an empty reference is written \"\"",
+                                                 sample.id));
+  return *sample.reference;
+}
+
 std::vector<std::string> references_of(const Sample& sample, const std::string& references_field) {
-  if (references_field.empty()) return {sample.reference};
+  if (references_field.empty()) return {reference_text(sample)};
   const json& f = sample.fields;
   if (!f.is_object() || !f.contains(references_field))
     throw Error(ErrorCategory::data, fmt::format("sample '{}' has no field '{}'", sample.id, references_field));

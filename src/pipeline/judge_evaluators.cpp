@@ -39,7 +39,7 @@ struct JudgeInput {
     return path;
   }
   std::string text_of(const Scored& s, const std::string& evaluator) const {
-    return text_field.empty() ? s.sample.reference : field(s.sample, text_field, evaluator);
+    return text_field.empty() ? reference_text(s.sample) : field(s.sample, text_field, evaluator);
   }
   static std::string field(const Sample& sample, const std::string& name, const std::string& evaluator) {
     if (!sample.fields.is_object() || !sample.fields.contains(name) || !sample.fields[name].is_string())
@@ -94,7 +94,8 @@ class AqaScore final : public Evaluator {
       }
       case Mode::pair_text: {
         // One comparative question (the prompt names text_a and text_b): yes prefers a.
-        const double yes = p(input_.audio_of(s, name), input_.text_of(s, name)).p_yes;
+        const std::string text = input_.text_field.empty() ? s.sample.reference.value_or("") : input_.text_of(s, name);
+        const double yes = p(input_.audio_of(s, name), text).p_yes;
         return preference(s, yes > 0.5 ? "a" : yes < 0.5 ? "b" : "tie", {{"p_yes", yes}});
       }
       case Mode::compa: {
@@ -120,6 +121,9 @@ class AqaScore final : public Evaluator {
       out["group_score"] = out["value"];
     }
     return out;
+  }
+  bool compares_with_references() const override {
+    return input_.text_field.empty() && (mode_ == Mode::single || mode_ == Mode::pair_audio);
   }
   json identity() const override {
     static const char* modes[] = {"single", "pair_audio", "pair_text", "compa"};
@@ -214,6 +218,7 @@ class RubricJudge final : public Evaluator {
             {"kept_items", fallback ? 0 : items.size()}, {"holistic_fallback", fallback}};
   }
 
+  bool compares_with_references() const override { return input_.text_field.empty(); }
   json identity() const override {
     json j = {{"name", name}, {"class", "rubric_judge"}, {"decomposer", decomposer_},
               {"decomposer_identity", scoring_->identity(decomposer_)}, {"judge", judge_},
@@ -317,6 +322,7 @@ class JudgeAccuracy final : public Evaluator {
     }
     return {{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}, {"label", label}};
   }
+  bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
             {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)}};
@@ -352,6 +358,7 @@ class HumanCorrelation final : public Evaluator {
                                                                                           : metrics::kendall(x, y);
     return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
   }
+  bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
             {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"}};

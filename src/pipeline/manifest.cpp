@@ -43,7 +43,7 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     if (!ids.insert(sample.id).second)
       throw Error(ErrorCategory::data, where + ": duplicate id '" + sample.id + "'");
     sample.audio = row.value(fields.audio, std::string());
-    sample.reference = row.value(fields.text, std::string());
+    if (row.contains(fields.text)) sample.reference = row[fields.text].get<std::string>();
     sample.fields = std::move(row);
     samples.push_back(std::move(sample));
   }

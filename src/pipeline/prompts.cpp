@@ -12,7 +12,7 @@ nlohmann::json context_of(const Sample& sample) {
   nlohmann::json c = sample.fields.is_object() ? sample.fields : nlohmann::json::object();
   c["id"] = sample.id;
   c["audio"] = sample.audio.string();
-  c["reference"] = sample.reference;
+  c["reference"] = sample.reference.value_or("");
   return c;
 }
 

@@ -4,9 +4,11 @@
 #include "aeval/pipeline/runner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "aeval/error.hpp"
 #include "pipeline/inference_steps.hpp"
@@ -120,6 +122,32 @@ void refuse_changed_configuration(const RunStore& store, const json& provenance,
                           run_dir.string(), changed));
 }
 
+// An evaluator comparing with references that no sample has would score every
+// sample against nothing: stop before any inference, naming what the rows hold.
+void refuse_missing_references(const LoadedTask& task, const std::vector<std::size_t>& positions,
+                               const std::string& dataset) {
+  for (const auto& e : task.evaluators) {
+    if (!e->compares_with_references()) continue;
+    const std::string& field = e->references_field;
+    const auto has = [&](const Sample& s) {
+      return field.empty() ? s.reference.has_value() : s.fields.is_object() && s.fields.contains(field);
+    };
+    std::set<std::string> fields;
+    for (std::size_t p : positions) {
+      const Sample& s = task.dataset.samples[p];
+      if (has(s)) return;
+      if (s.fields.is_object())
+        for (const auto& [key, value] : s.fields.items()) fields.insert(key);
+    }
+    throw Error(ErrorCategory::data,
+                fmt::format("no sample of dataset '{}' has {} that evaluator '{}' compares with; the rows have the "
+                            "fields {}{}",
+                            dataset, field.empty() ? "a reference text" : "the field '" + field + "'", e->name,
+                            fmt::join(fields, ", "),
+                            field.empty() ? " (a jsonl dataset's text_field argument names the reference field)" : ""));
+  }
+}
+
 RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry, const Invocation& inv,
                  const RunOptions& options, bool resuming) {
   const LoadedTask task = LoadedTask::load(registry, inv.task, true);
@@ -128,6 +156,7 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   if (positions.empty())
     throw Error(ErrorCategory::data, fmt::format("dataset '{}' has no samples for this run (limit {}, shard {}/{})",
                                                  inv.task.dataset, inv.limit, inv.shard.index, inv.shard.count));
+  refuse_missing_references(task, positions, inv.task.dataset);
   const json model_identity = task.model->identity();
   const json prov = provenance(registry, inv, task, model_identity);
   RunStore store(run_dir / "run.sqlite");

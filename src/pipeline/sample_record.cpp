@@ -12,7 +12,7 @@ using nlohmann::json;
 json sample_json(const Sample& s) {
   json fields = s.fields.is_object() ? s.fields : json::object();
   for (const char* key : {"id", "audio", "text"}) fields.erase(key);
-  json r = {{"id", s.id}, {"reference", s.reference}, {"fields", fields}};
+  json r = {{"id", s.id}, {"reference", s.reference ? json(*s.reference) : json(nullptr)}, {"fields", fields}};
   if (!s.audio.empty()) r["audio"] = s.audio.string();
   return r;
 }
@@ -20,7 +20,7 @@ json sample_json(const Sample& s) {
 Sample sample_of(const json& record) {
   Sample s;
   s.id = record["id"];
-  s.reference = record.value("reference", "");
+  if (const auto r = record.find("reference"); r != record.end() && r->is_string()) s.reference = r->get<std::string>();
   s.audio = record.value("audio", "");
   s.fields = record.value("fields", json::object());
   return s;
@@ -50,11 +50,16 @@ void score_into(json& record, const Sample& sample, const LoadedTask& task, cons
       return references.emplace(field, std::move(refs)).first->second;
     };
     record["prediction_processed"] = prediction;
-    record["references_processed"] =
-        task.evaluators.empty() ? std::vector<std::string>{} : references_for(task.evaluators.front()->references_field);
+    // The first evaluator's references, shown in the record; none where it needs none and the row has none.
+    static const std::vector<std::string> kNone;
+    const auto* front = task.evaluators.empty() ? nullptr : task.evaluators.front().get();
+    record["references_processed"] = front && (front->compares_with_references() || sample.reference)
+                                          ? references_for(front->references_field)
+                                          : kNone;
     json scores = json::object();
     for (const auto& e : task.evaluators) {
-      json score = e->score(Scored{prediction, references_for(e->references_field), sample, output_audio, scores});
+      const auto& refs = e->compares_with_references() ? references_for(e->references_field) : kNone;
+      json score = e->score(Scored{prediction, refs, sample, output_audio, scores});
       scores[e->name] = std::move(score);
     }
     record["scores"] = scores;

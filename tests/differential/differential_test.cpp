@@ -46,7 +46,7 @@ std::vector<Tokens> real_sentences() {
   aeval::testing::TempDir dir;
   const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "manifest.jsonl");
   for (const auto& sample : aeval::pipeline::read_manifest(built.path)) {
-    out.push_back(aeval::metrics::lower_split(sample.reference));
+    out.push_back(aeval::metrics::lower_split(sample.reference.value_or("")));
     if (out.size() >= 200) break;
   }
   return out;

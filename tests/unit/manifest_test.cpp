@@ -29,7 +29,7 @@ TEST(Manifest, OtherAudioFieldsResolveAndTextMayBeAbsent) {
   const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_EQ(samples[0].fields["audio_b"], (dir / "b.wav").string());
-  EXPECT_EQ(samples[0].reference, "");
+  EXPECT_FALSE(samples[0].reference.has_value()) << "a row without the field has no reference, not an empty one";
 }
 
 TEST(Manifest, ErrorsNameFileAndLine) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace aeval::pipeline {
@@ -10,7 +11,7 @@ namespace aeval::pipeline {
 struct Sample {
   std::string id;
   std::filesystem::path audio;
-  std::string reference;
+  std::optional<std::string> reference;  // none: the row has no reference field (not the same as "")
   nlohmann::json fields;
 };
 
