@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version succeed; every rejected command line exits 2, as documented.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   try {
     for (auto& [sub, action] : actions)

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 
 #include "aeval/error.hpp"
@@ -21,11 +23,18 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
+// Exit status 3 when more than `max_fail_rate` of the samples failed, or every one did.
 int report_result(const pipeline::RunResult& result, double max_fail_rate) {
   std::printf("\n%s", report::format_summary_table(result.summary).c_str());
   std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n", result.session.samples_run,
               result.session.cached_responses, result.session.elapsed_seconds);
   std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
+  const auto& counts = result.summary["counts"];
+  // A run with no successful sample has no score to report, whatever limit was asked for.
+  if (counts["samples"].get<std::size_t>() > 0 && counts["failed"] == counts["samples"]) {
+    std::fprintf(stderr, "aeval: every sample failed; samples.jsonl names each error\n");
+    return 3;
+  }
   const double fail_rate = result.summary["fail_rate"].get<double>();
   if (fail_rate > max_fail_rate) {
     std::fprintf(stderr, "aeval: fail_rate %.4f exceeds --max-fail-rate %.4f\n", fail_rate, max_fail_rate);
@@ -33,6 +42,11 @@ int report_result(const pipeline::RunResult& result, double max_fail_rate) {
   }
   return 0;
 }
+
+// CLI11 reads "-1" into an unsigned option as a huge number; refuse it as written.
+const CLI::Validator kNotNegative(
+    [](const std::string& value) { return value.starts_with('-') ? "must be 0 or more, not " + value : std::string(); },
+    "", "not negative");
 
 }  // namespace
 
@@ -66,7 +80,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     std::filesystem::path output = "results";
     std::size_t limit = 0;
     int jobs = 0;
-    double max_fail_rate = 1.0;
+    double max_fail_rate = 0.5;
     bool no_cache = false, quiet = false;
   };
   auto o = std::make_shared<Options>();
@@ -89,20 +103,28 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       "     (JSONL rows: {\"id\": ..., \"audio\": path relative to the manifest, \"text\": reference})\n"
       "  aeval run --task asr-quickstart --shard 0/4      (and 1/4, 2/4, 3/4; then `aeval merge`)\n"
       "  aeval run --resume results/asr-quickstart/pocketsphinx-en/20261122T101500Z\n"
-      "  aeval run --resume                                (the latest run under --output)");
+      "  aeval run --resume                                (the latest run under --output)\n\n"
+      "Exit status: 0 the run finished; 1 an error stopped it (its message says where);\n"
+      "2 the command line is wrong; 3 more than --max-fail-rate of the samples failed,\n"
+      "or every sample failed (whatever --max-fail-rate says).");
   run->add_option("--task,-t", o->task, "Task to run (`aeval list tasks`)");
   add_component_options(run, o->components, true);
   run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
-  run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")->capture_default_str();
+  run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")
+      ->check(kNotNegative)
+      ->capture_default_str();
   run->add_option("--shard", o->shard, "I/N: evaluate only the samples whose id hashes to I of N (job arrays)");
   run->add_option("--jobs,-j", o->jobs, "Samples in flight at once (0: the model's max_concurrency)")
+      ->check(kNotNegative)
       ->capture_default_str();
   run->add_option("--resume", o->resume, "Continue a killed or failed run: its folder, or nothing for the latest")
       ->expected(0, 1);
   run->add_flag("--no-cache", o->no_cache, "Neither read nor write the response cache");
   run->add_flag("--quiet,-q", o->quiet, "No progress or notes on stderr");
-  run->add_option("--max-fail-rate", o->max_fail_rate, "Exit with status 3 when more than this fraction failed")
+  run->add_option("--max-fail-rate", o->max_fail_rate,
+                  "Exit with status 3 when more than this fraction of the samples failed (every sample "
+                  "failed: 3 whatever this is)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
 
@@ -114,6 +136,17 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     options.log = o->quiet ? nullptr : stderr;
     options.command_line = global.argv;
     if (run->count("--resume")) {
+      // A resumed run takes all of these from its store; accepting one would silently ignore it.
+      std::vector<std::string> given;
+      for (const char* name : {"--task", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
+                               "--aggregator", "--set", "--limit", "--shard"})
+        if (run->count(name)) given.emplace_back(name);
+      if (!global.registries.empty()) given.emplace_back("--registry");
+      if (!given.empty())
+        throw Error(ErrorCategory::config,
+                    fmt::format("--resume continues a run with the task, components, registry, --set, --limit and "
+                                "--shard it recorded, so {} would be ignored; leave {} out, or start a new run",
+                                fmt::join(given, ", "), given.size() == 1 ? "it" : "them"));
       const std::filesystem::path dir = o->resume.empty() ? pipeline::latest_run(o->output) : std::filesystem::path(o->resume);
       if (!o->quiet) std::fprintf(stderr, "aeval: resuming %s\n", dir.string().c_str());
       return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);

@@ -299,9 +299,10 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
       arg::required_text("model", "the model name the server knows"),
       arg::text("api_key_env", d.api_key_env, "environment variable holding the API key (never logged)"),
       arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent"),
-      arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it"),
+      arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it")
+          .at_least(1),
       arg::number("timeout_seconds", d.timeout_seconds, "per attempt"),
-      arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx"),
+      arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx").at_least(0),
       arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter")};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;

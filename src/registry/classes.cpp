@@ -25,7 +25,7 @@ std::map<std::pair<Kind, std::string>, std::string>& renamed() {
 }
 
 ArgSpec make(std::string name, ArgType type, bool required, ArgValue fallback, std::string help) {
-  return {std::move(name), type, required, std::move(fallback), std::move(help), std::nullopt, {}};
+  return {std::move(name), type, required, std::move(fallback), std::move(help), std::nullopt, {}, std::nullopt};
 }
 
 }  // namespace
@@ -83,6 +83,12 @@ std::string ArgSpec::shown_default() const {
     std::string operator()(const std::vector<std::string>& v) const { return fmt::format("[{}]", fmt::join(v, ", ")); }
   };
   return std::visit(Show{}, default_value);
+}
+
+ArgSpec ArgSpec::at_least(double least) const {
+  ArgSpec a = *this;
+  a.minimum = least;
+  return a;
 }
 
 const ArgSpec* ClassSpec::find(const std::string& arg) const {
@@ -144,5 +150,11 @@ std::string type_name(ArgType type) {
 }
 
 bool is_manifest_path(const std::string& name) { return std::filesystem::path(name).extension() == ".jsonl"; }
+
+std::string manifest_hint(const std::string& name) {
+  const std::filesystem::path p(name);
+  if (!p.has_extension() && !p.has_parent_path()) return "";
+  return "; a manifest is a JSON Lines file and its name must end in .jsonl";
+}
 
 }  // namespace aeval::pipeline

@@ -25,8 +25,11 @@ struct ArgSpec {
   std::string help;
   std::optional<Kind> refers_to;     // reference(s): the kind of entry named
   std::vector<std::string> choices;  // text: the values allowed (empty: any)
+  std::optional<double> minimum;     // integer, number: the smallest value allowed
 
   std::string shown_default() const;  // as `aeval describe` prints it; "" when none
+  // This argument, refusing values below `least`: arg::integer("max_concurrency", 4).at_least(1).
+  ArgSpec at_least(double least) const;
 };
 
 // Argument declarations, e.g. arg::integer("max_concurrency", defaults.max_concurrency, "requests in flight").
@@ -77,5 +80,7 @@ void validate_registry(const Registry& registry);
 
 // A dataset named by a manifest path rather than a registry entry.
 bool is_manifest_path(const std::string& name);
+// For an unknown dataset name that looks like a file: a note that manifests end in .jsonl; else "".
+std::string manifest_hint(const std::string& name);
 
 }  // namespace aeval::pipeline

@@ -1,10 +1,16 @@
 #include "registry/registry.hpp"
 
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "aeval/error.hpp"
+#include "aeval/text/utf8.hpp"
 #include "registry/classes.hpp"
 
 namespace aeval::pipeline {
@@ -23,6 +29,54 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+// "file:line" of a parser mark; the file alone when yaml-cpp has no position.
+std::string at(const std::filesystem::path& file, const YAML::Mark& mark) {
+  return mark.is_null() ? file.string() : file.string() + ":" + std::to_string(mark.line + 1);
+}
+
+// YAML is UTF-8, and entries end up in strict JSON (provenance, summaries):
+// other bytes fail here, with their line, not when a run ends.
+void refuse_invalid_utf8(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (const auto bad = text::first_invalid_utf8(bytes))
+    throw Error(ErrorCategory::config,
+                fmt::format("{}:{}: not UTF-8 (byte offset {})", file.string(),
+                            1 + std::count(bytes.begin(), bytes.begin() + std::ptrdiff_t(*bad), '\n'), *bad));
+}
+
+YAML::Node load_file(const std::filesystem::path& file) {
+  try {
+    return YAML::LoadFile(file.string());
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp 0.7 calls this "bad file"; say what it is.
+    throw Error(ErrorCategory::config, at(file, e.mark) + ": malformed YAML: nested too deeply");
+  } catch (const YAML::BadFile&) {
+    throw Error(ErrorCategory::config, file.string() + ": cannot read the file");
+  } catch (const YAML::Exception& e) {
+    throw Error(ErrorCategory::config, at(file, e.mark) + ": malformed YAML: " + e.msg);
+  }
+}
+
+// yaml-cpp keeps both of two equal keys and lookups see only the first, while
+// loading takes the last: either way one of them is silently ignored.
+void refuse_duplicate_keys(const YAML::Node& node, const std::filesystem::path& file) {
+  if (node.IsSequence())
+    for (const auto& item : node) refuse_duplicate_keys(item, file);
+  if (!node.IsMap()) return;
+  std::map<std::string, int> first_line;
+  for (const auto& item : node) {
+    if (item.first.IsScalar()) {
+      const int line = item.first.Mark().line + 1;
+      const auto [first, fresh] = first_line.emplace(item.first.Scalar(), line);
+      if (!fresh)
+        throw Error(ErrorCategory::config, fmt::format("{}:{}: '{}' is written twice in one map (first at line {})",
+                                                       file.string(), line, item.first.Scalar(), first->second));
+    }
+    refuse_duplicate_keys(item.second, file);
+  }
 }
 }  // namespace
 
@@ -65,16 +119,16 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
       for (const auto& f : std::filesystem::directory_iterator(dir))
         if (f.path().extension() == ".yaml" || f.path().extension() == ".yml") files.push_back(f.path());
       std::sort(files.begin(), files.end());
+      std::map<std::string, std::string> in_folder;  // name → where this folder defines it
       for (const auto& file : files) {
-        YAML::Node root;
-        try {
-          root = YAML::LoadFile(file.string());
-        } catch (const YAML::Exception& e) {
-          throw Error(ErrorCategory::config, file.string() + ":" + std::to_string(e.mark.line + 1) +
-                                                 ": malformed YAML: " + e.msg);
-        }
+        refuse_invalid_utf8(file);
+        const YAML::Node root = load_file(file);
         if (!root.IsMap())
-          throw Error(ErrorCategory::config, file.string() + ": a registry file maps names to {class, args}");
+          throw Error(ErrorCategory::config,
+                      fmt::format("{}: a registry file maps names to {{class, args}}; this one {}",
+                                  root.Mark().is_null() ? file.string() + ":1" : at(file, root.Mark()),
+                                  root.IsSequence() ? "holds a list" : root.IsNull() ? "is empty" : "holds a single value"));
+        refuse_duplicate_keys(root, file);
         for (const auto& item : root) {
           Entry entry;
           entry.name = item.first.as<std::string>();
@@ -87,6 +141,10 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
           entry.args = body["args"] ? body["args"] : YAML::Node(YAML::NodeType::Map);
           if (!entry.args.IsMap())
             throw Error(ErrorCategory::config, entry.where() + ": 'args' of '" + entry.name + "' must be a map");
+          // Later folders override earlier ones; within one folder a second definition is a mistake.
+          if (const auto [first, fresh] = in_folder.emplace(entry.name, entry.where()); !fresh)
+            throw Error(ErrorCategory::config, fmt::format("{}: {} '{}' is already defined at {}", entry.where(),
+                                                           kind_name(kind), entry.name, first->second));
           entries_[kind][entry.name] = entry;
         }
       }
@@ -100,6 +158,7 @@ void Registry::set_argument(Kind kind, const std::string& name, const std::strin
   Entry& entry = entries_[kind][name];
   const YAML::Node before = entry.args;
   entry.args = YAML::Clone(entry.args);  // never write through to a node another entry shares
+  entry.args.remove(key);                // a fresh key, so errors do not point at the line it replaces
   entry.args[key] = value;
   try {
     validate_registry(*this);
@@ -118,7 +177,8 @@ const Entry& Registry::get(Kind kind, const std::string& name) const {
   if (!contains(kind, name))
     throw Error(ErrorCategory::config, std::string("unknown ") + kind_name(kind) + " '" + name + "'" +
                                            suggestion_suffix(name, names(kind)) +
-                                           "; `aeval list " + folder_name(kind) + "` shows them all");
+                                           (kind == Kind::dataset ? manifest_hint(name) : "") + "; `aeval list " +
+                                           folder_name(kind) + "` shows them all");
   return entries_.at(kind).at(name);
 }
 
@@ -164,7 +224,11 @@ void apply_assignment(Registry& registry, const std::string& assignment) {
   } catch (const YAML::Exception& e) {
     throw fail("VALUE is not valid YAML: " + e.msg);
   }
-  registry.set_argument(matches.front(), name, key, parsed);
+  try {
+    registry.set_argument(matches.front(), name, key, parsed);
+  } catch (const Error& e) {
+    throw Error(e.category(), "--set " + assignment + ": " + e.what());
+  }
 }
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {

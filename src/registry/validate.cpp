@@ -10,9 +10,10 @@ namespace aeval::pipeline {
 
 namespace {
 
-// Where an argument was written: its line, or the --set that put it there.
+// Where an argument was written: its line, or the entry's for one a --set added
+// (apply_assignment names the --set in the error).
 std::string line_of(const Entry& entry, const YAML::Node& key) {
-  if (key.Mark().is_null()) return entry.where() + " (changed by --set)";
+  if (key.Mark().is_null()) return entry.where();
   return entry.file.string() + ":" + std::to_string(key.Mark().line + 1);
 }
 
@@ -33,9 +34,10 @@ void check_reference(const Registry& registry, const Entry& entry, const YAML::N
   if (*spec.refers_to == Kind::dataset && is_manifest_path(name)) return;
   if (registry.contains(*spec.refers_to, name)) return;
   throw Error(ErrorCategory::config,
-              fmt::format("{}: '{}' of '{}' names {} '{}', which does not exist{}; `aeval list {}` shows them all",
+              fmt::format("{}: '{}' of '{}' names {} '{}', which does not exist{}{}; `aeval list {}` shows them all",
                           line_of(entry, key), spec.name, entry.name, kind_name(*spec.refers_to), name,
-                          suggestion_suffix(name, registry.names(*spec.refers_to)), folder_name(*spec.refers_to)));
+                          suggestion_suffix(name, registry.names(*spec.refers_to)),
+                          *spec.refers_to == Kind::dataset ? manifest_hint(name) : "", folder_name(*spec.refers_to)));
 }
 
 void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
@@ -79,6 +81,10 @@ void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
     if (!arg->choices.empty() && std::find(arg->choices.begin(), arg->choices.end(), value.as<std::string>()) == arg->choices.end())
       throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be one of {}", line_of(entry, item.first),
                                                      key, entry.name, fmt::join(arg->choices, ", ")));
+    if (arg->minimum && value.as<double>() < *arg->minimum)
+      throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be at least {}, not {}",
+                                                     line_of(entry, item.first), key, entry.name, *arg->minimum,
+                                                     value.Scalar()));
     if (arg->type == ArgType::reference) check_reference(registry, entry, item.first, *arg, value.as<std::string>());
     if (arg->type == ArgType::references) {
       if (value.IsScalar()) check_reference(registry, entry, item.first, *arg, value.as<std::string>());

@@ -118,7 +118,7 @@ TEST(CodecE2E, AProcessAnsweringWithUnreadableAudioFailsItsSamplesClearly) {
               "bad-codec:\n  class: process\n  args:\n    command: [python3, ../../bad_codec.py]\n    bitrate_kbps: 8\n");
   const auto o = run_aeval(fmt::format("--registry {} run --task codec-speech --model bad-codec --limit 2 -q --output {}",
                                        (dir / "registry").string(), (dir / "out").string()));
-  EXPECT_EQ(o.status, 0) << o.output;  // the run completes; its samples fail
+  EXPECT_EQ(o.status, 3) << o.output;  // the run completes and reports that every sample failed
   const auto run = read_only_run(dir / "out");
   EXPECT_EQ(run.summary["counts"]["failed"], 2);
   for (const auto& [id, r] : run.by_id) {

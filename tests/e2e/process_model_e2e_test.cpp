@@ -106,7 +106,7 @@ TEST(ProcessModelE2E, AProcessThatCannotStartIsAClearError) {
   write_bytes(dir / "m.jsonl", R"({"id": "1", "text": "x"})" "\n");
   const auto o = run_aeval(fmt::format("--registry {} run --dataset {} --model broken --evaluator wer -q --no-cache --output {}",
                                        (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string()));
-  ASSERT_EQ(o.status, 0) << o.output;  // the sample fails, the run reports it
+  ASSERT_EQ(o.status, 3) << o.output;  // the sample fails and the run reports it; all failed: status 3
   const auto r = aeval::testing::read_only_run(dir / "out").by_id.at("1");
   const std::string message = r["error"]["message"];
   EXPECT_NE(message.find("did not start"), std::string::npos) << message;

@@ -215,13 +215,13 @@ const ModelClasses::Registration kCodecClass{
      {arg::choice("codec", kCodecDefaults.codec, {"opus", "codec2", "mp3", "gsm", "identity"}),
       arg::integer("bitrate_kbps", kCodecDefaults.bitrate_kbps, "opus and mp3"),
       arg::integer("mode", kCodecDefaults.mode, "codec2 bit rate: 3200, 2400, 1600, 1400, 1300, 1200"),
-      arg::integer("max_concurrency", kCodecDefaults.max_concurrency)}},
+      arg::integer("max_concurrency", kCodecDefaults.max_concurrency).at_least(1)}},
     [](const pipeline::Args& args) {
       CodecConfig config;
       config.codec = args.text("codec");
       config.bitrate_kbps = args.integer("bitrate_kbps");
       config.mode = args.integer("mode");
-      config.max_concurrency = std::max(1, args.integer("max_concurrency"));
+      config.max_concurrency = args.integer("max_concurrency");
       codec_sample_rate(config);  // an unsupported mode fails here, at load
       return make_codec_model(config);
     }};

@@ -86,13 +86,13 @@ const ModelClasses::Registration kEspeakClass{
      {arg::text("voice", kEspeakDefaults.voice, "an espeak-ng voice (espeak-ng --voices)"),
       arg::integer("words_per_minute", kEspeakDefaults.words_per_minute),
       arg::integer("pitch", kEspeakDefaults.pitch, "0-99"),
-      arg::integer("max_concurrency", kEspeakDefaults.max_concurrency)}},
+      arg::integer("max_concurrency", kEspeakDefaults.max_concurrency).at_least(1)}},
     [](const pipeline::Args& args) {
       EspeakConfig config;
       config.voice = args.text("voice");
       config.words_per_minute = args.integer("words_per_minute");
       config.pitch = args.integer("pitch");
-      config.max_concurrency = std::max(1, args.integer("max_concurrency"));
+      config.max_concurrency = args.integer("max_concurrency");
       return make_espeak_tts(config);
     }};
 }  // namespace

@@ -1,0 +1,115 @@
+// `aeval run` refuses arguments it would otherwise ignore or misread, and its
+// exit status says when too many samples failed. Runs here use a tiny
+// manifest and a predictions_file model, so each takes milliseconds.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::Outcome;
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A registry with model `answers` answering the samples listed in `answered`
+// of a manifest with ids 1..`samples`.
+void write_run_inputs(const TempDir& dir, int samples, int answered) {
+  std::string manifest, predictions;
+  for (int id = 1; id <= samples; ++id) {
+    manifest += fmt::format(R"({{"id": "{}", "audio": "{}.wav", "text": "hello"}})" "\n", id, id);
+    if (id <= answered) predictions += fmt::format(R"({{"id": "{}", "prediction": "hello"}})" "\n", id);
+  }
+  write_bytes(dir / "m.jsonl", manifest);
+  write_bytes(dir / "p.jsonl", predictions);
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir / "p.jsonl").string()));
+}
+
+Outcome run(const TempDir& dir, const std::string& extra = "") {
+  return run_aeval(fmt::format("--registry {} run --dataset {} --model answers --evaluator wer -q --output {} {}",
+                               (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string(), extra));
+}
+
+TEST(RunArgumentsE2E, NegativeLimitAndJobsAreRefused) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 2);
+  const Outcome limit = run(dir, "--limit -1");
+  EXPECT_EQ(limit.status, 2) << limit.output;
+  EXPECT_TRUE(contains(limit.output, "--limit: must be 0 or more, not -1")) << limit.output;
+  const Outcome jobs = run(dir, "--jobs -3");
+  EXPECT_EQ(jobs.status, 2) << jobs.output;
+  EXPECT_TRUE(contains(jobs.output, "--jobs: must be 0 or more, not -3")) << jobs.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "a refused command line must not start a run";
+}
+
+TEST(RunArgumentsE2E, MostSamplesFailedExitsThreeByDefault) {
+  TempDir dir;
+  write_run_inputs(dir, 3, 1);
+  const Outcome o = run(dir);
+  EXPECT_EQ(o.status, 3) << o.output;
+  EXPECT_TRUE(contains(o.output, "exceeds --max-fail-rate 0.5")) << o.output;
+  EXPECT_EQ(run(dir, "--max-fail-rate 0.7").status, 0);
+}
+
+TEST(RunArgumentsE2E, HalfTheSamplesFailedStillExitsZeroByDefault) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 1);
+  const Outcome o = run(dir);
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
+TEST(RunArgumentsE2E, EverySampleFailedExitsThreeWhateverTheLimit) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 0);
+  const Outcome o = run(dir, "--max-fail-rate 1");
+  EXPECT_EQ(o.status, 3) << o.output;
+  EXPECT_TRUE(contains(o.output, "every sample failed")) << o.output;
+}
+
+TEST(RunArgumentsE2E, HelpStatesTheExitStatusAndTheDefaultLimit) {
+  const Outcome o = run_aeval("run --help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_TRUE(contains(o.output, "Exit status:")) << o.output;
+  EXPECT_TRUE(contains(o.output, "every sample failed")) << o.output;
+  EXPECT_TRUE(contains(o.output, "0.5")) << o.output;
+}
+
+TEST(RunArgumentsE2E, AWrongCommandLineExitsTwo) {
+  EXPECT_EQ(run_aeval("run --no-such-option").status, 2);
+  EXPECT_EQ(run_aeval("run --max-fail-rate 2").status, 2);
+}
+
+TEST(RunArgumentsE2E, ResumeRefusesWhatTheRecordedRunWouldOverride) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 2);
+  ASSERT_EQ(run(dir).status, 0);
+  const std::string recorded = aeval::testing::read_only_run(dir / "out").dir.string();
+  const Outcome limit = run_aeval(fmt::format("run --resume {} --limit 1", recorded));
+  EXPECT_EQ(limit.status, 1) << limit.output;
+  EXPECT_TRUE(contains(limit.output, "--limit would be ignored; leave it out")) << limit.output;
+  const Outcome task = run_aeval(fmt::format("run --resume {} --task asr-quickstart --shard 0/2", recorded));
+  EXPECT_EQ(task.status, 1) << task.output;
+  EXPECT_TRUE(contains(task.output, "--task, --shard would be ignored")) << task.output;
+  EXPECT_EQ(run_aeval(fmt::format("run --resume {} --jobs 2 -q", recorded)).status, 0);
+}
+
+TEST(RunArgumentsE2E, ANonJsonlDatasetPathSaysManifestsEndInJsonl) {
+  TempDir dir;
+  write_run_inputs(dir, 1, 1);
+  write_bytes(dir / "m.json", "[]");
+  const Outcome o = run_aeval(fmt::format("--registry {} run --dataset {} --model answers --evaluator wer -q",
+                                          (dir / "registry").string(), (dir / "m.json").string()));
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_TRUE(contains(o.output, "unknown dataset")) << o.output;
+  EXPECT_TRUE(contains(o.output, "must end in .jsonl")) << o.output;
+}
+
+}  // namespace
