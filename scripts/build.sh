@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of aeval: build.sh [release|sanitize]
+# sanitize: Clang with ASan+UBSan, and the libFuzzer targets of fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
+cxx=""  # empty: CMake's default compiler
 case "$flavour" in
   release)  dir=build;          flags=(-DCMAKE_BUILD_TYPE=Release) ;;
-  sanitize) dir=build-sanitize; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DAEVAL_SANITIZE=ON -DAEVAL_BENCH=OFF) ;;
+  sanitize) dir=build-sanitize; cxx=clang++
+            flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DAEVAL_SANITIZE=ON
+                   -DAEVAL_BENCH=OFF -DAEVAL_FUZZ=ON) ;;
   *) echo "usage: scripts/build.sh [release|sanitize]" >&2; exit 2 ;;
 esac
+if [ -n "$cxx" ]; then
+  found=$(command -v "$cxx") || { echo "build.sh: $flavour needs $cxx (scripts/setup.sh installs it)" >&2; exit 1; }
+  cxx=$found
+  # A folder configured with another compiler starts afresh: CMake would
+  # otherwise drop every other setting while it switches.
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=$cxx\$" "$dir/CMakeCache.txt"; then
+    rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+  fi
+  flags+=("-DCMAKE_CXX_COMPILER=$cxx")
+fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 # Reuse an existing build folder with whatever generator configured it.

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
+  # the sanitize build: Clang, its sanitizer and libFuzzer runtimes
+  clang libclang-rt-dev
   # libraries linked into aeval
   libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
   libpocketsphinx-dev libsphinxbase-dev

@@ -4,11 +4,14 @@
 
 #include <cctype>
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <system_error>
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "audio/decoder_messages.hpp"
 #include "audio/ffmpeg_decode.hpp"
 
 namespace aeval {
@@ -37,6 +40,44 @@ void reject_truncated_chunk(SNDFILE* file, const std::filesystem::path& path) {
                                         std::to_string(declared) + " bytes, file holds " + std::to_string(actual) + ")");
 }
 
+// The first bytes of a file, to say what it is when no decoder can read it.
+std::string first_bytes(const std::filesystem::path& path, std::size_t count) {
+  std::string bytes(count, '\0');
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return "";
+  bytes.resize(std::fread(bytes.data(), 1, count, f));
+  std::fclose(f);
+  return bytes;
+}
+
+// Printable ASCII and whitespace only: a transcript, a manifest or an HTML
+// error page saved under an audio file's name.
+bool looks_like_text(const std::string& bytes) {
+  return !bytes.empty() && std::all_of(bytes.begin(), bytes.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= 0x20 && u < 0x7F) || u == '\n' || u == '\r' || u == '\t';
+  });
+}
+
+// Why libsndfile could not open a file it recognised, said so that its owner
+// can act: some of its messages name the wrong cause (a text file named
+// .mp3 "does not exist or is not a regular file (possibly a pipe?)").
+std::string why_unreadable(const std::filesystem::path& path, const std::string& message) {
+  const std::string start = first_bytes(path, 256);
+  if (looks_like_text(start)) {
+    const std::string line = start.substr(0, std::min(start.find_first_of("\r\n"), std::size_t(60)));
+    return "a text file, not audio (it begins \"" + line + "\")";
+  }
+  if (message.find("SF_INFO struct incomplete") != std::string::npos)
+    return "its header declares no sample rate, no channels or no sample format (a rate of 0 Hz, say)";
+  if (message.find("possibly a pipe") != std::string::npos) {
+    const std::string ext = lower_extension(path);
+    return "not " + (ext.empty() ? std::string("audio") : "a " + ext.substr(1) + " file") +
+           " libsndfile can read: no valid frame or header where one should be";
+  }
+  return "corrupt audio (" + message + ")";
+}
+
 struct SndfileCloser {
   void operator()(SNDFILE* f) const { sf_close(f); }
 };
@@ -48,7 +89,7 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
   if (!file) {
     const int code = sf_error(nullptr);
     if (code == SF_ERR_UNRECOGNISED_FORMAT) return false;
-    throw Error(ErrorCategory::audio, path.string() + ": corrupt audio (" + sf_strerror(nullptr) + ")");
+    throw Error(ErrorCategory::audio, path.string() + ": " + why_unreadable(path, sf_strerror(nullptr)));
   }
   reject_truncated_chunk(file.get(), path);
   audio.sample_rate = info.samplerate;
@@ -56,8 +97,12 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
   if (info.channels <= 0 || info.samplerate <= 0) return true;  // validate() names the problem
   sf_command(file.get(), SFC_SET_NORM_FLOAT, nullptr, SF_TRUE);
 
-  if (info.frames > 0 && info.frames < (sf_count_t(1) << 32))
-    audio.samples.reserve(static_cast<std::size_t>(info.frames) * info.channels);
+  // The header's frame count is a claim, not a size: reserve at most about
+  // ten minutes' worth up front and let a longer file grow the buffer.
+  constexpr sf_count_t kReserveValues = sf_count_t(1) << 23;
+  if (info.frames > 0)
+    audio.samples.reserve(static_cast<std::size_t>(std::min(info.frames, kReserveValues / info.channels + 1)) *
+                          static_cast<std::size_t>(info.channels));
   // Read in blocks: headers of truncated files overstate the frame count.
   constexpr sf_count_t kBlock = 1 << 16;
   std::vector<float> block(static_cast<std::size_t>(kBlock) * info.channels);
@@ -91,15 +136,29 @@ Audio decode_audio(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".g722") {
     audio = detail::ffmpeg_decode(path, "g722");
-  } else if (!sndfile_decode(path, audio)) {
-    audio = detail::ffmpeg_decode(path, "");
+  } else {
+    // mpg123, libsndfile's MP3 decoder, prints its notes on a damaged stream to stderr.
+    const bool mpeg = ext == ".mp3" || ext == ".mp2" || ext == ".mpga" || first_bytes(path, 3) == "ID3";
+    std::optional<detail::CapturedStderr> notes;
+    if (mpeg) notes.emplace(path, "mpg123");
+    const bool decoded = sndfile_decode(path, audio);
+    notes.reset();
+    if (!decoded && looks_like_text(first_bytes(path, 256)))  // FFmpeg would probe it as subtitles
+      throw Error(ErrorCategory::audio, path.string() + ": " + why_unreadable(path, ""));
+    if (!decoded) audio = detail::ffmpeg_decode(path, "");
   }
   validate_audio(audio, path.string());
   return audio;
 }
 
 Audio load_mono(const std::filesystem::path& path, int rate) {
-  return resample(to_mono(decode_audio(path)), rate);
+  const Audio decoded = to_mono(decode_audio(path));
+  Audio audio = resample(decoded, rate);
+  if (audio.samples.empty())  // a model would be handed no audio at all
+    throw Error(ErrorCategory::audio, path.string() + ": too short: " + std::to_string(decoded.frames()) +
+                                          " frame(s) at " + std::to_string(decoded.sample_rate) +
+                                          " Hz make no sample at " + std::to_string(rate) + " Hz");
+  return audio;
 }
 
 }  // namespace aeval

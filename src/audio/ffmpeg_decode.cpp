@@ -5,9 +5,12 @@ extern "C" {
 #include <libavutil/log.h>
 }
 
+#include <cstdarg>
 #include <memory>
+#include <mutex>
 
 #include "aeval/error.hpp"
+#include "audio/decoder_messages.hpp"
 #include "audio/ffmpeg_decode.hpp"
 
 namespace aeval::detail {
@@ -49,10 +52,31 @@ float sample_at(const AVFrame* frame, AVSampleFormat fmt, int channels, int ch, 
   }
 }
 
+// The file this thread is decoding, for FFmpeg's messages about it.
+thread_local const std::filesystem::path* decoding = nullptr;
+
+// FFmpeg's errors go to the decoder message sink (a run's
+// run.log), named after the file; nothing reaches the terminal.
+void forward_message(void* context, int level, const char* format, va_list arguments) {
+  // Errors only: raw G.722 draws a warning on every file (a duration estimated from the bitrate).
+  if (level > AV_LOG_ERROR || !decoding || !has_decoder_message_sink()) return;
+  char line[1024];
+  int print_prefix = 0;  // the prefix names a memory address
+  av_log_format_line2(context, level, format, arguments, line, sizeof line, &print_prefix);
+  std::string message = line;
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
+  if (!message.empty()) decoder_message(*decoding, "ffmpeg", message);
+}
+
 }  // namespace
 
 Audio ffmpeg_decode(const std::filesystem::path& path, const std::string& forced_format) {
-  av_log_set_level(AV_LOG_QUIET);
+  static std::once_flag logging;
+  std::call_once(logging, [] { av_log_set_callback(forward_message); });
+  decoding = &path;
+  struct Done {
+    ~Done() { decoding = nullptr; }
+  } done;
   const std::string where = path.string();
   const AVInputFormat* input_format = nullptr;
   if (!forced_format.empty()) {

@@ -81,7 +81,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     std::size_t limit = 0;
     int jobs = 0;
     double max_fail_rate = 0.5;
-    bool no_cache = false, quiet = false;
+    bool no_cache = false, quiet = false, rerun_changed = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* run = app.add_subcommand("run", "Evaluate a model on a dataset (a task)");
@@ -118,8 +118,13 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--jobs,-j", o->jobs, "Samples in flight at once (0: the model's max_concurrency)")
       ->check(kNotNegative)
       ->capture_default_str();
-  run->add_option("--resume", o->resume, "Continue a killed or failed run: its folder, or nothing for the latest")
-      ->expected(0, 1);
+  CLI::Option* resume =
+      run->add_option("--resume", o->resume, "Continue a killed or failed run: its folder, or nothing for the latest")
+          ->expected(0, 1);
+  run->add_flag("--rerun-changed", o->rerun_changed,
+                "With --resume: run again the finished samples whose row or audio changed since they ran "
+                "(without it, such a resume is refused and lists them)")
+      ->needs(resume);
   run->add_flag("--no-cache", o->no_cache, "Neither read nor write the response cache");
   run->add_flag("--quiet,-q", o->quiet, "No progress or notes on stderr");
   run->add_option("--max-fail-rate", o->max_fail_rate,
@@ -133,6 +138,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     options.output_root = o->output;
     options.jobs = o->jobs;
     options.use_cache = !o->no_cache;
+    options.rerun_changed = o->rerun_changed;
     options.log = o->quiet ? nullptr : stderr;
     options.command_line = global.argv;
     if (run->count("--resume")) {

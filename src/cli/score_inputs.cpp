@@ -30,7 +30,7 @@ std::vector<std::vector<std::string>> read_segments(const std::filesystem::path&
     nlohmann::json row;
     try {
       row = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number too large
       throw Error(ErrorCategory::data, where + ": malformed JSON (" + e.what() + ")");
     }
     if (!row.is_object() || !row.contains(field))

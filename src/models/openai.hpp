@@ -37,6 +37,12 @@ struct OpenAiConfig {
   std::string language;
 };
 
+// What a 2xx answer's JSON object says: choices[0].message.content (with the
+// choice's logprobs) from chat completions, text from transcriptions;
+// nullopt when the reply lacks it.
+std::optional<Response> chat_response(const nlohmann::json& reply);
+std::optional<Response> transcription_response(const nlohmann::json& reply);
+
 // Throw aeval::Error (config) when no base URL is given or the key variable is unset.
 std::unique_ptr<Model> make_openai_chat(const OpenAiConfig& config);
 std::unique_ptr<Model> make_openai_transcription(const OpenAiConfig& config);

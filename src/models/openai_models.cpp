@@ -202,17 +202,9 @@ class OpenAiChat final : public OpenAiBase {
     exchange(
         "/chat/completions", request, std::move(done), [&] { return body_of(request); },
         [this, id = request.sample_id](const nlohmann::json& reply) {
-          const nlohmann::json* choice = reply.contains("choices") && reply["choices"].is_array() && !reply["choices"].empty()
-                                             ? &reply["choices"][0]
-                                             : nullptr;
-          if (!choice || !choice->contains("message") || !(*choice)["message"].contains("content") ||
-              !(*choice)["message"]["content"].is_string())
-            fail(fmt::format("the answer to sample '{}' has no choices[0].message.content: {}", id,
-                             reply.dump().substr(0, 200)));
-          Response response;
-          response.text = (*choice)["message"]["content"];
-          if (choice->contains("logprobs") && !(*choice)["logprobs"].is_null()) response.logprobs = (*choice)["logprobs"];
-          return response;
+          if (auto response = chat_response(reply)) return std::move(*response);
+          fail(fmt::format("the answer to sample '{}' has no choices[0].message.content: {}", id,
+                           reply.dump().substr(0, 200)));
         });
   }
 
@@ -270,16 +262,33 @@ class OpenAiTranscription final : public OpenAiBase {
           return http;
         },
         [this, id = request.sample_id](const nlohmann::json& reply) {
-          if (!reply.contains("text") || !reply["text"].is_string())
-            fail(fmt::format("the transcription of sample '{}' has no text: {}", id, reply.dump().substr(0, 200)));
-          Response response;
-          response.text = reply["text"];
-          return response;
+          if (auto response = transcription_response(reply)) return std::move(*response);
+          fail(fmt::format("the transcription of sample '{}' has no text: {}", id, reply.dump().substr(0, 200)));
         });
   }
 };
 
 }  // namespace
+
+std::optional<Response> chat_response(const nlohmann::json& reply) {
+  const nlohmann::json* choice = reply.contains("choices") && reply["choices"].is_array() && !reply["choices"].empty()
+                                     ? &reply["choices"][0]
+                                     : nullptr;
+  if (!choice || !choice->contains("message") || !(*choice)["message"].contains("content") ||
+      !(*choice)["message"]["content"].is_string())
+    return std::nullopt;
+  Response response;
+  response.text = (*choice)["message"]["content"];
+  if (choice->contains("logprobs") && !(*choice)["logprobs"].is_null()) response.logprobs = (*choice)["logprobs"];
+  return response;
+}
+
+std::optional<Response> transcription_response(const nlohmann::json& reply) {
+  if (!reply.contains("text") || !reply["text"].is_string()) return std::nullopt;
+  Response response;
+  response.text = reply["text"];
+  return response;
+}
 
 std::unique_ptr<Model> make_openai_chat(const OpenAiConfig& config) { return std::make_unique<OpenAiChat>(config); }
 

@@ -1,6 +1,8 @@
 #pragma once
 // Built-in English ASR on libpocketsphinx (linked natively), with Debian's
-// pocketsphinx-en-us acoustic model, language model and dictionary.
+// pocketsphinx-en-us acoustic model, language model and dictionary. Each
+// file is decoded on its own: its transcript does not depend on which
+// pooled decoder runs it or on what that decoder decoded before.
 #include <filesystem>
 #include <memory>
 

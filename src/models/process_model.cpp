@@ -214,34 +214,26 @@ class ProcessModel final : public BlockingModel {
   void read_stdout(std::FILE* out, std::uint64_t generation) {
     std::string line;
     while (read_line(out, line)) {
-      const auto message = nlohmann::json::parse(line, nullptr, false);
-      const std::string type = message.is_object() ? message.value("type", "") : "";
-      if (type == "ready") {
-        log({{"event", "model_ready"}, {"hello", message}});
+      ProcessReply reply = read_process_reply(line);
+      if (reply.type == ProcessReply::Type::ready) {
+        log({{"event", "model_ready"}, {"hello", reply.message}});
         std::lock_guard lock(mutex_);
         if (generation == generation_) ready_ = true;
         changed_.notify_all();
         continue;
       }
-      const auto id = message.is_object() && message.contains("id") && message["id"].is_string()
-                          ? message["id"].get<std::string>() : std::string();
       std::unique_lock lock(mutex_);
-      auto it = pending_.find(id);
-      if ((type != "response" && type != "error") || it == pending_.end()) {
+      auto it = pending_.find(reply.id);
+      if (reply.type == ProcessReply::Type::other || it == pending_.end()) {
         lock.unlock();
         log({{"event", "model_unexpected_output"}, {"line", line.substr(0, 500)}});
         continue;
       }
-      const bool text = message.contains("text") && message["text"].is_string();
-      const bool audio = message.contains("audio") && message["audio"].is_string();
-      if (type == "response" && (text || audio)) {
-        if (text) it->second.text = message["text"];
-        if (audio) it->second.audio = message["audio"];
+      if (reply.error.empty()) {
+        if (reply.text) it->second.text = std::move(*reply.text);
+        if (reply.audio) it->second.audio = std::move(*reply.audio);
       } else {
-        it->second.error = fmt::format("process model '{}': {}", config_.name,
-                                       message.is_object() && message.contains("message") && message["message"].is_string()
-                                           ? message["message"].get<std::string>()
-                                           : "a response with neither text nor audio");
+        it->second.error = fmt::format("process model '{}': {}", config_.name, reply.error);
       }
       it->second.done = true;
       changed_.notify_all();
@@ -336,6 +328,38 @@ class ProcessModel final : public BlockingModel {
 };
 
 }  // namespace
+
+ProcessReply read_process_reply(const std::string& line) {
+  ProcessReply reply;
+  reply.message = nlohmann::json::parse(line, nullptr, false);
+  const nlohmann::json& message = reply.message;
+  // Any JSON at all may arrive: a field of the wrong type is just not the protocol's.
+  const auto string_field = [&](const char* key) {
+    return message.is_object() && message.contains(key) && message[key].is_string() ? message[key].get<std::string>()
+                                                                                     : std::string();
+  };
+  const std::string type = string_field("type");
+  if (type == "ready") {
+    reply.type = ProcessReply::Type::ready;
+    return reply;
+  }
+  reply.id = string_field("id");
+  if (type != "response" && type != "error") return reply;
+  reply.type = type == "response" ? ProcessReply::Type::response : ProcessReply::Type::error;
+  const bool text = message.contains("text") && message["text"].is_string();
+  const bool audio = message.contains("audio") && message["audio"].is_string();
+  if (reply.type == ProcessReply::Type::response && (text || audio)) {
+    if (text) reply.text = message["text"];
+    if (audio) reply.audio = message["audio"];
+  } else {
+    reply.error = string_field("message");
+    // Never empty: an empty error would pass for an empty answer.
+    if (reply.error.empty())
+      reply.error = reply.type == ProcessReply::Type::error ? "an error reply without a message"
+                                                            : "a response with neither text nor audio";
+  }
+  return reply;
+}
 
 std::unique_ptr<Model> make_process_model(const ProcessModelConfig& config) {
   return std::make_unique<ProcessModel>(config);

@@ -8,6 +8,8 @@
 // stderr lines and the next request restarts it (bounded).
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,16 @@ struct ProcessModelConfig {
   int max_restarts = 3;
   double bitrate_kbps = 0;            // codecs: shown in leaderboards (0: not a codec)
 };
+
+// One line a process model wrote on its stdout, as the protocol reads it.
+struct ProcessReply {
+  enum class Type { ready, response, error, other } type = Type::other;
+  nlohmann::json message;                  // the parsed line (discarded when it is not JSON)
+  std::string id;                          // the request it answers ("" if none)
+  std::optional<std::string> text, audio;  // what a response answers
+  std::string error;                       // why a response or error answers nothing usable
+};
+ProcessReply read_process_reply(const std::string& line);
 
 // Throws aeval::Error (config) for an empty command. The process starts on
 // the first request.

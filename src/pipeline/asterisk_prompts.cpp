@@ -68,7 +68,8 @@ AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, co
     const std::string transcript = text::strip(line.substr(colon + 1));
     const std::filesystem::path audio = config.sounds_dir / (name + config.extension);
     std::string reason = unusable_transcript_reason(transcript);
-    if (reason.empty() && !std::filesystem::exists(audio)) reason = "no audio file";
+    std::error_code unreadable;  // e.g. a name too long for a file: no such prompt either
+    if (reason.empty() && !std::filesystem::exists(audio, unreadable)) reason = "no audio file";
     if (!reason.empty()) {
       result.skipped.emplace_back(name, reason);
       continue;

@@ -7,6 +7,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "pipeline/sample_inputs.hpp"
 #include "pipeline/sample_record.hpp"
 
 namespace aeval::pipeline {
@@ -27,6 +28,9 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
   const Sample& sample = task_.dataset.samples[w.position];
   w.record = sample_json(sample);
   const RenderedPrompt rendered = task_.prompt.render(sample);
+  w.stage = "inputs";
+  const SampleInputs inputs = sample_inputs(sample, rendered);
+  w.inputs = inputs.fingerprint;
   const models::Model& model = *task_.model;
   // Audio is decoded even when the response is cached, so a cached re-run
   // writes the same records (audio_seconds) as the first run.
@@ -44,8 +48,9 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
   }
   if (cache_ && model.cacheable()) {
     w.stage = "cache";
-    w.cache_key = ResponseCache::key(model_identity_, sample.id, rendered.shape, rendered.audio,
-                                     model.input_sample_rate() > 0);
+    w.cache_key = ResponseCache::key(model_identity_, sample.id, rendered.shape,
+                                     model.input_sample_rate() > 0 ? inputs.prompt_audio_sha256
+                                                                   : std::vector<std::string>{});
     if (auto response = cache_->get(w.cache_key)) {
       w.cached = true;
       return std::move(*response);

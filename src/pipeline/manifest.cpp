@@ -19,7 +19,7 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     nlohmann::json row;
     try {
       row = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number too large
       throw Error(ErrorCategory::data, where + ": malformed JSON (" + e.what() + ")");
     }
     if (!row.is_object()) throw Error(ErrorCategory::data, where + ": a manifest row must be a JSON object");

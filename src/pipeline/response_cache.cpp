@@ -34,16 +34,10 @@ void ResponseCache::put(const std::string& key, const models::Response& response
 }
 
 std::string ResponseCache::key(const nlohmann::json& model_identity, const std::string& sample_id,
-                               const nlohmann::json& request_shape, const std::vector<std::filesystem::path>& audio,
-                               bool audio_content) {
-  // Everything the model is given: its identity, the sample id (models that
-  // answer by id), the rendered request, the audio paths and, when the model
-  // reads the audio, its bytes.
+                               const nlohmann::json& request_shape, const std::vector<std::string>& audio_sha256) {
+  // The sample id is part of it for models that answer by id.
   nlohmann::json material = {{"model", model_identity}, {"sample", sample_id}, {"request", request_shape}};
-  for (const auto& path : audio) {
-    material["audio"].push_back(path.string());
-    if (audio_content) material["audio_sha256"].push_back(sha256_of_file(path));
-  }
+  if (!audio_sha256.empty()) material["audio_sha256"] = audio_sha256;
   return sha256_hex(material.dump());
 }
 

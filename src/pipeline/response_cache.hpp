@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "aeval/models/model.hpp"
 
@@ -24,11 +25,11 @@ class ResponseCache {
   std::optional<models::Response> get(const std::string& key) const;
   void put(const std::string& key, const models::Response& response);
 
-  // sha256 over what the model is given: identity, sample id, request shape,
-  // audio paths and (audio_content) the audio files' bytes.
+  // sha256 over what the model is given: identity, sample id, request shape
+  // and the sha256 of each audio input's bytes (never its path, so the same
+  // file reached by another spelling, or copied elsewhere, is a hit).
   static std::string key(const nlohmann::json& model_identity, const std::string& sample_id,
-                         const nlohmann::json& request_shape, const std::vector<std::filesystem::path>& audio,
-                         bool audio_content);
+                         const nlohmann::json& request_shape, const std::vector<std::string>& audio_sha256);
   static std::filesystem::path default_file();
 
  private:

@@ -25,7 +25,36 @@ json session_json(const Session& s) {
           {"git_commit", kGitCommit}};
 }
 
+// run.json's view of the store's sessions: a session without an end was
+// killed; it stored the samples the next session found beyond its own start.
+json sessions_view(const json& sessions, std::size_t stored_now) {
+  json view = json::array();
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    json entry = sessions[i];
+    const std::size_t before = entry.value("stored_before", std::size_t(0));
+    entry.erase("stored_before");
+    if (!entry.contains("elapsed_seconds")) {
+      const std::size_t after = i + 1 < sessions.size() ? sessions[i + 1].value("stored_before", before) : stored_now;
+      entry["interrupted"] = true;
+      entry["samples_stored"] = after > before ? after - before : 0;
+    }
+    view.push_back(std::move(entry));
+  }
+  return view;
+}
+
 }  // namespace
+
+void record_session_start(RunStore& store, const Session& session, std::size_t stored_before) {
+  json sessions = store.meta("sessions").value_or(json::array());
+  sessions.push_back({{"started", session.started},
+                      {"command_line", session.command_line},
+                      {"concurrency", session.concurrency},
+                      {"aeval_version", kVersion},
+                      {"git_commit", kGitCommit},
+                      {"stored_before", stored_before}});
+  store.set_meta("sessions", sessions);
+}
 
 RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
                           const std::vector<std::size_t>& positions, const LoadedTask& task, const json& provenance,
@@ -49,10 +78,16 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
   write_file_atomically(run_dir / "summary.json", summary.dump(2) + "\n");
 
   json sessions = store.meta("sessions").value_or(json::array());
-  sessions.push_back(session_json(session));
+  json finished = session_json(session);
+  if (!sessions.empty() && !sessions.back().contains("elapsed_seconds")) {  // this session's start
+    finished["stored_before"] = sessions.back()["stored_before"];
+    sessions.back() = std::move(finished);
+  } else {
+    sessions.push_back(std::move(finished));
+  }
   store.set_meta("sessions", sessions);
   const json run = {{"run_id", run_dir.filename().string()}, {"task", summary["task"]}, {"model", summary["model"]},
-                    {"audio_seconds", summary["audio_seconds"]}, {"sessions", sessions}};
+                    {"audio_seconds", summary["audio_seconds"]}, {"sessions", sessions_view(sessions, stored.size())}};
   write_file_atomically(run_dir / "run.json", run.dump(2) + "\n");
   return {run_dir, summary, session};
 }

@@ -14,8 +14,14 @@
 
 namespace aeval::pipeline {
 
-// `positions`: the samples the run covers, each of them stored. Adds
-// `session` to the store's sessions.
+// Lists `session` in the store the moment it starts, with the number of
+// samples stored before it, so run.json names it even if it is killed.
+void record_session_start(RunStore& store, const Session& session, std::size_t stored_before);
+
+// `positions`: the samples the run covers, each of them stored. Completes
+// `session`, the store's last, and writes run.json from every session the
+// store lists: one killed before its end shows `"interrupted": true` and the
+// samples it stored.
 RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
                           const std::vector<std::size_t>& positions, const LoadedTask& task,
                           const nlohmann::json& provenance, const Session& session);

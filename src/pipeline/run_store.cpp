@@ -12,7 +12,11 @@ using detail::Statement;
 RunStore::RunStore(const std::filesystem::path& file) : db_(std::make_unique<detail::Database>(file)) {
   db_->exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   db_->exec("CREATE TABLE IF NOT EXISTS samples(position INTEGER PRIMARY KEY, id TEXT NOT NULL, failed INTEGER NOT NULL, "
-            "record TEXT NOT NULL)");
+            "record TEXT NOT NULL, inputs TEXT NOT NULL DEFAULT '')");
+  // A store written before samples kept their inputs' fingerprint gets the column, empty.
+  Statement has_inputs(*db_, "SELECT COUNT(*) FROM pragma_table_info('samples') WHERE name = 'inputs'");
+  if (has_inputs.step() && has_inputs.integer(0) == 0)
+    db_->exec("ALTER TABLE samples ADD COLUMN inputs TEXT NOT NULL DEFAULT ''");
   db_->exec("CREATE TABLE IF NOT EXISTS log(seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL)");
 }
 
@@ -35,12 +39,13 @@ void RunStore::put_samples(const std::vector<std::pair<std::size_t, StoredSample
   if (samples.empty()) return;
   db_->exec("BEGIN IMMEDIATE");
   try {
-    Statement put(*db_, "INSERT OR REPLACE INTO samples(position, id, failed, record) VALUES(?, ?, ?, ?)");
+    Statement put(*db_, "INSERT OR REPLACE INTO samples(position, id, failed, record, inputs) VALUES(?, ?, ?, ?, ?)");
     for (const auto& [position, sample] : samples) {
       put.bind(1, static_cast<long long>(position))
           .bind(2, sample.id)
           .bind(3, sample.failed ? 1LL : 0LL)
           .bind(4, sample.record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+          .bind(5, sample.inputs)
           .step();
       put.reset();
     }
@@ -53,17 +58,20 @@ void RunStore::put_samples(const std::vector<std::pair<std::size_t, StoredSample
 
 std::map<std::size_t, StoredSample> RunStore::samples() const {
   std::map<std::size_t, StoredSample> out;
-  Statement s(*db_, "SELECT position, id, failed, record FROM samples ORDER BY position");
+  Statement s(*db_, "SELECT position, id, failed, record, inputs FROM samples ORDER BY position");
   while (s.step())
-    out[std::size_t(s.integer(0))] = StoredSample{s.text(1), nlohmann::json::parse(s.text(3)), s.integer(2) != 0};
+    out[std::size_t(s.integer(0))] =
+        StoredSample{s.text(1), nlohmann::json::parse(s.text(3)), s.integer(2) != 0, s.text(4)};
   return out;
 }
 
 void RunStore::log(const nlohmann::json& event) {
   nlohmann::json e = event;
   e["time"] = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  Statement(*db_, "INSERT INTO log(event) VALUES(?)").bind(1, e.dump()).step();
-  std::ofstream(db_->file().parent_path() / "run.log", std::ios::app) << e.dump() << '\n';
+  // Events carry what models wrote (stderr lines, stray output): any bytes, not always UTF-8.
+  const std::string line = e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  Statement(*db_, "INSERT INTO log(event) VALUES(?)").bind(1, line).step();
+  std::ofstream(db_->file().parent_path() / "run.log", std::ios::app) << line << '\n';
 }
 
 }  // namespace aeval::pipeline

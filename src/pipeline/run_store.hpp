@@ -23,6 +23,7 @@ struct StoredSample {
   std::string id;
   nlohmann::json record;
   bool failed = false;
+  std::string inputs;  // fingerprint of what the sample was run on; "" when unknown (stores before 0.2)
 };
 
 class RunStore {

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "aeval/error.hpp"
+#include "audio/decoder_messages.hpp"
 #include "pipeline/inference_steps.hpp"
 #include "pipeline/invocation.hpp"
 #include "pipeline/loaded_task.hpp"
@@ -20,6 +21,7 @@
 #include "pipeline/run_files.hpp"
 #include "pipeline/run_id.hpp"
 #include "pipeline/run_store.hpp"
+#include "pipeline/sample_inputs.hpp"
 #include "pipeline/scheduler.hpp"
 #include "pipeline/shard.hpp"
 
@@ -40,7 +42,8 @@ class SessionRecorder {
     std::vector<std::pair<std::size_t, StoredSample>> stored;
     for (Work& w : batch) {
       const bool failed = !w.record["error"].is_null();
-      stored.push_back({w.position, StoredSample{task_.dataset.samples[w.position].id, std::move(w.record), failed}});
+      stored.push_back({w.position, StoredSample{task_.dataset.samples[w.position].id, std::move(w.record), failed,
+                                                 std::move(w.inputs)}});
       session_.cached_responses += w.cached;
     }
     store_.put_samples(stored);
@@ -73,17 +76,18 @@ class SessionRecorder {
   std::map<std::string, std::size_t> failed_at_;  // stage → failures
 };
 
-// Runs every position not yet stored (or stored as failed), storing each as it finishes.
-Session execute(RunStore& store, const std::vector<std::size_t>& positions, const LoadedTask& task,
-                const json& model_identity, const RunOptions& options, const std::string& label) {
+// Runs every position not yet stored, stored as failed or in `again`, storing each as it finishes.
+Session execute(RunStore& store, const std::vector<std::size_t>& positions, const std::set<std::size_t>& again,
+                const LoadedTask& task, const json& model_identity, const RunOptions& options, const std::string& label) {
   Session session;
   session.started = utc_now();
   session.command_line = options.command_line;
   session.concurrency = std::max(1, options.jobs > 0 ? options.jobs : task.model->max_concurrency());
   const auto stored = store.samples();
+  record_session_start(store, session, stored.size());
   std::deque<std::size_t> todo;
   for (std::size_t p : positions)
-    if (auto it = stored.find(p); it == stored.end() || it->second.failed) todo.push_back(p);
+    if (auto it = stored.find(p); it == stored.end() || it->second.failed || again.count(p)) todo.push_back(p);
   if (todo.empty()) return session;
 
   std::unique_ptr<ResponseCache> cache;
@@ -120,6 +124,45 @@ void refuse_changed_configuration(const RunStore& store, const json& provenance,
               fmt::format("{}: the configuration changed since this run began ({}); resuming would mix results. "
                           "Start a new run instead.",
                           run_dir.string(), changed));
+}
+
+// The finished samples whose row or audio differs from what they were run on
+// (the dataset was edited since): resuming would mix two versions of it.
+std::set<std::size_t> changed_inputs(const RunStore& store, const std::vector<std::size_t>& positions,
+                                     const LoadedTask& task) {
+  const auto stored = store.samples();
+  std::set<std::size_t> changed;
+  for (std::size_t p : positions) {
+    const auto it = stored.find(p);
+    if (it == stored.end() || it->second.failed || it->second.inputs.empty()) continue;
+    const Sample& sample = task.dataset.samples[p];
+    std::string now;
+    try {
+      now = sample_inputs(sample, task.prompt.render(sample)).fingerprint;
+    } catch (const Error&) {  // its prompt no longer renders: changed too
+    }
+    if (now != it->second.inputs || sample.id != it->second.id) changed.insert(p);
+  }
+  return changed;
+}
+
+void refuse_changed_inputs(const std::set<std::size_t>& changed, const LoadedTask& task,
+                           const std::filesystem::path& run_dir) {
+  if (changed.empty()) return;
+  std::vector<std::string> ids;
+  for (std::size_t p : changed) {
+    if (ids.size() == 10) {
+      ids.push_back(fmt::format("and {} more", changed.size() - 10));
+      break;
+    }
+    ids.push_back(task.dataset.samples[p].id);
+  }
+  throw Error(ErrorCategory::data,
+              fmt::format("{}: {} finished sample{} changed since {} run (reference, fields or audio bytes): {}. "
+                          "Resuming would mix two versions of the dataset; add --rerun-changed to run exactly "
+                          "those again, or start a new run.",
+                          run_dir.string(), changed.size(), changed.size() == 1 ? "" : "s",
+                          changed.size() == 1 ? "it was" : "they were", fmt::join(ids, ", ")));
 }
 
 // An evaluator comparing with references that no sample has would score every
@@ -160,18 +203,33 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   const json model_identity = task.model->identity();
   const json prov = provenance(registry, inv, task, model_identity);
   RunStore store(run_dir / "run.sqlite");
-  if (resuming) refuse_changed_configuration(store, prov, run_dir);
+  std::set<std::size_t> changed;
+  if (resuming) {
+    refuse_changed_configuration(store, prov, run_dir);
+    changed = changed_inputs(store, positions, task);
+    if (!options.rerun_changed) refuse_changed_inputs(changed, task, run_dir);
+  }
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
   store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
+  for (std::size_t p : changed)
+    store.log({{"event", "inputs_changed"}, {"position", p}, {"id", task.dataset.samples[p].id}});
   // The model's own events (a process's stderr) go to this run's log while the store lives.
   task.model->set_log([&store](const json& event) { store.log(event); });
   struct Detach {
     models::Model& model;
     ~Detach() { model.set_log(nullptr); }
   } detach{*task.model};
+  // So do the decoders' own messages about the files it reads (mpg123 on a damaged MP3).
+  struct RestoreSink {
+    detail::DecoderMessageSink previous;
+    ~RestoreSink() { detail::set_decoder_message_sink(std::move(previous)); }
+  } restore{detail::set_decoder_message_sink(
+      [&store](const std::filesystem::path& file, const std::string& library, const std::string& message) {
+        store.log({{"event", "decoder_message"}, {"file", file.string()}, {"library", library}, {"message", message}});
+      })};
   const auto start = std::chrono::steady_clock::now();
-  Session session = execute(store, positions, task, model_identity, options, inv.task.name);
+  Session session = execute(store, positions, changed, task, model_identity, options, inv.task.name);
   session.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   store.log({{"event", "finish"}, {"samples_run", session.samples_run}, {"failed", session.failed}});
   return write_run_files(run_dir, store, positions, task, prov, session);

@@ -26,6 +26,7 @@ struct Work {
   nlohmann::json record;         // what the run store receives
   std::string stage = "prompt";  // where a failure happened
   double audio_seconds = 0;      // of the audio the model was given
+  std::string inputs;            // fingerprint of the sample's row and audio (sample_inputs.hpp)
   std::string cache_key;         // empty: this answer is not cached
   bool cached = false;           // answered from the response cache
 };

@@ -38,8 +38,10 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
   const bool reads_audio = model.input_sample_rate() > 0;
   if (!reads_audio && !rendered.audio.empty())
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
+  std::vector<std::string> audio_sha256;
+  for (const auto& path : rendered.audio) audio_sha256.push_back(sha256_of_file(path));
   const std::string key = ResponseCache::key(model.identity(), attempt ? fmt::format("attempt {}", attempt) : "",
-                                             rendered.shape, rendered.audio, reads_audio);
+                                             rendered.shape, audio_sha256);
   return cached_infer(model, key, [&] {
     std::vector<Audio> audio;
     for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
@@ -69,7 +71,7 @@ std::string ScoringModels::transcribe(const std::string& name, const std::filesy
   }
   try {
     // Content-addressed: the same audio under any path or sample id is the same question.
-    const std::string key = ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {}, false);
+    const std::string key = ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {});
     const models::Response response = cached_infer(model, key, [&] {
       models::Request request;
       request.sample_id = audio.filename().string();

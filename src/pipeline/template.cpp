@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -91,7 +92,7 @@ class ExpressionParser {
         bool real = false;
         while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.')) real |= s[j++] == '.';
         const std::string text(s.substr(i, j - i));
-        tokens_.push_back({Token::Kind::number, text, real ? Json(std::stod(text)) : Json(std::stoll(text)), i});
+        tokens_.push_back({Token::Kind::number, text, number(text, real, i), i});
         i = j;
       } else if (c == '"' || c == '\'') {
         std::string value;
@@ -119,6 +120,19 @@ class ExpressionParser {
       }
     }
     tokens_.push_back({Token::Kind::end, "end of expression", {}, s.size()});
+  }
+
+  // The whole literal or a syntax error ("1.2.3", or too large for a long long or a double).
+  Json number(const std::string& text, bool real, std::size_t offset) const {
+    const char* end = text.data() + text.size();
+    if (real) {
+      double value = 0;
+      if (const auto r = std::from_chars(text.data(), end, value); r.ec == std::errc() && r.ptr == end) return value;
+    } else {
+      long long value = 0;
+      if (const auto r = std::from_chars(text.data(), end, value); r.ec == std::errc() && r.ptr == end) return value;
+    }
+    throw fail_(offset, fmt::format("'{}' is not a number aeval can read", text));
   }
 
   bool accept_symbol(const char* symbol) {

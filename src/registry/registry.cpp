@@ -130,6 +130,8 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
                                   root.IsSequence() ? "holds a list" : root.IsNull() ? "is empty" : "holds a single value"));
         refuse_duplicate_keys(root, file);
         for (const auto& item : root) {
+          if (!item.first.IsScalar())
+            throw Error(ErrorCategory::config, at(file, item.first.Mark()) + ": an entry's name must be plain text");
           Entry entry;
           entry.name = item.first.as<std::string>();
           entry.file = file;

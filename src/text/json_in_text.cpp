@@ -34,14 +34,36 @@ std::optional<nlohmann::json> parse_as(const std::string& candidate, char open) 
   return std::nullopt;
 }
 
+// Where the value opening at `from` would close: the bracket that balances
+// it outside strings, as JSON reads strings. A span that parses as JSON can
+// end nowhere else, so it is the one candidate worth parsing (trying every
+// closing bracket made a reply full of braces, such as LaTeX, take minutes).
+std::size_t matching_close(const std::string& text, std::size_t from, char open, char close) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = from; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == open) {
+      ++depth;
+    } else if (c == close && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 std::optional<nlohmann::json> find_json(const std::string& text, char open) {
   const char close = open == '{' ? '}' : ']';
-  // Widest span first: the outermost value, whatever nests inside it.
+  // The first opening bracket that starts a value: the outermost one, whatever nests inside it.
   for (std::size_t from = text.find(open); from != std::string::npos; from = text.find(open, from + 1))
-    for (std::size_t to = text.rfind(close); to != std::string::npos && to > from;
-         to = to == 0 ? std::string::npos : text.rfind(close, to - 1))
+    if (const std::size_t to = matching_close(text, from, open, close); to != std::string::npos)
       if (auto parsed = parse_as(text.substr(from, to - from + 1), open)) return parsed;
   return std::nullopt;
 }

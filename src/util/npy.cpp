@@ -1,6 +1,7 @@
 #include "aeval/npy.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -89,8 +90,13 @@ NpyArray read_npy(const std::filesystem::path& path) {
     const bool digit = shape_text[i] >= '0' && shape_text[i] <= '9';
     if (digit && digits_start == std::string::npos) digits_start = i;
     if (!digit && digits_start != std::string::npos) {
-      array.shape.push_back(std::stoul(shape_text.substr(digits_start, i - digits_start)));
-      count *= array.shape.back();
+      std::size_t dimension = 0;
+      const auto parsed = std::from_chars(shape_text.data() + digits_start, shape_text.data() + i, dimension);
+      if (parsed.ec != std::errc() || (dimension != 0 && count > SIZE_MAX / dimension))
+        throw Error(ErrorCategory::data, where + ": .npy shape " + shape_text.substr(open, end_paren - open + 1) +
+                                             " has more values than any file can hold");
+      array.shape.push_back(dimension);
+      count *= dimension;
       digits_start = std::string::npos;
     }
   }
@@ -98,7 +104,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
 
   const std::size_t width = std::stoul(size);
   const std::size_t body = offset + header_length;
-  if (bytes.size() - body < count * width)
+  if ((bytes.size() - body) / width < count)
     throw Error(ErrorCategory::data, where + ": truncated .npy body (" + std::to_string(bytes.size() - body) +
                                          " bytes for " + std::to_string(count) + " values)");
   array.values.resize(count);

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -13,51 +12,23 @@
 #include <random>
 #include <thread>
 
-#include "aeval/error.hpp"
-#include "pipeline/run_store.hpp"
 #include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
+#include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
 using aeval::testing::read_bytes;
 using aeval::testing::run_aeval;
+using aeval::testing::run_dirs;
+using aeval::testing::spawn;
+using aeval::testing::stored_samples;
 using aeval::testing::TempDir;
+using aeval::testing::wait_for;
 
 const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 constexpr int kSamples = 16;
-
-// The run folders under `root`, sorted.
-std::vector<std::filesystem::path> run_dirs(const std::filesystem::path& root) {
-  std::vector<std::filesystem::path> found;
-  if (std::filesystem::exists(root))
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-      if (e.path().filename() == "run.sqlite") found.push_back(e.path().parent_path());
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-// Starts aeval directly (no shell, so the signal reaches it), output discarded.
-pid_t spawn(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    std::vector<char*> argv{const_cast<char*>(AEVAL_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(AEVAL_BINARY, argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-int wait_for(pid_t pid) {  // waitpid status
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return status;
-}
 
 std::string run_args(const std::filesystem::path& output) {
   return fmt::format("run --task asr-quickstart --limit {} --no-cache -q --output {}", kSamples, output.string());
@@ -78,15 +49,7 @@ TEST(ResumeE2E, SigkillAtRandomMomentsThenResumeIsByteIdentical) {
   std::uniform_int_distribution<std::size_t> stored_before_kill(1, kSamples / 2);
   const std::vector<std::string> fresh{"run",  "--task", "asr-quickstart", "--limit", std::to_string(kSamples),
                                        "--no-cache", "-q", "--output", (dir / "killed").string()};
-  const auto stored_now = [&]() -> std::size_t {
-    const auto dirs = run_dirs(dir / "killed");
-    if (dirs.empty() || !std::filesystem::exists(dirs.front() / "run.sqlite")) return 0;
-    try {
-      return aeval::pipeline::RunStore(dirs.front() / "run.sqlite").samples().size();
-    } catch (const aeval::Error&) {
-      return 0;  // the database is being created
-    }
-  };
+  const auto stored_now = [&] { return stored_samples(dir / "killed"); };
   int partial_kills = 0;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const auto existing = run_dirs(dir / "killed");

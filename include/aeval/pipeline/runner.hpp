@@ -39,6 +39,7 @@ struct RunOptions {
   std::filesystem::path output_root = "results";
   int jobs = 0;            // 0: the model's max_concurrency
   bool use_cache = true;   // the response cache
+  bool rerun_changed = false;  // resume: run again the samples whose inputs changed, instead of refusing
   std::FILE* log = stderr; // progress and notes; nullptr: quiet
   std::vector<std::string> command_line;
 };

@@ -36,7 +36,8 @@ class PocketSphinxAsr final : public BlockingModel {
         throw Error(ErrorCategory::model, "pocketsphinx-en: model file " + path.string() +
                                               " is missing (install Debian's pocketsphinx-en-us: scripts/setup.sh)");
     }
-    if (config_.max_concurrency < 1) config_.max_concurrency = 1;
+    if (config_.max_concurrency < 1)
+      throw Error(ErrorCategory::config, "pocketsphinx-en: max_concurrency must be at least 1");
     err_set_logfp(nullptr);  // the decoder's own log is noise on aeval's output
   }
 
@@ -51,7 +52,10 @@ class PocketSphinxAsr final : public BlockingModel {
     std::unique_ptr<Decoder> decoder = acquire();
     const std::vector<int16_t> pcm = to_pcm16(audio.samples);
     std::string text;
-    if (ps_start_utt(decoder->ps) < 0 ||
+    // The noise estimate that drives silence removal lives on from one
+    // utterance to the next unless the stream restarts: restart it, so the
+    // transcript depends on this file alone.
+    if (ps_start_stream(decoder->ps) < 0 || ps_start_utt(decoder->ps) < 0 ||
         ps_process_raw(decoder->ps, pcm.data(), pcm.size(), FALSE, TRUE) < 0 || ps_end_utt(decoder->ps) < 0) {
       release(std::move(decoder));
       throw Error(ErrorCategory::model, "pocketsphinx-en: decoding failed for sample " + request.sample_id);
@@ -74,7 +78,8 @@ class PocketSphinxAsr final : public BlockingModel {
             {"acoustic_model", config_.acoustic_model.string()},
             {"language_model", config_.language_model.string()},
             {"dictionary", config_.dictionary.string()},
-            {"decoding", "one utterance per file, 16 kHz mono int16, batch CMN, no noise removal"}};
+            {"decoding", "one utterance per file, 16 kHz mono int16, batch CMN, no noise removal, "
+                         "silence-removal noise estimate restarted per file"}};
   }
 
  private:
@@ -90,9 +95,10 @@ class PocketSphinxAsr final : public BlockingModel {
     decoder->config = cmd_ln_init(nullptr, ps_args(), TRUE, "-hmm", config_.acoustic_model.c_str(), "-lm",
                                   config_.language_model.c_str(), "-dict", config_.dictionary.c_str(),
                                   "-logfn", "/dev/null",
-                                  // Live CMN and the noise-removal estimate carry state from one file
-                                  // to the next, so results would depend on which decoder of the
-                                  // pool saw which files before: per-utterance CMN, no noise removal.
+                                  // Live CMN carries its mean from one file to the next, so results
+                                  // would depend on which files a pooled decoder saw before: batch CMN
+                                  // normalizes each file by its own mean. compute() restarts the
+                                  // noise estimate, the other state kept across files.
                                   "-cmn", "batch", "-remove_noise", "no", nullptr);
     if (decoder->config) decoder->ps = ps_init(decoder->config);
     if (!decoder->ps) throw Error(ErrorCategory::model, "pocketsphinx-en: the decoder failed to load its model");
@@ -124,7 +130,7 @@ const ModelClasses::Registration kPocketSphinxClass{
      {arg::path("acoustic_model", kPocketSphinxDefaults.acoustic_model.string()),
       arg::path("language_model", kPocketSphinxDefaults.language_model.string()),
       arg::path("dictionary", kPocketSphinxDefaults.dictionary.string()),
-      arg::integer("max_concurrency", kPocketSphinxDefaults.max_concurrency, "decoders run in parallel")}},
+      arg::integer("max_concurrency", kPocketSphinxDefaults.max_concurrency, "decoders run in parallel").at_least(1)}},
     [](const pipeline::Args& args) {
       PocketSphinxConfig config;
       config.acoustic_model = args.path("acoustic_model");

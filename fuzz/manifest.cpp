@@ -1,0 +1,14 @@
+// JSONL dataset manifests (read_manifest), as a `jsonl` dataset entry or a
+// manifest path given on the command line reads them.
+#include "aeval/error.hpp"
+#include "input_file.hpp"
+#include "pipeline/manifest.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  const auto path = aeval::fuzz::input_file("manifest.jsonl", data, size);
+  try {
+    aeval::pipeline::read_manifest(path);
+  } catch (const aeval::Error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,148 @@
+// What the fuzzers of fuzz/ found (docs/fuzzing.md), one test per finding,
+// each named after the fuzzer that found it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "aeval/error.hpp"
+#include "aeval/npy.hpp"
+#include "aeval/text/json_in_text.hpp"
+#include "models/process_model.hpp"
+#include "pipeline/asterisk_prompts.hpp"
+#include "pipeline/manifest.hpp"
+#include "pipeline/run_store.hpp"
+#include "pipeline/template.hpp"
+#include "registry/registry.hpp"
+#include "support/config_error.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::models::ProcessReply;
+using aeval::models::read_process_reply;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+// json_in_text: every pair of brackets was a candidate, so prose full of
+// braces (a judge writing LaTeX) took minutes before its JSON was found.
+TEST(FuzzFindings, JsonInTextAfterProseFullOfBraces) {
+  std::string answer;
+  for (int i = 0; i < 500; ++i) answer += "\\frac{a_" + std::to_string(i) + "}{b} + ";
+  answer += "so: {\"score\": 7, \"note\": \"} and { in a string\"}";
+  const auto object = aeval::text::find_json(answer);
+  ASSERT_TRUE(object.has_value());
+  EXPECT_EQ(object->dump(), R"({"note":"} and { in a string","score":7})");
+  EXPECT_EQ(aeval::text::find_json(std::string(2000, '{') + std::string(2000, '}'))->dump(), "{}");
+}
+
+// process_reply: {"type": 1} threw nlohmann's type_error on the reader
+// thread, which ended aeval (std::terminate).
+TEST(FuzzFindings, ProcessReplyFieldsOfAnyType) {
+  EXPECT_EQ(read_process_reply(R"({"type": 1})").type, ProcessReply::Type::other);
+  EXPECT_EQ(read_process_reply(R"({"type": ["ready"]})").type, ProcessReply::Type::other);
+  const auto reply = read_process_reply(R"({"type": "error", "id": 7, "message": {"text": "x"}})");
+  EXPECT_EQ(reply.type, ProcessReply::Type::error);
+  EXPECT_EQ(reply.id, "");  // answers no request
+  EXPECT_EQ(read_process_reply("not json").type, ProcessReply::Type::other);
+}
+
+// (Met while writing process_reply.) An error with an empty message passed
+// for an answer with empty text.
+TEST(FuzzFindings, ProcessReplyErrorWithoutMessageIsAnError) {
+  const auto reply = read_process_reply(R"({"type": "error", "id": "3", "message": ""})");
+  EXPECT_EQ(reply.id, "3");
+  EXPECT_EQ(reply.error, "an error reply without a message");
+  EXPECT_FALSE(reply.text || reply.audio);
+}
+
+// (Met while writing process_reply.) A process model's stderr line that is
+// not UTF-8 went to the run log through a strict JSON dump: aeval aborted.
+TEST(FuzzFindings, RunLogTakesBytesThatAreNotUtf8) {
+  TempDir dir;
+  aeval::pipeline::RunStore store(dir / "run.sqlite");
+  EXPECT_NO_THROW(store.log({{"event", "model_stderr"}, {"line", "caf\xE9 loading"}}));
+  EXPECT_NE(aeval::testing::read_bytes(dir / "run.log").find("caf\xEF\xBF\xBD loading"), std::string::npos);
+}
+
+// registry_yaml: bytes that are not UTF-8 loaded, then broke the strict JSON
+// of `aeval describe` and of the run's provenance ("internal error").
+TEST(FuzzFindings, RegistryFileThatIsNotUtf8NamesItsLine) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "prompts");
+  write_bytes(dir / "prompts" / "p.yaml", "p:\n  class: fields\n  args:\n    fields: {text: \"caf\xE9\"}\n");
+  const std::string message = aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+  EXPECT_NE(message.find("p.yaml:4: not UTF-8"), std::string::npos) << message;
+}
+
+// registry_yaml: an entry named by a list or a map threw yaml-cpp's
+// TypedBadConversion, which no caller expects (std::terminate).
+TEST(FuzzFindings, RegistryEntryNamedByAListIsAnError) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "prompts");
+  write_bytes(dir / "prompts" / "p.yaml", "ok:\n  class: audio\n[a, b]:\n  class: audio\n");
+  const std::string message = aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+  EXPECT_NE(message.find("p.yaml:3: an entry's name must be plain text"), std::string::npos) << message;
+}
+
+// manifest: a number too large for a double threw nlohmann's out_of_range,
+// which the manifest reader did not catch.
+TEST(FuzzFindings, ManifestNumberTooLargeIsMalformedJson) {
+  TempDir dir;
+  write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": 555e55000}\n");
+  try {
+    aeval::pipeline::read_manifest(dir / "m.jsonl", {});
+    ADD_FAILURE() << "the manifest was read";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m.jsonl:2: malformed JSON"), std::string::npos) << e.what();
+  }
+}
+
+// template: a number literal too large for a long long (or a double) threw
+// std::out_of_range from std::stoll; "1.2.3" read as 1.2.
+TEST(FuzzFindings, TemplateNumbersTooLargeAreSyntaxErrors) {
+  using aeval::pipeline::Template;
+  const std::string too_large_for_a_double = std::string(400, '9') + ".5";
+  for (const std::string& source : {std::string("{{ 99999999999999999999 }}"), std::string("{{ 1.2.3 }}"),
+                                    "{% if x %}\n{{ " + too_large_for_a_double + " }}{% endif %}"}) {
+    const std::string message = aeval::testing::config_error([&] { Template(source, "t"); });
+    EXPECT_NE(message.find("is not a number aeval can read"), std::string::npos) << source << ": " << message;
+  }
+  EXPECT_EQ(Template("{{ -9223372036854775807 }} {{ 2.5 }}", "t").render({}), "-9223372036854775807 2.5");
+}
+
+// asterisk_transcripts: a name too long for a file name threw
+// std::filesystem::filesystem_error from the audio file's existence check.
+TEST(FuzzFindings, AsteriskTranscriptWithANameTooLongForAFile) {
+  TempDir dir;
+  aeval::pipeline::AsteriskPromptsConfig config;
+  config.sounds_dir = dir.path();
+  config.transcripts = dir / "core-sounds-en.txt";
+  write_bytes(config.transcripts, std::string(5000, 'x') + ": Hello there.\n");
+  const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "m.jsonl");
+  ASSERT_EQ(built.skipped.size(), 1u);
+  EXPECT_EQ(built.skipped[0].second, "no audio file");
+}
+
+// npy: a dimension too large for an integer threw std::out_of_range from
+// std::stoul; dimensions whose product overflows passed the size check.
+TEST(FuzzFindings, NpyShapeLargerThanAnyFile) {
+  TempDir dir;
+  const auto npy = [&](const std::string& shape) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    header.resize(118, ' ');
+    header += '\n';
+    write_bytes(dir / "a.npy", std::string("\x93NUMPY\x01\x00\x76\x00", 10) + header + std::string(16, '\0'));
+    return dir / "a.npy";
+  };
+  for (const std::string shape : {"(99999999999999999999999,)", "(4294967296, 4294967296)", "(4611686018427387904,)"}) {
+    try {
+      aeval::read_npy(npy(shape));
+      ADD_FAILURE() << shape << " was read";
+    } catch (const aeval::Error& e) {
+      EXPECT_EQ(e.category(), aeval::ErrorCategory::data) << e.what();
+    }
+  }
+  EXPECT_EQ(aeval::read_npy(npy("(2, 2)")).values.size(), 4u);
+}
+
+}  // namespace
