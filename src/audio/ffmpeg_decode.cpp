@@ -2,6 +2,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/dict.h>
 #include <libavutil/log.h>
 }
 
@@ -52,6 +53,9 @@ float sample_at(const AVFrame* frame, AVSampleFormat fmt, int channels, int ch, 
   }
 }
 
+// FFmpeg's demuxers for audio that libsndfile does not read (its names).
+constexpr const char* kAudioContainers = "g722,mov,matroska,asf,aac,amr,ac3,eac3,mp3,wav,w64,caf,aiff,wv,ape,tta,dts";
+
 // The file this thread is decoding, for FFmpeg's messages about it.
 thread_local const std::filesystem::path* decoding = nullptr;
 
@@ -85,10 +89,17 @@ Audio ffmpeg_decode(const std::filesystem::path& path, const std::string& forced
       throw Error(ErrorCategory::audio, where + ": this FFmpeg has no '" + forced_format + "' demuxer");
   }
 
+  // Only the audio containers libsndfile leaves to FFmpeg: probing any of its
+  // hundreds of demuxers exposes each one's bugs (Debian 12's .vqf demuxer
+  // leaks a buffer of whatever size a 174-byte header claims).
+  AVDictionary* options = nullptr;
+  av_dict_set(&options, "format_whitelist", kAudioContainers, 0);
   AVFormatContext* raw_format = nullptr;
-  int rc = avformat_open_input(&raw_format, where.c_str(), input_format, nullptr);
+  int rc = avformat_open_input(&raw_format, where.c_str(), input_format, &options);
+  av_dict_free(&options);
   if (rc < 0)
-    throw Error(ErrorCategory::audio, where + ": unsupported or corrupt audio (" + av_message(rc) + ")");
+    throw Error(ErrorCategory::audio, where + ": not audio aeval can read: neither libsndfile nor FFmpeg (" +
+                                          kAudioContainers + ") opens it (" + av_message(rc) + ")");
   std::unique_ptr<AVFormatContext, FormatCloser> format(raw_format);
   if ((rc = avformat_find_stream_info(format.get(), nullptr)) < 0)
     throw Error(ErrorCategory::audio, where + ": cannot read stream info (" + av_message(rc) + ")");
