@@ -2,17 +2,15 @@
 // empty reference scored as if it were one.
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 
+#include "support/answered_dataset.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
-using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 using nlohmann::json;
@@ -23,14 +21,8 @@ aeval::testing::Outcome run_wer(const TempDir& dir, const std::string& rows) {
   write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "hello world"})" "\n"
                                R"({"id": "2", "prediction": "good night"})" "\n"
                                R"({"id": "3", "prediction": "thank you"})" "\n");
-  std::filesystem::create_directories(dir / "registry" / "datasets");
-  std::filesystem::create_directories(dir / "registry" / "models");
-  write_bytes(dir / "registry" / "datasets" / "d.yaml",
-              fmt::format("my-data:\n  class: jsonl\n  args:\n    path: {}\n", (dir / "m.jsonl").string()));
-  write_bytes(dir / "registry" / "models" / "m.yaml",
-              fmt::format("my-answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir / "p.jsonl").string()));
-  return run_aeval(fmt::format("--registry {} run --task asr-jsonl --dataset my-data --model my-answers -q --output {}",
-                               (dir / "registry").string(), (dir / "out").string()));
+  aeval::testing::write_answered_dataset_registry(dir.path());
+  return aeval::testing::run_answered_dataset(dir.path());
 }
 
 TEST(MissingReferenceE2E, NoRowWithTheReferenceStopsBeforeInferenceListingTheFields) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/answered_dataset.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/spawn.hpp"
@@ -32,15 +33,8 @@ class ResumeChangedInputs : public ::testing::Test {
     write_bytes(dir_ / "p.jsonl", R"({"id": "1", "prediction": "hello world"})" "\n"
                                   R"({"id": "2", "prediction": "good night"})" "\n"
                                   R"({"id": "3", "prediction": "thank you"})" "\n");
-    std::filesystem::create_directories(dir_ / "registry" / "datasets");
-    std::filesystem::create_directories(dir_ / "registry" / "models");
-    write_bytes(dir_ / "registry" / "datasets" / "d.yaml",
-                fmt::format("my-data:\n  class: jsonl\n  args:\n    path: {}\n", (dir_ / "m.jsonl").string()));
-    write_bytes(dir_ / "registry" / "models" / "m.yaml",
-                fmt::format("my-answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir_ / "p.jsonl").string()));
-    const auto first = run_aeval(fmt::format(
-        "--registry {} run --task asr-jsonl --dataset my-data --model my-answers --no-cache -q --output {}",
-        (dir_ / "registry").string(), (dir_ / "out").string()));
+    aeval::testing::write_answered_dataset_registry(dir_.path());
+    const auto first = aeval::testing::run_answered_dataset(dir_.path(), "--no-cache");
     ASSERT_EQ(first.status, 0) << first.output;
     ASSERT_EQ(aeval::testing::read_only_run(dir_ / "out").summary["counts"]["failed"], 1);
     run_ = aeval::testing::run_dirs(dir_ / "out").front();

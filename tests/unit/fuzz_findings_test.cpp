@@ -64,23 +64,25 @@ TEST(FuzzFindings, RunLogTakesBytesThatAreNotUtf8) {
   EXPECT_NE(aeval::testing::read_bytes(dir / "run.log").find("caf\xEF\xBF\xBD loading"), std::string::npos);
 }
 
+// The error of loading a registry whose one file, prompts/p.yaml, holds `text`.
+std::string prompts_file_error(const std::string& text) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "prompts");
+  write_bytes(dir / "prompts" / "p.yaml", text);
+  return aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+}
+
 // registry_yaml: bytes that are not UTF-8 loaded, then broke the strict JSON
 // of `aeval describe` and of the run's provenance ("internal error").
 TEST(FuzzFindings, RegistryFileThatIsNotUtf8NamesItsLine) {
-  TempDir dir;
-  std::filesystem::create_directories(dir / "prompts");
-  write_bytes(dir / "prompts" / "p.yaml", "p:\n  class: fields\n  args:\n    fields: {text: \"caf\xE9\"}\n");
-  const std::string message = aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+  const std::string message = prompts_file_error("p:\n  class: fields\n  args:\n    fields: {text: \"caf\xE9\"}\n");
   EXPECT_NE(message.find("p.yaml:4: not UTF-8"), std::string::npos) << message;
 }
 
 // registry_yaml: an entry named by a list or a map threw yaml-cpp's
 // TypedBadConversion, which no caller expects (std::terminate).
 TEST(FuzzFindings, RegistryEntryNamedByAListIsAnError) {
-  TempDir dir;
-  std::filesystem::create_directories(dir / "prompts");
-  write_bytes(dir / "prompts" / "p.yaml", "ok:\n  class: audio\n[a, b]:\n  class: audio\n");
-  const std::string message = aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+  const std::string message = prompts_file_error("ok:\n  class: audio\n[a, b]:\n  class: audio\n");
   EXPECT_NE(message.find("p.yaml:3: an entry's name must be plain text"), std::string::npos) << message;
 }
 
