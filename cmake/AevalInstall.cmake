@@ -23,4 +23,8 @@ install(FILES ${PROJECT_BINARY_DIR}/aevalConfig.cmake ${PROJECT_BINARY_DIR}/aeva
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/aeval)
 
 install(TARGETS aeval RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# DuckDB's library travels with the binary, which finds it next to itself.
+install(FILES ${AEVAL_DUCKDB_DIR}/lib/libduckdb.so DESTINATION ${CMAKE_INSTALL_LIBDIR}/aeval)
+install(FILES ${AEVAL_DUCKDB_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/aeval RENAME LICENSE.duckdb)
+set_target_properties(aeval PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}/aeval")
 install(DIRECTORY registry/ DESTINATION ${CMAKE_INSTALL_DATADIR}/aeval/registry)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package aeval needs. Idempotent and non-interactive:
-# does nothing when everything is present; uses sudo when not run as root.
+# Installs every Debian package aeval needs, then DuckDB's library from npm
+# (scripts/vendor_duckdb.sh). Idempotent and non-interactive: does nothing
+# when everything is present; uses sudo when not run as root.
 set -euo pipefail
 
 packages=(
@@ -28,14 +29,18 @@ packages=(
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
   # WordNet 3.0 for METEOR synonyms
   wordnet-base
+  # checks the integrity of DuckDB's npm packages (scripts/vendor_duckdb.sh)
+  openssl
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm fetches DuckDB's library below; any npm will do, Debian's if there is none.
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+  exec "$(dirname "$0")/vendor_duckdb.sh"
 fi
 
 echo "setup: installing ${#missing[@]} missing Debian package(s): ${missing[*]}"
@@ -47,3 +52,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -q
 "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+"$(dirname "$0")/vendor_duckdb.sh"

@@ -1,0 +1,165 @@
+#include "datasets/parquet_table.hpp"
+
+#include <duckdb.h>
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+
+namespace aeval::datasets {
+
+namespace {
+
+// An SQL string literal.
+std::string literal(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+struct Statement {
+  duckdb_prepared_statement statement = nullptr;
+  ~Statement() { duckdb_destroy_prepare(&statement); }
+};
+struct Pending {
+  duckdb_pending_result pending = nullptr;
+  ~Pending() { duckdb_destroy_pending(&pending); }
+};
+struct Result {
+  duckdb_result result{};
+  ~Result() { duckdb_destroy_result(&result); }
+};
+struct Chunk {
+  duckdb_data_chunk chunk;
+  ~Chunk() { duckdb_destroy_data_chunk(&chunk); }
+};
+
+}  // namespace
+
+struct ParquetTable::Connection {
+  duckdb_database database = nullptr;
+  duckdb_connection connection = nullptr;
+  ~Connection() {
+    if (connection) duckdb_disconnect(&connection);
+    if (database) duckdb_close(&database);
+  }
+};
+
+ParquetTable::ParquetTable(std::vector<std::filesystem::path> files)
+    : files_(std::move(files)), connection_(std::make_unique<Connection>()) {
+  if (files_.empty()) throw Error(ErrorCategory::config, "a Parquet table needs at least one file");
+  for (const auto& file : files_) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error))
+      throw Error(ErrorCategory::data, file.string() + ": no such Parquet file");
+  }
+  duckdb_config config = nullptr;
+  if (duckdb_create_config(&config) == DuckDBError) throw Error(ErrorCategory::internal, "DuckDB: cannot create a configuration");
+  // Nothing is fetched at run time: Parquet is built into the library.
+  duckdb_set_config(config, "autoload_known_extensions", "false");
+  duckdb_set_config(config, "autoinstall_known_extensions", "false");
+  char* error = nullptr;
+  const duckdb_state opened = duckdb_open_ext(nullptr, &connection_->database, config, &error);
+  duckdb_destroy_config(&config);
+  if (opened == DuckDBError) {
+    const std::string message = error ? error : "unknown error";
+    duckdb_free(error);
+    throw Error(ErrorCategory::internal, "DuckDB: cannot start: " + message);
+  }
+  if (duckdb_connect(connection_->database, &connection_->connection) == DuckDBError)
+    throw Error(ErrorCategory::internal, "DuckDB: cannot connect");
+  scan_sql("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source() + ")",
+           [&](ParquetRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
+}
+
+ParquetTable::~ParquetTable() = default;
+
+const ParquetColumn* ParquetTable::column(const std::string& name) const {
+  for (const auto& c : columns_)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::uint64_t ParquetTable::row_count() const {
+  std::uint64_t count = 0;
+  scan_sql("SELECT CAST(count(*) AS VARCHAR) FROM " + source(),
+           [&](ParquetRow& row) { count = std::stoull(row[0].value_or("0")); });
+  return count;
+}
+
+void ParquetTable::scan(const std::vector<std::string>& expressions, const std::function<void(ParquetRow&)>& row,
+                        const std::string& where) const {
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < expressions.size(); ++i) sql += (i ? ", " : "") + expressions[i];
+  sql += " FROM " + source();
+  if (!where.empty()) sql += " WHERE " + where;
+  scan_sql(sql, row);
+}
+
+std::string ParquetTable::quoted(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string ParquetTable::source() const {
+  std::string list;
+  for (const auto& file : files_) list += (list.empty() ? "" : ", ") + literal(file.string());
+  return "read_parquet([" + list + "])";
+}
+
+void ParquetTable::scan_sql(const std::string& sql, const std::function<void(ParquetRow&)>& row) const {
+  const auto fail = [&](const char* message) {
+    // DuckDB's first line says what is wrong; the lines after it quote aeval's own SQL.
+    std::string first_line = message ? message : "unknown error";
+    first_line = first_line.substr(0, first_line.find('\n'));
+    throw Error(ErrorCategory::data,
+                fmt::format("cannot read Parquet ({}): {}",
+                            files_.size() == 1 ? files_[0].string() : fmt::format("{} files", files_.size()), first_line));
+  };
+  Statement statement;
+  if (duckdb_prepare(connection_->connection, sql.c_str(), &statement.statement) == DuckDBError)
+    fail(duckdb_prepare_error(statement.statement));
+  Pending pending;
+  if (duckdb_pending_prepared_streaming(statement.statement, &pending.pending) == DuckDBError)
+    fail(duckdb_pending_error(pending.pending));
+  Result result;
+  if (duckdb_execute_pending(pending.pending, &result.result) == DuckDBError) fail(duckdb_result_error(&result.result));
+  const idx_t width = duckdb_column_count(&result.result);
+  for (idx_t c = 0; c < width; ++c) {
+    duckdb_logical_type type = duckdb_column_logical_type(&result.result, c);
+    const duckdb_type id = duckdb_get_type_id(type);
+    duckdb_destroy_logical_type(&type);
+    if (id != DUCKDB_TYPE_VARCHAR && id != DUCKDB_TYPE_BLOB)
+      throw Error(ErrorCategory::internal, fmt::format("Parquet scan: column {} of `{}` is neither text nor bytes", c, sql));
+  }
+  ParquetRow values(width);
+  while (true) {
+    Chunk chunk{duckdb_fetch_chunk(result.result)};
+    if (!chunk.chunk) break;
+    const idx_t size = duckdb_data_chunk_get_size(chunk.chunk);
+    if (size == 0) break;
+    std::vector<duckdb_string_t*> data(width);
+    std::vector<uint64_t*> validity(width);
+    for (idx_t c = 0; c < width; ++c) {
+      duckdb_vector vector = duckdb_data_chunk_get_vector(chunk.chunk, c);
+      data[c] = static_cast<duckdb_string_t*>(duckdb_vector_get_data(vector));
+      validity[c] = duckdb_vector_get_validity(vector);
+    }
+    for (idx_t r = 0; r < size; ++r) {
+      for (idx_t c = 0; c < width; ++c) {
+        if (validity[c] && !duckdb_validity_row_is_valid(validity[c], r)) {
+          values[c].reset();
+        } else {
+          duckdb_string_t& value = data[c][r];
+          values[c].emplace(duckdb_string_t_data(&value), duckdb_string_t_length(value));
+        }
+      }
+      row(values);
+    }
+  }
+  if (const char* error = duckdb_result_error(&result.result)) fail(error);
+}
+
+std::string duckdb_version() { return duckdb_library_version(); }
+
+}  // namespace aeval::datasets

@@ -1,0 +1,35 @@
+#include "support/parquet_writer.hpp"
+
+#include <duckdb.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace aeval::testing {
+
+std::string sql_literal(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+void write_parquet(const std::string& select, const std::filesystem::path& path, int row_group_size) {
+  duckdb_database database = nullptr;
+  duckdb_connection connection = nullptr;
+  if (duckdb_open(nullptr, &database) == DuckDBError || duckdb_connect(database, &connection) == DuckDBError)
+    throw std::runtime_error("DuckDB did not start");
+  duckdb_result result;
+  const std::string sql = "COPY (" + select + ") TO " + sql_literal(path.string()) +
+                          " (FORMAT parquet, ROW_GROUP_SIZE " + std::to_string(row_group_size) + ")";
+  const bool failed = duckdb_query(connection, sql.c_str(), &result) == DuckDBError;
+  const std::string error = failed && duckdb_result_error(&result) ? duckdb_result_error(&result) : "";
+  duckdb_destroy_result(&result);
+  duckdb_disconnect(&connection);
+  duckdb_close(&database);
+  if (failed) {
+    ADD_FAILURE() << "writing " << path << ": " << error;
+    throw std::runtime_error(error);
+  }
+}
+
+}  // namespace aeval::testing

@@ -1,0 +1,16 @@
+#pragma once
+// Parquet files for tests, written by DuckDB itself (the library aeval reads
+// them with): COPY (select) TO path.
+#include <filesystem>
+#include <string>
+
+namespace aeval::testing {
+
+// Writes the rows of the SQL `select` to `path` as Parquet, `row_group_size`
+// rows per row group. Fails the test (and throws) on a DuckDB error.
+void write_parquet(const std::string& select, const std::filesystem::path& path, int row_group_size = 122880);
+
+// An SQL string literal.
+std::string sql_literal(const std::string& text);
+
+}  // namespace aeval::testing
