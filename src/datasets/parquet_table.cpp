@@ -9,13 +9,6 @@ namespace aeval::datasets {
 
 namespace {
 
-// An SQL string literal.
-std::string literal(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
 struct Statement {
   duckdb_prepared_statement statement = nullptr;
   ~Statement() { duckdb_destroy_prepare(&statement); }
@@ -99,6 +92,12 @@ std::string ParquetTable::quoted(const std::string& name) {
   std::string out = "\"";
   for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+std::string ParquetTable::literal(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
 }
 
 std::string ParquetTable::source() const {

@@ -42,8 +42,9 @@ class ParquetTable {
   void scan(const std::vector<std::string>& expressions, const std::function<void(ParquetRow&)>& row,
             const std::string& where = "") const;
 
-  // A column name as an SQL identifier.
+  // A column name as an SQL identifier, and text as an SQL string literal.
   static std::string quoted(const std::string& name);
+  static std::string literal(const std::string& text);
 
  private:
   struct Connection;

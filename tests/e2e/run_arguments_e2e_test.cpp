@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "support/answered_dataset.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -18,8 +19,8 @@ using aeval::testing::write_bytes;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// A registry with model `answers` answering the samples listed in `answered`
-// of a manifest with ids 1..`samples`.
+// A manifest with ids 1..`samples`, of which the predictions file answers
+// the first `answered` (support/answered_dataset.hpp).
 void write_run_inputs(const TempDir& dir, int samples, int answered) {
   std::string manifest, predictions;
   for (int id = 1; id <= samples; ++id) {
@@ -28,14 +29,11 @@ void write_run_inputs(const TempDir& dir, int samples, int answered) {
   }
   write_bytes(dir / "m.jsonl", manifest);
   write_bytes(dir / "p.jsonl", predictions);
-  std::filesystem::create_directories(dir / "registry" / "models");
-  write_bytes(dir / "registry" / "models" / "m.yaml",
-              fmt::format("answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir / "p.jsonl").string()));
+  aeval::testing::write_answered_dataset_registry(dir.path());
 }
 
 Outcome run(const TempDir& dir, const std::string& extra = "") {
-  return run_aeval(fmt::format("--registry {} run --dataset {} --model answers --evaluator wer -q --output {} {}",
-                               (dir / "registry").string(), (dir / "m.jsonl").string(), (dir / "out").string(), extra));
+  return aeval::testing::run_answered_dataset(dir.path(), "--evaluator wer " + extra);
 }
 
 TEST(RunArgumentsE2E, NegativeLimitAndJobsAreRefused) {

@@ -5,13 +5,9 @@
 
 #include <stdexcept>
 
-namespace aeval::testing {
+#include "datasets/parquet_table.hpp"
 
-std::string sql_literal(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
+namespace aeval::testing {
 
 void write_parquet(const std::string& select, const std::filesystem::path& path, int row_group_size) {
   duckdb_database database = nullptr;
@@ -19,7 +15,7 @@ void write_parquet(const std::string& select, const std::filesystem::path& path,
   if (duckdb_open(nullptr, &database) == DuckDBError || duckdb_connect(database, &connection) == DuckDBError)
     throw std::runtime_error("DuckDB did not start");
   duckdb_result result;
-  const std::string sql = "COPY (" + select + ") TO " + sql_literal(path.string()) +
+  const std::string sql = "COPY (" + select + ") TO " + datasets::ParquetTable::literal(path.string()) +
                           " (FORMAT parquet, ROW_GROUP_SIZE " + std::to_string(row_group_size) + ")";
   const bool failed = duckdb_query(connection, sql.c_str(), &result) == DuckDBError;
   const std::string error = failed && duckdb_result_error(&result) ? duckdb_result_error(&result) : "";

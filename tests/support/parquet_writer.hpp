@@ -10,7 +10,4 @@ namespace aeval::testing {
 // rows per row group. Fails the test (and throws) on a DuckDB error.
 void write_parquet(const std::string& select, const std::filesystem::path& path, int row_group_size = 122880);
 
-// An SQL string literal.
-std::string sql_literal(const std::string& text);
-
 }  // namespace aeval::testing

@@ -18,7 +18,6 @@ using aeval::datasets::ParquetRow;
 using aeval::datasets::ParquetTable;
 using aeval::testing::kAsteriskSounds;
 using aeval::testing::read_bytes;
-using aeval::testing::sql_literal;
 using aeval::testing::TempDir;
 using aeval::testing::write_parquet;
 
@@ -40,7 +39,7 @@ TEST(ParquetTable, AudioStructBytesComeBackByteIdentical) {
   const std::string sounds = (kAsteriskSounds / "digits" / "*.g722").string();
   write_parquet("SELECT replace(parse_filename(filename), '.g722', '') AS id, "
                 "{'bytes': content, 'path': parse_filename(filename)} AS audio, size AS bytes_long "
-                "FROM read_blob(" + sql_literal(sounds) + ") ORDER BY filename",
+                "FROM read_blob(" + ParquetTable::literal(sounds) + ") ORDER BY filename",
                 dir / "digits.parquet", 2);
   ParquetTable table({dir / "digits.parquet"});
   ASSERT_EQ(table.columns().size(), 3u);
