@@ -4,8 +4,8 @@
 // the dataset reads it.
 #include "aeval/error.hpp"
 #include "input_file.hpp"
-#include "pipeline/asterisk_prompts.hpp"
-#include "pipeline/manifest.hpp"
+#include "datasets/asterisk_prompts.hpp"
+#include "datasets/manifest.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   aeval::pipeline::AsteriskPromptsConfig config;  // the installed prompts, so names can match audio files

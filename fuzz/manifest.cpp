@@ -2,7 +2,7 @@
 // manifest path given on the command line reads them.
 #include "aeval/error.hpp"
 #include "input_file.hpp"
-#include "pipeline/manifest.hpp"
+#include "datasets/manifest.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const auto path = aeval::fuzz::input_file("manifest.jsonl", data, size);

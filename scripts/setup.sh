@@ -13,7 +13,7 @@ packages=(
   libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
   libpocketsphinx-dev libsphinxbase-dev
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
-  libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev
+  libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev libarchive-dev
   libopus-dev libcodec2-dev libmp3lame-dev libgsm1-dev
   # text-to-speech, run as a subprocess (GPL: never linked)
   espeak-ng
@@ -27,6 +27,8 @@ packages=(
   python3-venv python3-pip
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
+  # real recordings for dataset-source tests (LibriSpeech layout, Kaldi folders)
+  pocketsphinx-testdata
   # WordNet 3.0 for METEOR synonyms
   wordnet-base
   # checks the integrity of DuckDB's npm packages (scripts/vendor_duckdb.sh)

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pipeline/aggregator.hpp"
-#include "pipeline/dataset.hpp"
+#include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"
 #include "pipeline/model_loading.hpp"
 #include "pipeline/post_process.hpp"

@@ -7,7 +7,7 @@
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/task_spec.hpp"
 #include "pipeline/aggregator.hpp"
-#include "pipeline/dataset.hpp"
+#include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"
 #include "pipeline/post_process.hpp"
 #include "pipeline/prompt.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "aeval/pipeline/runner.hpp"
-#include "pipeline/dataset.hpp"
+#include "datasets/dataset.hpp"
 
 namespace aeval::pipeline {
 

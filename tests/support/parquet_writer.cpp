@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "datasets/parquet_table.hpp"
+#include "datasets/table_reader.hpp"
 
 namespace aeval::testing {
 
@@ -15,7 +15,7 @@ void write_parquet(const std::string& select, const std::filesystem::path& path,
   if (duckdb_open(nullptr, &database) == DuckDBError || duckdb_connect(database, &connection) == DuckDBError)
     throw std::runtime_error("DuckDB did not start");
   duckdb_result result;
-  const std::string sql = "COPY (" + select + ") TO " + datasets::ParquetTable::literal(path.string()) +
+  const std::string sql = "COPY (" + select + ") TO " + datasets::TableReader::literal(path.string()) +
                           " (FORMAT parquet, ROW_GROUP_SIZE " + std::to_string(row_group_size) + ")";
   const bool failed = duckdb_query(connection, sql.c_str(), &result) == DuckDBError;
   const std::string error = failed && duckdb_result_error(&result) ? duckdb_result_error(&result) : "";

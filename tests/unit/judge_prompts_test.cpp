@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pipeline/aggregator.hpp"
-#include "pipeline/dataset.hpp"
+#include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"
 #include "pipeline/model_loading.hpp"
 #include "pipeline/post_process.hpp"

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "pipeline/asterisk_prompts.hpp"
-#include "pipeline/manifest.hpp"
+#include "datasets/asterisk_prompts.hpp"
+#include "datasets/manifest.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

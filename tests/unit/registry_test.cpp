@@ -2,7 +2,7 @@
 
 #include "aeval/error.hpp"
 #include "pipeline/aggregator.hpp"
-#include "pipeline/dataset.hpp"
+#include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"
 #include "pipeline/model_loading.hpp"
 #include "pipeline/post_process.hpp"

@@ -1,4 +1,4 @@
-#include "pipeline/asterisk_prompts.hpp"
+#include "datasets/asterisk_prompts.hpp"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "pipeline/manifest.hpp"
+#include "datasets/manifest.hpp"
 
 #include <fstream>
 #include <unordered_set>

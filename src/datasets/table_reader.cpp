@@ -1,4 +1,4 @@
-#include "datasets/parquet_table.hpp"
+#include "datasets/table_reader.hpp"
 
 #include <duckdb.h>
 #include <fmt/format.h>
@@ -28,7 +28,7 @@ struct Chunk {
 
 }  // namespace
 
-struct ParquetTable::Connection {
+struct TableReader::Connection {
   duckdb_database database = nullptr;
   duckdb_connection connection = nullptr;
   ~Connection() {
@@ -37,13 +37,28 @@ struct ParquetTable::Connection {
   }
 };
 
-ParquetTable::ParquetTable(std::vector<std::filesystem::path> files)
-    : files_(std::move(files)), connection_(std::make_unique<Connection>()) {
-  if (files_.empty()) throw Error(ErrorCategory::config, "a Parquet table needs at least one file");
+TableReader TableReader::parquet(std::vector<std::filesystem::path> files) {
+  if (files.empty()) throw Error(ErrorCategory::config, "a Parquet table needs at least one file");
+  std::string list;
+  for (const auto& file : files) list += (list.empty() ? "" : ", ") + literal(file.string());
+  return TableReader(std::move(files), "read_parquet([" + list + "])", "Parquet");
+}
+
+TableReader TableReader::delimited(const std::filesystem::path& file, char delimiter) {
+  const std::string options = fmt::format(
+      "delim = {}, header = true, all_varchar = true, quote = '', escape = '', null_padding = false, "
+      "strict_mode = true",
+      literal(std::string(1, delimiter)));
+  return TableReader({file}, "read_csv(" + literal(file.string()) + ", " + options + ")", "a delimited list");
+}
+
+TableReader::TableReader(std::vector<std::filesystem::path> files, std::string source, std::string format)
+    : files_(std::move(files)), source_(std::move(source)), format_(std::move(format)),
+      connection_(std::make_unique<Connection>()) {
   for (const auto& file : files_) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(file, error))
-      throw Error(ErrorCategory::data, file.string() + ": no such Parquet file");
+      throw Error(ErrorCategory::data, file.string() + ": no such file");
   }
   duckdb_config config = nullptr;
   if (duckdb_create_config(&config) == DuckDBError) throw Error(ErrorCategory::internal, "DuckDB: cannot create a configuration");
@@ -60,26 +75,27 @@ ParquetTable::ParquetTable(std::vector<std::filesystem::path> files)
   }
   if (duckdb_connect(connection_->database, &connection_->connection) == DuckDBError)
     throw Error(ErrorCategory::internal, "DuckDB: cannot connect");
-  scan_sql("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source() + ")",
-           [&](ParquetRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
+  scan_sql("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source_ + ")",
+           [&](TableRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
 }
 
-ParquetTable::~ParquetTable() = default;
+TableReader::~TableReader() = default;
+TableReader::TableReader(TableReader&&) noexcept = default;
 
-const ParquetColumn* ParquetTable::column(const std::string& name) const {
+const TableColumn* TableReader::column(const std::string& name) const {
   for (const auto& c : columns_)
     if (c.name == name) return &c;
   return nullptr;
 }
 
-std::uint64_t ParquetTable::row_count() const {
+std::uint64_t TableReader::row_count() const {
   std::uint64_t count = 0;
   scan_sql("SELECT CAST(count(*) AS VARCHAR) FROM " + source(),
-           [&](ParquetRow& row) { count = std::stoull(row[0].value_or("0")); });
+           [&](TableRow& row) { count = std::stoull(row[0].value_or("0")); });
   return count;
 }
 
-void ParquetTable::scan(const std::vector<std::string>& expressions, const std::function<void(ParquetRow&)>& row,
+void TableReader::scan(const std::vector<std::string>& expressions, const std::function<void(TableRow&)>& row,
                         const std::string& where) const {
   std::string sql = "SELECT ";
   for (std::size_t i = 0; i < expressions.size(); ++i) sql += (i ? ", " : "") + expressions[i];
@@ -88,31 +104,25 @@ void ParquetTable::scan(const std::vector<std::string>& expressions, const std::
   scan_sql(sql, row);
 }
 
-std::string ParquetTable::quoted(const std::string& name) {
+std::string TableReader::quoted(const std::string& name) {
   std::string out = "\"";
   for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 
-std::string ParquetTable::literal(const std::string& text) {
+std::string TableReader::literal(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
 
-std::string ParquetTable::source() const {
-  std::string list;
-  for (const auto& file : files_) list += (list.empty() ? "" : ", ") + literal(file.string());
-  return "read_parquet([" + list + "])";
-}
-
-void ParquetTable::scan_sql(const std::string& sql, const std::function<void(ParquetRow&)>& row) const {
+void TableReader::scan_sql(const std::string& sql, const std::function<void(TableRow&)>& row) const {
   const auto fail = [&](const char* message) {
     // DuckDB's first line says what is wrong; the lines after it quote aeval's own SQL.
     std::string first_line = message ? message : "unknown error";
     first_line = first_line.substr(0, first_line.find('\n'));
     throw Error(ErrorCategory::data,
-                fmt::format("cannot read Parquet ({}): {}",
+                fmt::format("cannot read {} ({}): {}", format_,
                             files_.size() == 1 ? files_[0].string() : fmt::format("{} files", files_.size()), first_line));
   };
   Statement statement;
@@ -131,7 +141,7 @@ void ParquetTable::scan_sql(const std::string& sql, const std::function<void(Par
     if (id != DUCKDB_TYPE_VARCHAR && id != DUCKDB_TYPE_BLOB)
       throw Error(ErrorCategory::internal, fmt::format("Parquet scan: column {} of `{}` is neither text nor bytes", c, sql));
   }
-  ParquetRow values(width);
+  TableRow values(width);
   while (true) {
     Chunk chunk{duckdb_fetch_chunk(result.result)};
     if (!chunk.chunk) break;

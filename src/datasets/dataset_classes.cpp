@@ -3,9 +3,9 @@
 #include "util/download.hpp"
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
-#include "pipeline/asterisk_prompts.hpp"
-#include "pipeline/dataset.hpp"
-#include "pipeline/manifest.hpp"
+#include "datasets/asterisk_prompts.hpp"
+#include "datasets/dataset.hpp"
+#include "datasets/manifest.hpp"
 
 namespace aeval::pipeline {
 
