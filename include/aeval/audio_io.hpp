@@ -13,7 +13,18 @@ namespace aeval {
 // Decodes WAV, FLAC, OGG/Vorbis, Opus, MP3 (libsndfile) and raw G.722 or
 // anything else libsndfile rejects (FFmpeg). Rejects missing, empty,
 // truncated and corrupt files, zero samples, NaN/Inf samples and absurd rates.
+// `path` may name part of a file: "rec.wav#t=1.5,3.25" (seconds), or a clip
+// a dataset stores inside another file ("0000.parquet#row=17&column=audio").
 Audio decode_audio(const std::filesystem::path& path);
+
+// The same for encoded audio in memory. `name` is what errors call it;
+// `format_hint` is a file name whose extension says what the bytes are
+// where they carry no header (".g722"); empty: probe the bytes.
+Audio decode_audio_bytes(const std::string& bytes, const std::string& name, const std::string& format_hint = "");
+
+// The SHA-256 of the audio `path` names (a clip's bytes; a slice's file and
+// range): what caches and resume fingerprints key on.
+std::string audio_sha256(const std::filesystem::path& path);
 
 // Decodes, downmixes and resamples: what a model that wants `rate` Hz mono needs.
 Audio load_mono(const std::filesystem::path& path, int rate);

@@ -3,6 +3,8 @@
 #include <sndfile.h>
 
 #include <cctype>
+#include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <algorithm>
 #include <memory>
@@ -11,8 +13,10 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "audio/audio_locator.hpp"
 #include "audio/decoder_messages.hpp"
 #include "audio/ffmpeg_decode.hpp"
+#include "util/sha256.hpp"
 
 namespace aeval {
 
@@ -27,7 +31,7 @@ std::string lower_extension(const std::filesystem::path& path) {
 // libsndfile opens a WAV/AIFF whose data chunk runs past the end of the file
 // and quietly shortens it; its log says "data : 32000 (should be 15956)".
 // Streaming writers leave 0 or 0xFFFFFFFF there on purpose: not truncation.
-void reject_truncated_chunk(SNDFILE* file, const std::filesystem::path& path) {
+void reject_truncated_chunk(SNDFILE* file, const std::string& name) {
   char log[8192] = {0};
   sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
   const std::string text = log;
@@ -36,18 +40,8 @@ void reject_truncated_chunk(SNDFILE* file, const std::filesystem::path& path) {
   unsigned long long declared = 0, actual = 0;
   if (std::sscanf(text.c_str() + at, "\ndata : %llu (should be %llu)", &declared, &actual) != 2) return;
   if (declared == 0 || declared >= 0x7FFFFFFFull || actual >= declared) return;
-  throw Error(ErrorCategory::audio, path.string() + ": truncated audio (data chunk declares " +
+  throw Error(ErrorCategory::audio, name + ": truncated audio (data chunk declares " +
                                         std::to_string(declared) + " bytes, file holds " + std::to_string(actual) + ")");
-}
-
-// The first bytes of a file, to say what it is when no decoder can read it.
-std::string first_bytes(const std::filesystem::path& path, std::size_t count) {
-  std::string bytes(count, '\0');
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "";
-  bytes.resize(std::fread(bytes.data(), 1, count, f));
-  std::fclose(f);
-  return bytes;
 }
 
 // Printable ASCII and whitespace only: a transcript, a manifest or an HTML
@@ -62,8 +56,8 @@ bool looks_like_text(const std::string& bytes) {
 // Why libsndfile could not open a file it recognised, said so that its owner
 // can act: some of its messages name the wrong cause (a text file named
 // .mp3 "does not exist or is not a regular file (possibly a pipe?)").
-std::string why_unreadable(const std::filesystem::path& path, const std::string& message) {
-  const std::string start = first_bytes(path, 256);
+std::string why_unreadable(const std::string& bytes, const std::string& extension, const std::string& message) {
+  const std::string start = bytes.substr(0, 256);
   if (looks_like_text(start)) {
     const std::string line = start.substr(0, std::min(start.find_first_of("\r\n"), std::size_t(60)));
     return "a text file, not audio (it begins \"" + line + "\")";
@@ -71,7 +65,7 @@ std::string why_unreadable(const std::filesystem::path& path, const std::string&
   if (message.find("SF_INFO struct incomplete") != std::string::npos)
     return "its header declares no sample rate, no channels or no sample format (a rate of 0 Hz, say)";
   if (message.find("possibly a pipe") != std::string::npos) {
-    const std::string ext = lower_extension(path);
+    const std::string& ext = extension;
     return "not " + (ext.empty() ? std::string("audio") : "a " + ext.substr(1) + " file") +
            " libsndfile can read: no valid frame or header where one should be";
   }
@@ -82,16 +76,40 @@ struct SndfileCloser {
   void operator()(SNDFILE* f) const { sf_close(f); }
 };
 
+// libsndfile reads the encoded bytes from memory through its virtual I/O.
+struct MemoryStream {
+  std::string_view bytes;
+  sf_count_t position = 0;
+};
+sf_count_t stream_length(void* user) { return sf_count_t(static_cast<MemoryStream*>(user)->bytes.size()); }
+sf_count_t stream_seek(sf_count_t offset, int whence, void* user) {
+  auto& stream = *static_cast<MemoryStream*>(user);
+  const sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? stream.position : stream_length(user);
+  stream.position = std::clamp<sf_count_t>(base + offset, 0, stream_length(user));
+  return stream.position;
+}
+sf_count_t stream_read(void* destination, sf_count_t count, void* user) {
+  auto& stream = *static_cast<MemoryStream*>(user);
+  const sf_count_t n = std::clamp<sf_count_t>(count, 0, stream_length(user) - stream.position);
+  std::memcpy(destination, stream.bytes.data() + stream.position, static_cast<std::size_t>(n));
+  stream.position += n;
+  return n;
+}
+sf_count_t stream_write(const void*, sf_count_t, void*) { return 0; }
+sf_count_t stream_tell(void* user) { return static_cast<MemoryStream*>(user)->position; }
+
 // Returns false when libsndfile does not recognise the format at all.
-bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
+bool sndfile_decode(const std::string& bytes, const std::string& name, const std::string& extension, Audio& audio) {
   SF_INFO info{};
-  std::unique_ptr<SNDFILE, SndfileCloser> file(sf_open(path.c_str(), SFM_READ, &info));
+  SF_VIRTUAL_IO io{stream_length, stream_seek, stream_read, stream_write, stream_tell};
+  MemoryStream stream{bytes};
+  std::unique_ptr<SNDFILE, SndfileCloser> file(sf_open_virtual(&io, SFM_READ, &info, &stream));
   if (!file) {
     const int code = sf_error(nullptr);
     if (code == SF_ERR_UNRECOGNISED_FORMAT) return false;
-    throw Error(ErrorCategory::audio, path.string() + ": " + why_unreadable(path, sf_strerror(nullptr)));
+    throw Error(ErrorCategory::audio, name + ": " + why_unreadable(bytes, extension, sf_strerror(nullptr)));
   }
-  reject_truncated_chunk(file.get(), path);
+  reject_truncated_chunk(file.get(), name);
   audio.sample_rate = info.samplerate;
   audio.channels = info.channels;
   if (info.channels <= 0 || info.samplerate <= 0) return true;  // validate() names the problem
@@ -110,11 +128,11 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
   while ((got = sf_readf_float(file.get(), block.data(), kBlock)) > 0)
     audio.samples.insert(audio.samples.end(), block.begin(), block.begin() + got * info.channels);
   if (sf_error(file.get()) != SF_ERR_NO_ERROR)
-    throw Error(ErrorCategory::audio, path.string() + ": corrupt audio data (" + sf_strerror(file.get()) + ")");
+    throw Error(ErrorCategory::audio, name + ": corrupt audio data (" + sf_strerror(file.get()) + ")");
   const auto decoded = static_cast<sf_count_t>(audio.frames());
   // Seekable formats with a frame count in the header: fewer frames means truncation.
   if (info.seekable && info.frames > 0 && info.frames != SF_COUNT_MAX && decoded < info.frames)
-    throw Error(ErrorCategory::audio, path.string() + ": truncated audio (header says " +
+    throw Error(ErrorCategory::audio, name + ": truncated audio (header says " +
                                           std::to_string(info.frames) + " frames, file holds " +
                                           std::to_string(decoded) + ")");
   return true;
@@ -122,33 +140,53 @@ bool sndfile_decode(const std::filesystem::path& path, Audio& audio) {
 
 }  // namespace
 
-Audio decode_audio(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    throw Error(ErrorCategory::audio, path.string() + ": no such file");
-  if (!std::filesystem::is_regular_file(status))
-    throw Error(ErrorCategory::audio, path.string() + ": not a regular file");
-  if (std::filesystem::file_size(path, ec) == 0 || ec)
-    throw Error(ErrorCategory::audio, path.string() + ": empty file");
-
+Audio decode_audio_bytes(const std::string& bytes, const std::string& name, const std::string& format_hint) {
+  if (bytes.empty()) throw Error(ErrorCategory::audio, name + ": empty audio");
   Audio audio;
-  const std::string ext = lower_extension(path);
+  const std::string ext = lower_extension(format_hint);
   if (ext == ".g722") {
-    audio = detail::ffmpeg_decode(path, "g722");
+    audio = detail::ffmpeg_decode(bytes, name, "g722");
   } else {
     // mpg123, libsndfile's MP3 decoder, prints its notes on a damaged stream to stderr.
-    const bool mpeg = ext == ".mp3" || ext == ".mp2" || ext == ".mpga" || first_bytes(path, 3) == "ID3";
+    const bool mpeg = ext == ".mp3" || ext == ".mp2" || ext == ".mpga" || bytes.starts_with("ID3");
     std::optional<detail::CapturedStderr> notes;
-    if (mpeg) notes.emplace(path, "mpg123");
-    const bool decoded = sndfile_decode(path, audio);
+    if (mpeg) notes.emplace(name, "mpg123");
+    const bool decoded = sndfile_decode(bytes, name, ext, audio);
     notes.reset();
-    if (!decoded && looks_like_text(first_bytes(path, 256)))  // FFmpeg would probe it as subtitles
-      throw Error(ErrorCategory::audio, path.string() + ": " + why_unreadable(path, ""));
-    if (!decoded) audio = detail::ffmpeg_decode(path, "");
+    if (!decoded && looks_like_text(bytes.substr(0, 256)))  // FFmpeg would probe it as subtitles
+      throw Error(ErrorCategory::audio, name + ": " + why_unreadable(bytes, ext, ""));
+    if (!decoded) audio = detail::ffmpeg_decode(bytes, name, "");
   }
+  validate_audio(audio, name);
+  return audio;
+}
+
+Audio decode_audio(const std::filesystem::path& path) {
+  const detail::AudioLocator locator = detail::parse_audio_locator(path);
+  const std::string bytes = detail::read_locator_bytes(locator);
+  // A clip stored in a container is probed: its container's extension says nothing of it.
+  const bool whole_file = locator.start || locator.fragment.empty();
+  Audio audio = decode_audio_bytes(bytes, path.string(), whole_file ? locator.file.string() : std::string());
+  if (!locator.start) return audio;
+  // t=START,END: the frames from round(START·rate) up to round(END·rate), the file's end at most.
+  const auto first = static_cast<std::size_t>(std::llround(*locator.start * audio.sample_rate));
+  const std::size_t last = locator.end ? static_cast<std::size_t>(std::llround(*locator.end * audio.sample_rate))
+                                       : audio.frames();
+  if (first >= audio.frames())
+    throw Error(ErrorCategory::audio, path.string() + ": starts after the end of the file (" +
+                                          std::to_string(audio.seconds()) + " s)");
+  const auto channels = static_cast<std::size_t>(audio.channels);
+  audio.samples = std::vector<float>(audio.samples.begin() + std::ptrdiff_t(first * channels),
+                                     audio.samples.begin() + std::ptrdiff_t(std::min(last, audio.frames()) * channels));
   validate_audio(audio, path.string());
   return audio;
+}
+
+std::string audio_sha256(const std::filesystem::path& path) {
+  const detail::AudioLocator locator = detail::parse_audio_locator(path);
+  const std::string digest = sha256_hex(detail::read_locator_bytes(locator));
+  // A slice is its file's bytes and the range taken from them.
+  return locator.start ? sha256_hex(digest + "#" + locator.fragment) : digest;
 }
 
 Audio load_mono(const std::filesystem::path& path, int rate) {

@@ -6,7 +6,9 @@ extern "C" {
 #include <libavutil/log.h>
 }
 
+#include <algorithm>
 #include <cstdarg>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -56,8 +58,37 @@ float sample_at(const AVFrame* frame, AVSampleFormat fmt, int channels, int ch, 
 // FFmpeg's demuxers for audio that libsndfile does not read (its names).
 constexpr const char* kAudioContainers = "g722,mov,matroska,asf,aac,amr,ac3,eac3,mp3,wav,w64,caf,aiff,wv,ape,tta,dts";
 
-// The file this thread is decoding, for FFmpeg's messages about it.
-thread_local const std::filesystem::path* decoding = nullptr;
+// The audio this thread is decoding, for FFmpeg's messages about it.
+thread_local const std::string* decoding = nullptr;
+
+// FFmpeg reads the encoded bytes from memory through these callbacks.
+struct MemoryStream {
+  const std::string* bytes;
+  int64_t position = 0;
+};
+int read_stream(void* user, uint8_t* buffer, int size) {
+  auto& stream = *static_cast<MemoryStream*>(user);
+  const auto left = int64_t(stream.bytes->size()) - stream.position;
+  if (left <= 0) return AVERROR_EOF;
+  const int n = int(std::min<int64_t>(size, left));
+  std::memcpy(buffer, stream.bytes->data() + stream.position, std::size_t(n));
+  stream.position += n;
+  return n;
+}
+int64_t seek_stream(void* user, int64_t offset, int whence) {
+  auto& stream = *static_cast<MemoryStream*>(user);
+  const auto size = int64_t(stream.bytes->size());
+  if (whence & AVSEEK_SIZE) return size;
+  const int64_t base = (whence & 3) == SEEK_SET ? 0 : (whence & 3) == SEEK_CUR ? stream.position : size;
+  if (base + offset < 0 || base + offset > size) return -1;
+  return stream.position = base + offset;
+}
+struct IoFreer {
+  void operator()(AVIOContext* io) const {
+    av_freep(&io->buffer);
+    avio_context_free(&io);
+  }
+};
 
 // FFmpeg's errors go to the decoder message sink (a run's
 // run.log), named after the file; nothing reaches the terminal.
@@ -74,14 +105,14 @@ void forward_message(void* context, int level, const char* format, va_list argum
 
 }  // namespace
 
-Audio ffmpeg_decode(const std::filesystem::path& path, const std::string& forced_format) {
+Audio ffmpeg_decode(const std::string& bytes, const std::string& name, const std::string& forced_format) {
   static std::once_flag logging;
   std::call_once(logging, [] { av_log_set_callback(forward_message); });
-  decoding = &path;
+  decoding = &name;
   struct Done {
     ~Done() { decoding = nullptr; }
   } done;
-  const std::string where = path.string();
+  const std::string& where = name;
   const AVInputFormat* input_format = nullptr;
   if (!forced_format.empty()) {
     input_format = av_find_input_format(forced_format.c_str());
@@ -94,8 +125,21 @@ Audio ffmpeg_decode(const std::filesystem::path& path, const std::string& forced
   // leaks a buffer of whatever size a 174-byte header claims).
   AVDictionary* options = nullptr;
   av_dict_set(&options, "format_whitelist", kAudioContainers, 0);
-  AVFormatContext* raw_format = nullptr;
-  int rc = avformat_open_input(&raw_format, where.c_str(), input_format, &options);
+  constexpr int kBufferSize = 1 << 16;
+  MemoryStream stream{&bytes};
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferSize));
+  if (!buffer) throw Error(ErrorCategory::internal, where + ": out of memory");
+  std::unique_ptr<AVIOContext, IoFreer> io(
+      avio_alloc_context(buffer, kBufferSize, 0, &stream, read_stream, nullptr, seek_stream));
+  if (!io) {
+    av_free(buffer);
+    throw Error(ErrorCategory::internal, where + ": out of memory");
+  }
+  AVFormatContext* raw_format = avformat_alloc_context();
+  if (!raw_format) throw Error(ErrorCategory::internal, where + ": out of memory");
+  raw_format->pb = io.get();
+  raw_format->flags |= AVFMT_FLAG_CUSTOM_IO;
+  int rc = avformat_open_input(&raw_format, where.c_str(), input_format, &options);  // frees it on failure
   av_dict_free(&options);
   if (rc < 0)
     throw Error(ErrorCategory::audio, where + ": not audio aeval can read: neither libsndfile nor FFmpeg (" +

@@ -6,8 +6,10 @@
 
 namespace aeval::detail {
 
-// Decodes with FFmpeg's libavformat/libavcodec. `forced_format` names an
-// input format for headerless streams (e.g. "g722"); empty means probe.
-Audio ffmpeg_decode(const std::filesystem::path& path, const std::string& forced_format);
+// Decodes encoded bytes with FFmpeg's libavformat/libavcodec (read from
+// memory through a custom I/O context). `name` is what errors call them;
+// `forced_format` names an input format for headerless streams (e.g.
+// "g722"); empty means probe.
+Audio ffmpeg_decode(const std::string& bytes, const std::string& name, const std::string& forced_format);
 
 }  // namespace aeval::detail

@@ -2,17 +2,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "aeval/audio_io.hpp"
+#include "aeval/error.hpp"
 #include "util/sha256.hpp"
 
 namespace aeval::pipeline {
 
 namespace {
 
-// A file that is absent hashes to "": a model that reads no audio may be
+// Audio that cannot be read hashes to "": a model that reads no audio may be
 // given paths that do not exist, and a file that appears later is a change.
 std::string content_hash(const std::filesystem::path& path) {
-  std::error_code error;
-  return std::filesystem::is_regular_file(path, error) ? sha256_of_file(path) : "";
+  try {
+    return audio_sha256(path);
+  } catch (const Error&) {
+    return "";
+  }
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
   if (!reads_audio && !rendered.audio.empty())
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
   std::vector<std::string> audio_sha256;
-  for (const auto& path : rendered.audio) audio_sha256.push_back(sha256_of_file(path));
+  for (const auto& path : rendered.audio) audio_sha256.push_back(aeval::audio_sha256(path));
   const std::string key = ResponseCache::key(model.identity(), attempt ? fmt::format("attempt {}", attempt) : "",
                                              rendered.shape, audio_sha256);
   return cached_infer(model, key, [&] {
@@ -55,7 +55,7 @@ std::string ScoringModels::transcribe(const std::string& name, const std::filesy
   models::Model& model = get(name);
   if (model.input_sample_rate() <= 0)
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio: it cannot transcribe", name));
-  const std::string content = sha256_of_file(audio);
+  const std::string content = aeval::audio_sha256(audio);
   std::promise<std::string> promise;
   std::shared_future<std::string> transcript;
   bool mine = false;

@@ -4,31 +4,50 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <memory>
+#include <vector>
 
 #include "aeval/error.hpp"
 
 namespace aeval {
 
+namespace {
+
+std::string hex(const unsigned char* digest, unsigned int length) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += digits[digest[i] >> 4];
+    out += digits[digest[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string sha256_hex(const std::string& bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return hex(digest, length);
 }
 
 std::string sha256_of_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot read");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return sha256_hex(buffer.str());
+  // In blocks: dataset files run to gigabytes.
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr);
+  std::vector<char> block(1 << 20);
+  while (in) {
+    in.read(block.data(), std::streamsize(block.size()));
+    EVP_DigestUpdate(context.get(), block.data(), std::size_t(in.gcount()));
+  }
+  if (in.bad()) throw Error(ErrorCategory::data, path.string() + ": read error");
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(context.get(), digest, &length);
+  return hex(digest, length);
 }
 
 std::filesystem::path cache_dir() {
