@@ -18,7 +18,7 @@ namespace aeval {
 Audio decode_audio(const std::filesystem::path& path);
 
 // The same for encoded audio in memory. `name` is what errors call it;
-// `format_hint` is a file name whose extension says what the bytes are
+// `format_hint` is a file name ("x.g722") whose extension says what they are
 // where they carry no header (".g722"); empty: probe the bytes.
 Audio decode_audio_bytes(const std::string& bytes, const std::string& name, const std::string& format_hint = "");
 

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   remember("report", cli::add_report_command(app));
   remember("list", cli::add_list_command(app, global));
   remember("describe", cli::add_describe_command(app, global));
-  remember("fetch", cli::add_fetch_command(app));
+  remember("fetch", cli::add_fetch_command(app, global));
   remember("score", cli::add_score_command(app));
 
   try {

@@ -19,6 +19,10 @@ struct Dataset {
 // A registry dataset name, or the path of a JSONL manifest.
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path);
 
+// Whether the dataset's files come from the network (a Hub dataset, a `url`):
+// what `aeval fetch dataset --all` fetches.
+bool dataset_downloads(const Registry& registry, const std::string& name);
+
 // The argument every dataset class takes: the task run when only the dataset is named.
 ArgSpec default_task_arg();
 

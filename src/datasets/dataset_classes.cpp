@@ -25,6 +25,11 @@ Dataset from_manifest(const std::string& name, const std::filesystem::path& path
 
 ArgSpec default_task_arg() { return arg::reference("default_task", Kind::task, "", "task run when only this dataset is named"); }
 
+bool dataset_downloads(const Registry& registry, const std::string& name) {
+  const Entry& entry = registry.get(Kind::dataset, name);
+  return entry.class_id == "huggingface" || (entry.args.IsMap() && entry.args["url"]);
+}
+
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {
   if (is_manifest_path(name_or_path)) return from_manifest(name_or_path, name_or_path);
   return DatasetClasses::make(registry.get(Kind::dataset, name_or_path), Kind::dataset);

@@ -206,8 +206,11 @@ class Downloads {
                     fmt::format("cannot download {}: {} after {} attempts{}", where(*t),
                                 transport.empty() ? fmt::format("HTTP {}", status) : transport, t->attempts,
                                 options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint));
-      // Exponential back-off, or what the server asked for (capped at a minute).
-      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 60L) : (1L << std::min(t->attempts - 1, 5));
+      // What the server asked for (capped at a minute); at once after a cut
+      // connection that delivered bytes; else an exponential back-off.
+      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 60L)
+                        : t->received > 0  ? 0
+                                           : (1L << std::min(t->attempts - 1, 5));
       waiting_.push_back({Clock::now() + std::chrono::seconds(wait), std::move(t)});
       return;
     }

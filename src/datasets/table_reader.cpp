@@ -75,7 +75,7 @@ TableReader::TableReader(std::vector<std::filesystem::path> files, std::string s
   }
   if (duckdb_connect(connection_->database, &connection_->connection) == DuckDBError)
     throw Error(ErrorCategory::internal, "DuckDB: cannot connect");
-  scan_sql("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source_ + ")",
+  query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source_ + ")",
            [&](TableRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
 }
 
@@ -90,7 +90,7 @@ const TableColumn* TableReader::column(const std::string& name) const {
 
 std::uint64_t TableReader::row_count() const {
   std::uint64_t count = 0;
-  scan_sql("SELECT CAST(count(*) AS VARCHAR) FROM " + source(),
+  query("SELECT CAST(count(*) AS VARCHAR) FROM " + source(),
            [&](TableRow& row) { count = std::stoull(row[0].value_or("0")); });
   return count;
 }
@@ -101,7 +101,7 @@ void TableReader::scan(const std::vector<std::string>& expressions, const std::f
   for (std::size_t i = 0; i < expressions.size(); ++i) sql += (i ? ", " : "") + expressions[i];
   sql += " FROM " + source();
   if (!where.empty()) sql += " WHERE " + where;
-  scan_sql(sql, row);
+  query(sql, row);
 }
 
 std::string TableReader::quoted(const std::string& name) {
@@ -116,7 +116,7 @@ std::string TableReader::literal(const std::string& text) {
   return out + "'";
 }
 
-void TableReader::scan_sql(const std::string& sql, const std::function<void(TableRow&)>& row) const {
+void TableReader::query(const std::string& sql, const std::function<void(TableRow&)>& row) const {
   const auto fail = [&](const char* message) {
     // DuckDB's first line says what is wrong; the lines after it quote aeval's own SQL.
     std::string first_line = message ? message : "unknown error";

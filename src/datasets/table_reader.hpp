@@ -47,6 +47,13 @@ class TableReader {
   void scan(const std::vector<std::string>& expressions, const std::function<void(TableRow&)>& row,
             const std::string& where = "") const;
 
+  // Runs any SQL (over read_parquet(...) and the like: `source()`), streaming
+  // its rows; every result column must be VARCHAR or BLOB.
+  void query(const std::string& sql, const std::function<void(TableRow&)>& row) const;
+
+  // read_parquet([...]) or read_csv(...) of the files.
+  const std::string& source() const { return source_; }
+
   // A column name as an SQL identifier, and text as an SQL string literal.
   static std::string quoted(const std::string& name);
   static std::string literal(const std::string& text);
@@ -55,8 +62,6 @@ class TableReader {
   struct Connection;
   TableReader(std::vector<std::filesystem::path> files, std::string source, std::string format);
 
-  std::string source() const { return source_; }  // read_parquet([...]) or read_csv(...)
-  void scan_sql(const std::string& sql, const std::function<void(TableRow&)>& row) const;
 
   std::vector<std::filesystem::path> files_;
   std::string source_, format_;

@@ -35,7 +35,7 @@ TEST(AudioLocator, BytesInMemoryDecodeExactlyAsTheirFile) {
   const Audio g722 = decode_audio(kG722);
   aeval::write_wav(dir / "a.wav", g722);
   const std::vector<std::pair<std::filesystem::path, std::string>> files = {
-      {dir / "a.wav", ""}, {kG722, ".g722"}};
+      {dir / "a.wav", ""}, {kG722, "prompt.g722"}};
   for (const auto& [file, hint] : files) {
     const Audio from_file = decode_audio(file);
     const Audio from_memory = decode_audio_bytes(read_bytes(file), "clip", hint.empty() ? file.string() : hint);

@@ -1,0 +1,186 @@
+#include "datasets/hub_client.hpp"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "aeval/error.hpp"
+#include "datasets/download_cache.hpp"
+
+namespace aeval::datasets {
+
+namespace {
+
+size_t append(char* data, size_t size, size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+
+struct Reply {
+  long status = 0;
+  std::string body, link, transport_error;
+  bool unreachable = false;  // no connection at all: offline, a wrong endpoint
+  long retry_after = 0;
+};
+
+size_t read_header(char* data, size_t size, size_t count, void* user) {
+  auto& reply = *static_cast<Reply*>(user);
+  std::string line(data, size * count);
+  const auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
+    if (name == "link") reply.link = value;
+    if (name == "retry-after") reply.retry_after = std::strtol(value.c_str(), nullptr, 10);
+  }
+  return size * count;
+}
+
+Reply http_get(const std::string& url, const std::vector<std::string>& headers) {
+  Reply reply;
+  CURL* curl = curl_easy_init();
+  if (!curl) throw Error(ErrorCategory::internal, "libcurl: cannot start");
+  curl_slist* list = nullptr;
+  for (const auto& h : headers) list = curl_slist_append(list, h.c_str());
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply.body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply);
+  const CURLcode rc = curl_easy_perform(curl);
+  if (rc != CURLE_OK) reply.transport_error = error[0] ? error : curl_easy_strerror(rc);
+  reply.unreachable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
+  curl_slist_free_all(list);
+  curl_easy_cleanup(curl);
+  return reply;
+}
+
+// The target of `rel="next"` in an HTTP Link header (the Hub pages long listings).
+std::string next_link(const std::string& link) {
+  const auto rel = link.find("rel=\"next\"");
+  if (rel == std::string::npos) return "";
+  const auto open = link.rfind('<', rel), close = link.find('>', open);
+  return open == std::string::npos || close == std::string::npos ? "" : link.substr(open + 1, close - open - 1);
+}
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+}  // namespace
+
+std::string url_encode(const std::string& text, bool keep_slashes) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '.' || c == '_' || c == '~' || c == '-' || (keep_slashes && c == '/'))
+      out += char(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+HubClient::HubClient(const std::string& token_env)
+    : endpoint_(environment("HF_ENDPOINT")), token_(environment(token_env.c_str())), token_env_(token_env),
+      offline_(offline_mode()) {
+  if (endpoint_.empty()) endpoint_ = "https://huggingface.co";
+  while (endpoint_.size() > 1 && endpoint_.back() == '/') endpoint_.pop_back();
+}
+
+std::vector<std::string> HubClient::headers() const {
+  if (token_.empty()) return {};
+  return {"Authorization: Bearer " + token_};
+}
+
+std::string HubClient::access_hint(const std::string& repo) const {
+  return fmt::format(
+      "the dataset {} is gated or private: accept its terms at {}/datasets/{} while logged in, create a read token "
+      "at {}/settings/tokens and put it in ${}{}",
+      repo, endpoint_, repo, endpoint_, token_env_, token_.empty() ? " (it is not set)" : " (the token set there has no access)");
+}
+
+nlohmann::json HubClient::get_json(const std::string& url, std::string* next_page, const std::string& repo) const {
+  if (offline_) throw Error(ErrorCategory::network, "offline (HF_HUB_OFFLINE is set): cannot ask " + url);
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    const Reply reply = http_get(url, headers());
+    // Throttling, server errors and dropped connections pass; a host that cannot be reached at all does not.
+    const bool transient =
+        (!reply.transport_error.empty() && !reply.unreachable) || reply.status == 429 || reply.status >= 500;
+    if (transient && attempt < kAttempts) {
+      const long wait = reply.retry_after > 0 ? std::min(reply.retry_after, 60L) : (1L << (attempt - 1));
+      std::this_thread::sleep_for(std::chrono::seconds(wait));
+      continue;
+    }
+    if (!reply.transport_error.empty())
+      throw Error(ErrorCategory::network, fmt::format("cannot reach {}: {}", url, reply.transport_error));
+    if (reply.status == 401 || reply.status == 403)
+      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}: {}", url, reply.status, access_hint(repo)));
+    if (reply.status == 404)
+      throw Error(ErrorCategory::network,
+                  fmt::format("{}: HTTP 404: no dataset {} with that revision at {}", url, repo, endpoint_));
+    if (reply.status != 200)
+      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {} after {} attempt(s)", url, reply.status, attempt));
+    if (next_page) *next_page = next_link(reply.link);
+    try {
+      return nlohmann::json::parse(reply.body);
+    } catch (const nlohmann::json::exception&) {
+      throw Error(ErrorCategory::network, fmt::format("{}: the answer is not JSON (a proxy page?): {}", url,
+                                                      reply.body.substr(0, 80)));
+    }
+  }
+}
+
+nlohmann::json HubClient::dataset_info(const std::string& repo, const std::string& revision) const {
+  const std::string url =
+      fmt::format("{}/api/datasets/{}/revision/{}", endpoint_, url_encode(repo, true), url_encode(revision, false));
+  nlohmann::json info = get_json(url, nullptr, repo);
+  if (!info.is_object() || !info.contains("sha") || !info["sha"].is_string())
+    throw Error(ErrorCategory::network, url + ": the answer names no commit (sha)");
+  return info;
+}
+
+std::vector<HubFile> HubClient::list_files(const std::string& repo, const std::string& revision,
+                                           const std::string& folder) const {
+  std::string url = fmt::format("{}/api/datasets/{}/tree/{}{}?recursive=true", endpoint_, url_encode(repo, true),
+                                url_encode(revision, false), folder.empty() ? "" : "/" + url_encode(folder, true));
+  std::vector<HubFile> files;
+  while (!url.empty()) {
+    std::string next;
+    const nlohmann::json page = get_json(url, &next, repo);
+    if (!page.is_array()) throw Error(ErrorCategory::network, url + ": the file listing is not a JSON array");
+    for (const auto& entry : page) {
+      if (!entry.is_object() || entry.value("type", "") != "file") continue;
+      HubFile file;
+      file.path = entry.value("path", "");
+      file.size = entry.value("size", std::uint64_t(0));
+      if (entry.contains("lfs") && entry["lfs"].is_object()) {
+        file.sha256 = entry["lfs"].value("oid", "");
+        file.size = entry["lfs"].value("size", file.size);
+      }
+      if (!file.path.empty()) files.push_back(std::move(file));
+    }
+    url = next;
+  }
+  return files;
+}
+
+std::string HubClient::file_url(const std::string& repo, const std::string& revision, const std::string& path) const {
+  return fmt::format("{}/datasets/{}/resolve/{}/{}", endpoint_, url_encode(repo, true), url_encode(revision, false),
+                     url_encode(path, true));
+}
+
+}  // namespace aeval::datasets

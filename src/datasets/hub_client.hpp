@@ -1,0 +1,57 @@
+#pragma once
+// The part of the Hugging Face Hub's HTTP API that datasets need: resolve a
+// revision to its commit, list a commit's files (with the size and SHA-256
+// the Hub stores for each), and the address a file downloads from. Honours
+// HF_ENDPOINT (mirrors), HF_TOKEN or a configured variable (gated datasets;
+// the token only ever goes into an Authorization header) and HF_HUB_OFFLINE.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace aeval::datasets {
+
+struct HubFile {
+  std::string path;    // in the repository
+  std::uint64_t size = 0;
+  std::string sha256;  // of the content, from the Hub's LFS record ("" for a file kept in git)
+};
+
+class HubClient {
+ public:
+  // Reads HF_ENDPOINT (default https://huggingface.co), the token from the
+  // environment variable `token_env` (default HF_TOKEN), and HF_HUB_OFFLINE.
+  explicit HubClient(const std::string& token_env = "HF_TOKEN");
+
+  const std::string& endpoint() const { return endpoint_; }
+  bool offline() const { return offline_; }
+
+  // The revision's metadata (`sha` is its commit; `cardData.configs` its
+  // declared configs). Throws aeval::Error (network) naming the URL:
+  // gated/private (401/403) with how to get access, 404, or unreachable.
+  nlohmann::json dataset_info(const std::string& repo, const std::string& revision) const;
+
+  // Every file under `folder` ("" for all) at `revision`, in the Hub's order.
+  std::vector<HubFile> list_files(const std::string& repo, const std::string& revision, const std::string& folder) const;
+
+  // Where a file downloads from.
+  std::string file_url(const std::string& repo, const std::string& revision, const std::string& path) const;
+
+  // The headers a download needs (the token, if any).
+  std::vector<std::string> headers() const;
+
+  // What a 401/403 means for `repo` and what to do about it.
+  std::string access_hint(const std::string& repo) const;
+
+ private:
+  nlohmann::json get_json(const std::string& url, std::string* next_page, const std::string& repo) const;
+
+  std::string endpoint_, token_, token_env_;
+  bool offline_ = false;
+};
+
+// A path or revision as it goes into a URL: each character outside
+// [A-Za-z0-9._~-] percent-encoded ('/' too, unless `keep_slashes`).
+std::string url_encode(const std::string& text, bool keep_slashes);
+
+}  // namespace aeval::datasets

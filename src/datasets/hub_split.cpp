@@ -1,0 +1,246 @@
+#include "datasets/hub_split.hpp"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "aeval/error.hpp"
+#include "datasets/download_cache.hpp"
+#include "datasets/hub_client.hpp"
+#include "util/atomic_file.hpp"
+
+namespace aeval::datasets {
+
+namespace {
+
+constexpr const char* kConversionBranch = "refs/convert/parquet";
+
+bool is_commit(const std::string& revision) {
+  return revision.size() == 40 && revision.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// The Hub's data_files patterns: '*' within a folder, '**' across folders.
+bool matches(const std::string& pattern, const std::string& path) {
+  const bool deep = pattern.find("**") != std::string::npos;
+  return fnmatch(pattern.c_str(), path.c_str(), deep ? 0 : FNM_PATHNAME) == 0;
+}
+
+// Without declared configs the Hub finds a split by its name: a folder
+// named after it, or a file whose name starts with it ("test-00000-of-00002.parquet").
+bool conventional_split_file(const std::string& path, const std::string& config, const std::string& split) {
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  for (std::size_t slash; (slash = path.find('/', at)) != std::string::npos; at = slash + 1)
+    parts.push_back(path.substr(at, slash - at));
+  const std::string name = path.substr(at);
+  if (config != "default" && std::find(parts.begin(), parts.end(), config) == parts.end()) return false;
+  if (std::find(parts.begin(), parts.end(), split) != parts.end()) return true;
+  return name.rfind(split, 0) == 0 && name.size() > split.size() && std::string("-._ 0123456789").find(name[split.size()]) != std::string::npos;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string choices(const std::string& what, const std::string& wanted, const std::set<std::string>& known) {
+  if (known.empty()) return "";
+  std::string closest, list;
+  std::size_t best = std::string::npos;
+  for (const auto& k : known) {
+    list += (list.empty() ? "" : ", ") + k;
+    if (const auto d = edit_distance(wanted, k); d < best) best = d, closest = k;
+  }
+  std::string text = fmt::format("; its {}: {}", what, list);
+  if (best <= std::max<std::size_t>(2, wanted.size() / 3)) text += fmt::format(" (did you mean '{}'?)", closest);
+  return text;
+}
+
+struct Resolved {
+  std::string source, source_commit;
+  std::vector<HubFile> files;
+};
+
+// The split's files as the dataset's README declares them (cardData.configs).
+std::optional<std::vector<std::string>> declared_patterns(const nlohmann::json& info, const HubSplitRequest& r) {
+  const auto configs = info.contains("cardData") && info["cardData"].is_object()
+                           ? info["cardData"].value("configs", nlohmann::json::array())
+                           : nlohmann::json::array();
+  if (!configs.is_array() || configs.empty()) return std::nullopt;
+  std::set<std::string> names, splits;
+  for (const auto& c : configs) {
+    if (!c.is_object()) continue;
+    const std::string name = c.value("config_name", "default");
+    names.insert(name);
+    if (name != r.config) continue;
+    const auto data_files = c.value("data_files", nlohmann::json());
+    const auto patterns_of = [](const nlohmann::json& p) {
+      std::vector<std::string> out;
+      if (p.is_string()) out.push_back(p.get<std::string>());
+      if (p.is_array())
+        for (const auto& x : p)
+          if (x.is_string()) out.push_back(x.get<std::string>());
+      return out;
+    };
+    if (data_files.is_string() || (data_files.is_array() && !data_files.empty() && data_files[0].is_string())) {
+      splits.insert("train");  // a bare list of files is the train split
+      if (r.split == "train") return patterns_of(data_files);
+      continue;
+    }
+    if (data_files.is_array())
+      for (const auto& d : data_files) {
+        if (!d.is_object()) continue;
+        const std::string split = d.value("split", "train");
+        splits.insert(split);
+        if (split == r.split) return patterns_of(d.value("path", nlohmann::json()));
+      }
+  }
+  if (!names.count(r.config))
+    throw Error(ErrorCategory::data, fmt::format("the dataset {} has no config '{}'{}", r.repo, r.config,
+                                                 choices("configs", r.config, names)));
+  throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') has no split '{}'{}", r.repo, r.config,
+                                               r.split, choices("splits", r.split, splits)));
+}
+
+Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::string& commit,
+                 const HubSplitRequest& r) {
+  const auto patterns = declared_patterns(info, r);
+  std::vector<HubFile> chosen;
+  for (auto& file : hub.list_files(r.repo, commit, "")) {
+    if (!ends_with(file.path, ".parquet")) continue;
+    const bool in_split = patterns ? std::any_of(patterns->begin(), patterns->end(),
+                                                 [&](const std::string& p) { return matches(p, file.path); })
+                                   : conventional_split_file(file.path, r.config, r.split);
+    if (in_split) chosen.push_back(std::move(file));
+  }
+  if (!chosen.empty()) {
+    std::sort(chosen.begin(), chosen.end(), [](const HubFile& a, const HubFile& b) { return a.path < b.path; });
+    return {"repository", commit, std::move(chosen)};
+  }
+  // Not stored as Parquet: the Hub's automatic conversion, CONFIG/SPLIT/NNNN.parquet on its own branch.
+  std::string conversion;
+  try {
+    conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
+  } catch (const Error& e) {
+    throw Error(ErrorCategory::data, fmt::format("the dataset {} stores no Parquet files for config '{}', split '{}', "
+                                                 "and the Hub has no Parquet conversion of it ({})",
+                                                 r.repo, r.config, r.split, e.what()));
+  }
+  std::set<std::string> configs, splits;
+  for (auto& file : hub.list_files(r.repo, conversion, "")) {
+    const auto first = file.path.find('/'), second = file.path.find('/', first + 1);
+    if (first == std::string::npos || second == std::string::npos || !ends_with(file.path, ".parquet")) continue;
+    const std::string config = file.path.substr(0, first), split = file.path.substr(first + 1, second - first - 1);
+    configs.insert(config);
+    if (config == r.config) splits.insert(split);
+    if (config == r.config && split == r.split) chosen.push_back(std::move(file));
+  }
+  if (!configs.count(r.config))
+    throw Error(ErrorCategory::data, fmt::format("the dataset {} has no config '{}'{}", r.repo, r.config,
+                                                 choices("configs", r.config, configs)));
+  if (chosen.empty())
+    throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') has no split '{}'{}", r.repo, r.config,
+                                                 r.split, choices("splits", r.split, splits)));
+  std::sort(chosen.begin(), chosen.end(), [](const HubFile& a, const HubFile& b) { return a.path < b.path; });
+  return {"parquet conversion", conversion, std::move(chosen)};
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::filesystem::path hub_cache_dir(const std::string& repo) {
+  std::string name = repo;
+  for (std::size_t at; (at = name.find('/')) != std::string::npos;) name.replace(at, 1, "--");
+  return dataset_cache_dir() / "hub" / name;
+}
+
+HubSplit fetch_hub_split(const HubSplitRequest& r) {
+  const HubClient hub(r.token_env);
+  const auto root = hub_cache_dir(r.repo);
+  const auto ref_file = root / "refs" / url_encode(r.revision, false);
+  const auto offline_error = [&](const std::string& what) {
+    return Error(ErrorCategory::network,
+                 fmt::format("offline (HF_HUB_OFFLINE is set) and {} of {}@{} is not in the cache ({}){}", what, r.repo,
+                             r.revision, root.string(), r.prefetch_hint.empty() ? "" : ". " + r.prefetch_hint));
+  };
+  nlohmann::json info;
+  std::string commit = is_commit(r.revision) ? r.revision : "";
+  if (commit.empty() && hub.offline()) {
+    commit = read_text(ref_file);
+    if (commit.empty()) throw offline_error("the revision");
+  } else if (commit.empty()) {
+    try {
+      info = hub.dataset_info(r.repo, r.revision);
+    } catch (const Error& e) {
+      if (e.category() != ErrorCategory::network || std::string(e.what()).find("cannot reach") == std::string::npos) throw;
+      throw Error(ErrorCategory::network, std::string(e.what()) + " (cache folder " + root.string() + ")" +
+                                              (r.prefetch_hint.empty() ? "" : ". " + r.prefetch_hint));
+    }
+    commit = info["sha"].get<std::string>();
+    write_file_atomically(ref_file, commit + "\n");
+  }
+
+  const auto manifest = root / "snapshots" / commit / ".aeval" / r.config / (r.split + ".json");
+  if (!std::filesystem::exists(manifest)) {
+    if (hub.offline()) throw offline_error(fmt::format("the file list of config '{}', split '{}'", r.config, r.split));
+    if (info.is_null()) info = hub.dataset_info(r.repo, commit);
+    const Resolved resolved = resolve(hub, info, commit, r);
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& f : resolved.files) files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
+    write_file_atomically(manifest, nlohmann::json{{"source", resolved.source},
+                                                   {"source_commit", resolved.source_commit},
+                                                   {"files", files}}.dump(1) + "\n");
+  }
+
+  nlohmann::json listed;
+  try {
+    listed = nlohmann::json::parse(read_text(manifest));
+  } catch (const nlohmann::json::exception&) {
+    std::filesystem::remove(manifest);
+    throw Error(ErrorCategory::data, manifest.string() + ": damaged file list, removed: run again");
+  }
+  HubSplit split{commit, listed.value("source", ""), listed.value("source_commit", commit), {}, {}};
+  std::vector<RemoteFile> remote;
+  for (const auto& f : listed.value("files", nlohmann::json::array())) {
+    const std::string path = f.value("path", "");
+    const auto local = root / "snapshots" / split.source_commit / path;
+    remote.push_back({hub.file_url(r.repo, split.source_commit, path), local, f.value("sha256", ""),
+                      f.value("size", std::uint64_t(0)) ? std::optional<std::uint64_t>(f.value("size", std::uint64_t(0)))
+                                                        : std::nullopt});
+    split.files.push_back(local);
+    split.repository_paths.push_back(path);
+  }
+  DownloadOptions options;
+  options.headers = hub.headers();
+  options.offline = hub.offline();
+  options.prefetch_hint = r.prefetch_hint;
+  options.denied_hint = hub.access_hint(r.repo);
+  download_files(remote, options);
+  return split;
+}
+
+}  // namespace aeval::datasets

@@ -1,0 +1,37 @@
+#pragma once
+// One split of a Hub dataset as Parquet files in the local cache: resolved
+// through the Hub's API once per commit, downloaded once, verified.
+//
+// Cache layout, under dataset_cache_dir()/hub/OWNER--NAME/:
+//   refs/REVISION                    the commit a branch or tag last resolved to
+//   snapshots/COMMIT/PATH            the repository's files at that commit
+//   snapshots/COMMIT/.aeval/CONFIG/SPLIT.json   which files make the split
+// A pinned commit, or any revision with HF_HUB_OFFLINE set, starts from the
+// cache with no network at all.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace aeval::datasets {
+
+struct HubSplitRequest {
+  std::string repo, config = "default", split = "test", revision = "main", token_env = "HF_TOKEN";
+  std::string prefetch_hint;  // how to fill the cache elsewhere (names the registry entry)
+};
+
+struct HubSplit {
+  std::string commit;                          // of the repository
+  std::string source;                          // "repository" or "parquet conversion"
+  std::string source_commit;                   // the commit the files come from (the conversion branch's)
+  std::vector<std::filesystem::path> files;    // local, in split order
+  std::vector<std::string> repository_paths;   // the same files in the repository
+};
+
+// Throws aeval::Error: network (unreachable, gated, offline without a cache)
+// and data (no such config or split: names the ones there are).
+HubSplit fetch_hub_split(const HubSplitRequest& request);
+
+// The cache folder of one repository.
+std::filesystem::path hub_cache_dir(const std::string& repo);
+
+}  // namespace aeval::datasets

@@ -1,0 +1,151 @@
+// The `huggingface` dataset class: one split of a Hugging Face Hub dataset,
+// its Parquet files fetched into the cache (hub_split.hpp) and read with
+// DuckDB. Audio stored in the files stays there: each sample names its clip
+// (parquet_clips.hpp) and the decoder reads it when the sample runs.
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+#include "datasets/dataset.hpp"
+#include "datasets/hub_split.hpp"
+#include "datasets/parquet_clips.hpp"
+#include "datasets/table_reader.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+namespace {
+
+using datasets::TableReader;
+
+struct HubDatasetConfig {
+  datasets::HubSplitRequest split;
+  std::string id_column, audio_column = "audio", text_column = "text", filter;
+  std::vector<std::string> fields;  // empty: every other column
+  int limit = 0;
+};
+
+std::string column_list(const TableReader& table) {
+  std::string list;
+  for (const auto& c : table.columns()) list += (list.empty() ? "" : ", ") + c.name;
+  return list;
+}
+
+Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config) {
+  const datasets::HubSplit split = datasets::fetch_hub_split(config.split);
+  const TableReader table = TableReader::parquet(split.files);
+  const auto where = fmt::format("{}@{} ({}/{})", config.split.repo, split.commit.substr(0, 12), config.split.config,
+                                 config.split.split);
+  const auto require = [&](const std::string& column, const std::string& role) -> const datasets::TableColumn& {
+    const auto* c = table.column(column);
+    if (!c)
+      throw Error(ErrorCategory::config, fmt::format("dataset '{}': {} has no column '{}' ({}); its columns: {}", name,
+                                                     where, column, role, column_list(table)));
+    return *c;
+  };
+  const std::string id_column = !config.id_column.empty() ? config.id_column : table.column("id") ? "id" : "";
+  if (!id_column.empty()) require(id_column, "id_column");
+  const auto& audio = require(config.audio_column, "audio_column");
+  const bool audio_struct = audio.type.rfind("STRUCT", 0) == 0;
+  if (!audio_struct && audio.type != "BLOB" && audio.type != "VARCHAR")
+    throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not audio (a struct of bytes "
+                                                   "and path, bytes, or a path)", name, config.audio_column, where, audio.type));
+  if (!config.text_column.empty()) require(config.text_column, "text_column");
+  std::vector<std::string> fields = config.fields;
+  if (fields.empty())
+    for (const auto& c : table.columns())
+      if (c.name != id_column && c.name != config.audio_column && c.name != config.text_column) fields.push_back(c.name);
+  for (const auto& f : fields) require(f, "fields");
+
+  // One scan per file keeps each row's position in its file, which its clip locator names.
+  std::vector<std::string> select = {"CAST(file_row_number AS VARCHAR)",
+                                     id_column.empty() ? "NULL::VARCHAR" : "CAST(" + TableReader::quoted(id_column) + " AS VARCHAR)",
+                                     config.text_column.empty() ? "NULL::VARCHAR"
+                                                                : "CAST(" + TableReader::quoted(config.text_column) + " AS VARCHAR)",
+                                     audio.type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
+  for (const auto& f : fields) select.push_back("CAST(to_json(" + TableReader::quoted(f) + ") AS VARCHAR)");
+  std::string columns;
+  for (const auto& s : select) columns += (columns.empty() ? "" : ", ") + s;
+
+  Dataset d;
+  d.name = name;
+  std::uint64_t position = 0;
+  for (std::size_t k = 0; k < split.files.size(); ++k) {
+    if (config.limit > 0 && d.samples.size() >= std::size_t(config.limit)) break;
+    const auto& file = split.files[k];
+    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true)", columns,
+                                  TableReader::literal(file.string()));
+    if (!config.filter.empty()) sql += " WHERE (" + config.filter + ")";
+    sql += " ORDER BY file_row_number";
+    if (config.limit > 0) sql += fmt::format(" LIMIT {}", std::size_t(config.limit) - d.samples.size());
+    table.query(sql, [&](datasets::TableRow& row) {
+      Sample s;
+      const std::uint64_t file_row = std::stoull(row[0].value_or("0"));
+      s.id = row[1] ? *row[1] : std::to_string(position);
+      ++position;
+      if (row[2]) s.reference = *row[2];
+      if (audio.type == "VARCHAR") {
+        if (row[3]) s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
+      } else {
+        s.audio = datasets::parquet_clip_locator(file, file_row, config.audio_column);
+      }
+      s.fields = nlohmann::json::object();
+      for (std::size_t f = 0; f < fields.size(); ++f)
+        s.fields[fields[f]] = row[4 + f] ? nlohmann::json::parse(*row[4 + f]) : nlohmann::json(nullptr);
+      d.samples.push_back(std::move(s));
+    });
+  }
+  std::set<std::string> ids;
+  for (const auto& s : d.samples)
+    if (!ids.insert(s.id).second)
+      throw Error(ErrorCategory::data, fmt::format("dataset '{}': id '{}' appears twice in {} (choose another id_column)",
+                                                   name, s.id, where));
+  nlohmann::json paths = split.repository_paths;
+  d.description = {{"class", "huggingface"}, {"repo", config.split.repo}, {"config", config.split.config},
+                   {"split", config.split.split}, {"revision", config.split.revision}, {"commit", split.commit},
+                   {"source", split.source}, {"files", paths}, {"reader", "DuckDB " + datasets::duckdb_version()},
+                   {"samples", d.samples.size()}};
+  if (split.source_commit != split.commit) d.description["source_commit"] = split.source_commit;
+  if (!config.filter.empty()) d.description["filter"] = config.filter;
+  if (config.limit > 0) d.description["limit"] = config.limit;
+  return d;
+}
+
+const HubDatasetConfig kHubDefaults;
+const DatasetClasses::Registration kHuggingfaceClass{
+    {Kind::dataset, "huggingface",
+     "One split of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
+     {arg::required_text("repo", "the dataset's repository, e.g. openslr/librispeech_asr"),
+      arg::text("config", kHubDefaults.split.config, "the configuration (subset)"),
+      arg::text("split", kHubDefaults.split.split, "the split"),
+      arg::text("revision", kHubDefaults.split.revision, "a branch, tag or commit (a commit never asks the network)"),
+      arg::text("id_column", "", "column with the sample id (default: 'id' if there is one, else the row's position)"),
+      arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path)"),
+      arg::text("text_column", kHubDefaults.text_column, "column with the reference text ('' for none)"),
+      arg::texts("fields", {}, "columns kept as sample fields (default: every other column)"),
+      arg::text("filter", "", "a DuckDB SQL condition on the columns that rows must meet"),
+      arg::integer("limit", 0, "at most this many rows (0: all)"),
+      arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets"),
+      default_task_arg()}},
+    [](const Args& args) {
+      HubDatasetConfig config;
+      config.split.repo = args.text("repo");
+      config.split.config = args.text("config");
+      config.split.split = args.text("split");
+      config.split.revision = args.text("revision");
+      config.split.token_env = args.text("token_env");
+      config.split.prefetch_hint = fmt::format(
+          "On a machine with network run `aeval fetch dataset {}` and copy {} to the same place here",
+          args.entry().name, datasets::hub_cache_dir(config.split.repo).string());
+      config.id_column = args.text("id_column");
+      config.audio_column = args.text("audio_column");
+      config.text_column = args.text("text_column");
+      config.fields = args.strings("fields");
+      config.filter = args.text("filter");
+      config.limit = args.integer("limit");
+      if (config.limit < 0) args.fail("limit must be 0 (all rows) or more");
+      return load_hub_dataset(args.entry().name, config);
+    }};
+
+}  // namespace
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,18 @@
+#pragma once
+// Audio stored inside Parquet files (the Hub's `Audio` feature: a struct of
+// `bytes` and `path`), named by locators "FILE#row=N&column=NAME" and read
+// back by the audio decoder on demand. Rows are fetched a window at a time
+// (a row group, or a slice of a large one) and a few windows are kept, so a
+// run that reads its samples in order reads each file once and memory stays
+// flat however large the dataset is.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace aeval::datasets {
+
+// The locator of the audio in `column` (a struct with a `bytes` field, or a
+// BLOB) of row `row` (0-based, in file order) of `file`.
+std::string parquet_clip_locator(const std::filesystem::path& file, std::uint64_t row, const std::string& column);
+
+}  // namespace aeval::datasets

@@ -1,0 +1,149 @@
+#include "support/hub_test_server.hpp"
+
+#include <httplib.h>
+
+#include <chrono>
+
+#include "support/temp_dir.hpp"
+#include "util/sha256.hpp"
+
+namespace aeval::testing {
+
+namespace {
+
+constexpr const char* kConversion = "refs/convert/parquet";
+
+}  // namespace
+
+std::string test_commit(const std::string& seed) { return sha256_hex(seed).substr(0, 40); }
+
+HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
+    : repos_(std::move(repos)), server_(std::make_unique<httplib::Server>()) {
+  // The branch a revision names, or null; a gated repository without the token answers 401.
+  const auto branch = [this](const httplib::Request& req, httplib::Response& res, const std::string& repo,
+                             const std::string& revision) -> const HubTestBranch* {
+    const auto it = repos_.find(repo);
+    if (it == repos_.end()) {
+      res.status = 404;
+      return nullptr;
+    }
+    if (!it->second.token.empty() && req.get_header_value("Authorization") != "Bearer " + it->second.token) {
+      res.status = 401;
+      res.set_content(R"({"error":"Access to dataset is restricted. You must be authenticated."})", "application/json");
+      return nullptr;
+    }
+    if (revision == "main" || revision == it->second.main.commit) return &it->second.main;
+    if (!it->second.conversion.commit.empty() && (revision == kConversion || revision == it->second.conversion.commit))
+      return &it->second.conversion;
+    res.status = 404;
+    return nullptr;
+  };
+
+  server_->Get(R"(/api/datasets/([^/]+/[^/]+)/revision/(.+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+    ++api_requests_;
+    const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
+    if (!b) return;
+    nlohmann::json info = {{"id", req.matches[1].str()}, {"sha", b->commit}, {"siblings", nlohmann::json::array()}};
+    const auto& repo = repos_.at(req.matches[1]);
+    if (!repo.configs.is_null()) info["cardData"] = {{"configs", repo.configs}};
+    res.set_content(info.dump(), "application/json");
+  });
+
+  // Listings come two files a page, so that paging is always exercised.
+  server_->Get(R"(/api/datasets/([^/]+/[^/]+)/tree/(refs/convert/parquet|[^/]+)(/.*)?)",
+               [=, this](const httplib::Request& req, httplib::Response& res) {
+                 ++api_requests_;
+                 const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
+                 if (!b) return;
+                 std::string folder = req.matches[3].str();
+                 if (!folder.empty()) folder = folder.substr(1) + "/";
+                 const std::size_t page = req.has_param("cursor") ? std::stoul(req.get_param_value("cursor")) : 0;
+                 nlohmann::json entries = nlohmann::json::array();
+                 std::size_t index = 0;
+                 bool more = false;
+                 for (const auto& [path, file] : b->files) {
+                   if (path.rfind(folder, 0) != 0) continue;
+                   if (index >= page * 2 + 2) {
+                     more = true;
+                     break;
+                   }
+                   if (index++ < page * 2) continue;
+                   const auto size = std::filesystem::file_size(file);
+                   entries.push_back({{"type", "file"}, {"path", path}, {"size", size},
+                                      {"oid", sha256_hex(path).substr(0, 40)},
+                                      {"lfs", {{"oid", sha256_of_file(file)}, {"size", size}, {"pointerSize", 130}}}});
+                 }
+                 if (index == 0 && !folder.empty()) {
+                   res.status = 404;
+                   return;
+                 }
+                 if (more)
+                   res.set_header("Link", "<http://127.0.0.1:" + std::to_string(port_) + req.path +
+                                              "?recursive=true&cursor=" + std::to_string(page + 1) + ">; rel=\"next\"");
+                 res.set_content(entries.dump(), "application/json");
+               });
+
+  server_->Get(R"(/datasets/([^/]+/[^/]+)/resolve/(refs/convert/parquet|[^/]+)/(.+))",
+               [=, this](const httplib::Request& req, httplib::Response& res) {
+                 const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
+                 if (!b) return;
+                 const auto file = b->files.find(req.matches[3]);
+                 if (file == b->files.end()) {
+                   res.status = 404;
+                   return;
+                 }
+                 std::string bytes = read_bytes(file->second);
+                 HubTestFaults faults;
+                 {
+                   std::lock_guard lock(mutex_);
+                   if (req.has_header("Range")) ranges_.push_back(req.get_header_value("Range"));
+                   if (faults_.throttled > 0) {
+                     --faults_.throttled;
+                     res.status = 429;
+                     res.set_header("Retry-After", "1");
+                     return;
+                   }
+                   if (faults_.unavailable > 0) {
+                     --faults_.unavailable;
+                     res.status = 503;
+                     return;
+                   }
+                   faults = faults_;
+                   faults_.cut_after = 0;
+                   if (faults_.corrupted > 0) --faults_.corrupted;
+                 }
+                 ++downloads_;
+                 if (faults.corrupted > 0) bytes[bytes.size() / 2] ^= 0x5A;
+                 if (faults.cut_after > 0) {
+                   res.set_content_provider(bytes.size(), "application/octet-stream",
+                                            [bytes, cut = faults.cut_after](std::size_t, std::size_t, httplib::DataSink& sink) {
+                                              sink.write(bytes.data(), std::min(cut, bytes.size()));
+                                              return false;  // drop the connection mid-body
+                                            });
+                   return;
+                 }
+                 res.set_content(bytes, "application/octet-stream");  // httplib answers Range requests with 206
+               });
+  port_ = server_->bind_to_any_port("127.0.0.1");
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+HubTestServer::~HubTestServer() {
+  server_->stop();
+  thread_.join();
+}
+
+std::string HubTestServer::endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+void HubTestServer::set_faults(const HubTestFaults& faults) {
+  std::lock_guard lock(mutex_);
+  faults_ = faults;
+}
+
+std::vector<std::string> HubTestServer::ranges() const {
+  std::lock_guard lock(mutex_);
+  return ranges_;
+}
+
+}  // namespace aeval::testing

@@ -1,0 +1,69 @@
+#pragma once
+// A local stand-in for the Hugging Face Hub (cpp-httplib) that speaks the
+// part of its API aeval uses: /api/datasets/R/revision/REV (the commit and
+// cardData), /api/datasets/R/tree/REV[/FOLDER]?recursive=true (files with
+// their LFS size and SHA-256, paged with a Link header) and
+// /datasets/R/resolve/REV/PATH (downloads, with HTTP ranges). It can be
+// gated and scripted to fail downloads: 429, 503, a cut connection, a
+// corrupted body.
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace httplib {
+class Server;
+}
+
+namespace aeval::testing {
+
+struct HubTestBranch {
+  std::string commit;                                       // 40 hex digits
+  std::map<std::string, std::filesystem::path> files;       // repository path → file served
+};
+
+struct HubTestRepo {
+  HubTestBranch main;                                       // answers "main" and its commit
+  HubTestBranch conversion;                                 // refs/convert/parquet, when it has files
+  nlohmann::json configs;                                   // cardData.configs (null: none declared)
+  std::string token;                                        // set: gated, "Bearer TOKEN" required
+};
+
+struct HubTestFaults {
+  int throttled = 0;        // the next N downloads answer 429 with Retry-After: 1
+  int unavailable = 0;      // the next N downloads answer 503
+  std::size_t cut_after = 0;  // the next download sends this many bytes, then drops the connection
+  int corrupted = 0;        // the next N downloads flip a byte of the file
+};
+
+class HubTestServer {
+ public:
+  explicit HubTestServer(std::map<std::string, HubTestRepo> repos);  // "owner/name" → repository
+  ~HubTestServer();
+
+  std::string endpoint() const;  // http://127.0.0.1:PORT, for HF_ENDPOINT
+  void set_faults(const HubTestFaults& faults);
+  int api_requests() const { return api_requests_; }
+  int downloads() const { return downloads_; }          // answered with file bytes, whole or in part
+  std::vector<std::string> ranges() const;              // Range headers received, in order
+
+ private:
+  std::map<std::string, HubTestRepo> repos_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<int> api_requests_{0}, downloads_{0};
+  mutable std::mutex mutex_;
+  HubTestFaults faults_;
+  std::vector<std::string> ranges_;
+};
+
+// 40 hex digits derived from `seed`, for test commits.
+std::string test_commit(const std::string& seed);
+
+}  // namespace aeval::testing

@@ -1,0 +1,247 @@
+// The `huggingface` dataset class against a local Hub (support/hub_test_server)
+// serving Parquet files DuckDB writes from real speech (Debian's Asterisk
+// prompts): resolution, the download cache, gated access, mirrors, faults and
+// offline use.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "aeval/audio_io.hpp"
+#include "aeval/error.hpp"
+#include "datasets/dataset.hpp"
+#include "datasets/table_reader.hpp"
+#include "registry/registry.hpp"
+#include "support/asterisk.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/parquet_writer.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::HubTestRepo;
+using aeval::testing::HubTestServer;
+using aeval::testing::TempDir;
+using aeval::testing::test_commit;
+
+const std::vector<std::string> kPrompts = {"vm-goodbye", "conf-adminmenu-18", "agent-alreadyon", "activated"};
+
+// Sets an environment variable for the test's lifetime (unset: nullptr).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    value ? setenv(name, value, 1) : unsetenv(name);
+  }
+  ~ScopedEnv() { old_ ? setenv(name_.c_str(), old_->c_str(), 1) : unsetenv(name_.c_str()); }
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+// A dataset folder: the prompts as float WAV, and a Parquet split of them
+// (id, text, a struct of bytes and path as the Hub's Audio feature stores it).
+struct Fixture {
+  TempDir dir;
+  ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  ScopedEnv token{"HF_TOKEN", nullptr};
+  ScopedEnv offline{"HF_HUB_OFFLINE", nullptr};
+  std::filesystem::path parquet = dir / "test-00000-of-00001.parquet";
+
+  Fixture() {
+    std::filesystem::create_directories(dir / "wav");
+    for (const auto& p : kPrompts)
+      aeval::write_wav(dir / "wav" / (p + ".wav"), aeval::decode_audio(aeval::testing::kAsteriskSounds / (p + ".g722")),
+                       aeval::WavEncoding::float32);
+    aeval::testing::write_parquet(
+        fmt::format("SELECT regexp_extract(filename, '([^/]+)\\.wav$', 1) AS id, 'words of ' || id AS text, "
+                    "{{'bytes': content, 'path': regexp_extract(filename, '[^/]+$')}} AS audio, 16000 AS rate "
+                    "FROM read_blob({}) ORDER BY id",
+                    aeval::datasets::TableReader::literal((dir / "wav" / "*.wav").string())),
+        parquet, 2);
+  }
+
+  HubTestRepo repo_with_split_file() const {
+    HubTestRepo repo;
+    repo.main = {test_commit("main"), {{"data/test-00000-of-00001.parquet", parquet}, {"README.md", parquet}}};
+    return repo;
+  }
+
+  // A registry with one `huggingface` entry named `hub` (extra args appended).
+  aeval::pipeline::Registry registry(const std::string& args = "") {
+    return write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/prompts\n" + args);
+  }
+
+  aeval::pipeline::Registry write_entry(const std::string& yaml) {
+    std::filesystem::create_directories(dir / "registry" / "datasets");
+    std::ofstream(dir / "registry" / "datasets" / "hub.yaml") << yaml;
+    return aeval::pipeline::Registry({dir / "registry"});
+  }
+
+  std::string error(const std::string& args = "") {
+    try {
+      aeval::pipeline::load_dataset(registry(args), "hub");
+    } catch (const aeval::Error& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST(HuggingfaceDataset, ASplitOfParquetFilesLoadsAndItsAudioDecodesAsTheOriginal) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());  // a mirror is just another endpoint
+  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  ASSERT_EQ(d.samples.size(), kPrompts.size());
+  auto sorted = kPrompts;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const auto& s = d.samples[i];
+    EXPECT_EQ(s.id, sorted[i]);
+    EXPECT_EQ(s.reference, "words of " + sorted[i]);
+    EXPECT_EQ(s.fields["rate"], 16000);
+    EXPECT_EQ(aeval::decode_audio(s.audio).samples, aeval::decode_audio(f.dir / "wav" / (sorted[i] + ".wav")).samples);
+  }
+  EXPECT_EQ(d.description["commit"], test_commit("main"));
+  EXPECT_EQ(d.description["source"], "repository");
+  EXPECT_EQ(d.description["files"], nlohmann::json::array({"data/test-00000-of-00001.parquet"}));
+  EXPECT_EQ(hub.downloads(), 1);
+
+  // Cached: the branch is asked for its commit, nothing is downloaded again;
+  // pinned to the commit, the network is not used at all.
+  const int api = hub.api_requests();
+  aeval::pipeline::load_dataset(f.registry(), "hub");
+  EXPECT_EQ(hub.api_requests(), api + 1);
+  aeval::pipeline::load_dataset(f.registry("    revision: " + test_commit("main") + "\n"), "hub");
+  EXPECT_EQ(hub.api_requests(), api + 1);
+  EXPECT_EQ(hub.downloads(), 1);
+
+  // limit and filter
+  const auto some = aeval::pipeline::load_dataset(f.registry("    filter: id LIKE 'a%'\n    limit: 1\n"), "hub");
+  ASSERT_EQ(some.samples.size(), 1u);
+  EXPECT_EQ(some.samples[0].id, "activated");
+}
+
+TEST(HuggingfaceDataset, DeclaredConfigsAndTheParquetConversionAreFollowed) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestRepo declared;
+  declared.main = {test_commit("declared"), {{"clean/eval.parquet", f.parquet}, {"clean/other.parquet", f.parquet}}};
+  declared.configs = nlohmann::json::parse(R"([{"config_name": "clean", "data_files": [{"split": "test", "path": "clean/eval*"}]}])");
+  HubTestRepo converted;
+  converted.main = {test_commit("raw"), {{"audio/clips.tar", f.parquet}}};
+  converted.conversion = {test_commit("conversion"), {{"clean/test/0000.parquet", f.parquet}, {"clean/validation/0000.parquet", f.parquet}}};
+  HubTestServer hub({{"acme/prompts", declared}, {"acme/raw", converted}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+
+  const auto d = aeval::pipeline::load_dataset(f.registry("    config: clean\n"), "hub");
+  EXPECT_EQ(d.samples.size(), kPrompts.size());
+  EXPECT_EQ(d.description["files"], nlohmann::json::array({"clean/eval.parquet"}));
+  EXPECT_NE(f.error("    config: clen\n").find("no config 'clen'; its configs: clean (did you mean 'clean'?)"), std::string::npos);
+  EXPECT_NE(f.error("    config: clean\n    split: tset\n").find("no split 'tset'; its splits: test (did you mean 'test'?)"), std::string::npos);
+
+  const auto c = aeval::pipeline::load_dataset(
+      f.write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/raw\n    config: clean\n"), "hub");
+  EXPECT_EQ(c.samples.size(), kPrompts.size());
+  EXPECT_EQ(c.description["source"], "parquet conversion");
+  EXPECT_EQ(c.description["source_commit"], test_commit("conversion"));
+  try {
+    aeval::pipeline::load_dataset(
+        f.write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/raw\n    config: clean\n    split: valdation\n"),
+        "hub");
+    ADD_FAILURE() << "a missing split loaded";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("its splits: test, validation (did you mean 'validation'?)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HuggingfaceDataset, AMissingColumnListsTheColumnsThereAre) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  EXPECT_NE(f.error("    text_column: sentence\n").find("no column 'sentence' (text_column); its columns: id, text, audio, rate"),
+            std::string::npos);
+}
+
+TEST(HuggingfaceDataset, AGatedDatasetSaysHowToGetAccessAndOpensWithTheToken) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  auto repo = f.repo_with_split_file();
+  repo.token = "hf_secret";
+  HubTestServer hub({{"acme/prompts", repo}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const std::string denied = f.error();
+  EXPECT_NE(denied.find("HTTP 401"), std::string::npos) << denied;
+  EXPECT_NE(denied.find("gated or private: accept its terms at " + hub.endpoint() + "/datasets/acme/prompts"), std::string::npos);
+  EXPECT_NE(denied.find("$HF_TOKEN (it is not set)"), std::string::npos) << denied;
+  ScopedEnv mine("MY_HUB_TOKEN", "hf_secret");
+  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").samples.size(), kPrompts.size());
+  // The token is never part of what the dataset records.
+  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").description.dump().find("hf_secret"),
+            std::string::npos);
+}
+
+TEST(HuggingfaceDataset, ThrottlingServerErrorsAndACutDownloadAreRetriedAndResumed) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const auto size = std::filesystem::file_size(f.parquet);
+  hub.set_faults({.throttled = 1, .unavailable = 1, .cut_after = size / 2, .corrupted = 0});
+  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  EXPECT_EQ(d.samples.size(), kPrompts.size());
+  // The second attempt asked for the bytes after those the cut one delivered.
+  EXPECT_EQ(hub.ranges(), std::vector<std::string>{fmt::format("bytes={}-", size / 2)});
+  EXPECT_EQ(aeval::decode_audio(d.samples[0].audio).samples,
+            aeval::decode_audio(f.dir / "wav" / (d.samples[0].id + ".wav")).samples);
+}
+
+TEST(HuggingfaceDataset, AWrongDownloadIsFetchedAgainOnceThenRefused) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 1});
+  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry(), "hub").samples.size(), kPrompts.size());
+  EXPECT_EQ(hub.downloads(), 2);
+
+  std::filesystem::remove_all(f.dir / "cache");
+  hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 2});
+  const std::string wrong = f.error();
+  EXPECT_NE(wrong.find("the download is wrong twice: SHA-256"), std::string::npos) << wrong;
+  EXPECT_NE(wrong.find("it was discarded"), std::string::npos);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(f.dir / "cache"))
+    EXPECT_NE(entry.path().extension(), ".parquet") << "a wrong file stayed in the cache: " << entry.path();
+}
+
+TEST(HuggingfaceDataset, OfflineAWarmCacheWorksAndAColdOneSaysHowToFetch) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  {
+    HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+    ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+    aeval::pipeline::load_dataset(f.registry(), "hub");
+  }
+  // The server is gone: an unreachable endpoint, then offline mode.
+  ScopedEnv endpoint("HF_ENDPOINT", "http://127.0.0.1:9");
+  const std::string unreachable = f.error();
+  EXPECT_NE(unreachable.find("cannot reach http://127.0.0.1:9/api/datasets/acme/prompts/revision/main"), std::string::npos)
+      << unreachable;
+  EXPECT_NE(unreachable.find("aeval fetch dataset hub"), std::string::npos) << unreachable;
+  ScopedEnv offline("HF_HUB_OFFLINE", "1");
+  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  EXPECT_EQ(d.samples.size(), kPrompts.size());
+  EXPECT_EQ(d.description["commit"], test_commit("main"));
+  const std::string cold = f.error("    split: validation\n");
+  EXPECT_NE(cold.find("offline (HF_HUB_OFFLINE is set) and the file list of config 'default', split 'validation'"),
+            std::string::npos) << cold;
+  EXPECT_NE(cold.find("On a machine with network run `aeval fetch dataset hub` and copy"), std::string::npos) << cold;
+}
+
+}  // namespace
