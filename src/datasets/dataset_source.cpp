@@ -1,0 +1,76 @@
+#include "datasets/dataset_source.hpp"
+
+#include "aeval/error.hpp"
+#include "datasets/archive_extract.hpp"
+#include "datasets/download_cache.hpp"
+
+namespace aeval::pipeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The URL's last path segment: what the downloaded file is called (and whether it is an archive).
+std::string file_name_of(const std::string& url) {
+  const std::string path = url.substr(0, url.find_first_of("?#"));
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  return name.empty() || name == "." || name == ".." ? "download" : name;
+}
+
+fs::path inside(const fs::path& root, const std::string& member, const Args& args) {
+  if (member.empty()) return root;
+  const fs::path relative = fs::path(member).lexically_normal();
+  if (relative.is_absolute() || (!relative.empty() && *relative.begin() == ".."))
+    args.fail("member '" + member + "' must be a path inside the archive");
+  const fs::path path = root / relative;
+  if (!fs::exists(path))
+    throw Error(ErrorCategory::data, args.entry().where() + ": member '" + member + "' is not in the archive (" +
+                                         "extracted to " + root.string() + ")");
+  return path;
+}
+
+}  // namespace
+
+std::vector<ArgSpec> source_args(const std::string& what) {
+  return {arg::path("path", "", what + ", or an archive holding it (relative to this YAML file)"),
+          arg::text("url", "", "where to download it (or an archive holding it) instead of `path`"),
+          arg::text("sha256", "", "the SHA-256 of the file at `url` (required with `url`)"),
+          arg::text("member", "", "inside an archive: the path of what to read (default: the whole archive)")};
+}
+
+SourceLocation locate_source(const Args& args) {
+  const std::string url = args.text("url");
+  if (args.given("path") == !url.empty()) args.fail("give either `path` or `url` (with `sha256`)");
+  const std::string member = args.text("member");
+  SourceLocation source;
+  const fs::path cache = datasets::dataset_cache_dir() / args.entry().name;
+  fs::path file;
+  std::string known_sha256;
+  if (url.empty()) {
+    file = args.path("path").lexically_normal();
+    source.description = {{"path", fs::absolute(file).string()}};
+  } else {
+    known_sha256 = args.text("sha256");
+    if (known_sha256.empty()) args.fail("`url` needs the file's `sha256`, so that a download is verified");
+    file = cache / "download" / file_name_of(url);
+    datasets::DownloadOptions options;
+    options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name +
+                            ") and copy " + datasets::dataset_cache_dir().string() + " here";
+    datasets::download_files({{url, file, known_sha256, std::nullopt}}, options);
+    source.description = {{"url", url}, {"sha256", known_sha256}, {"file", file.string()}};
+  }
+  if (!datasets::is_archive(file)) {
+    if (!member.empty()) args.fail("`member` applies only to archives, and " + file.string() + " is not one");
+    source.path = file;
+    return source;
+  }
+  if (!fs::is_regular_file(file))
+    throw Error(ErrorCategory::data, args.entry().where() + ": no archive " + file.string());
+  const fs::path extracted = datasets::extract_archive(file, cache / "extracted", known_sha256);
+  source.description["extracted"] = extracted.string();
+  if (!member.empty()) source.description["member"] = member;
+  source.path = inside(extracted, member, args);
+  return source;
+}
+
+}  // namespace aeval::pipeline

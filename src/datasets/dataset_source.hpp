@@ -1,0 +1,26 @@
+#pragma once
+// Where a dataset class's files are: a local `path`, or a `url` with its
+// `sha256` fetched through the download cache; an archive (either way) is
+// unpacked once into the cache, and `member` names what to read inside it.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+struct SourceLocation {
+  std::filesystem::path path;  // the file or folder to read
+  nlohmann::json description;  // path or url and sha256, and the extracted folder: for provenance
+};
+
+// The arguments `path`, `url`, `sha256` and `member`; `what` says what `path` names.
+std::vector<ArgSpec> source_args(const std::string& what);
+
+// Downloads and unpacks as needed. Throws aeval::Error: config (naming the
+// entry) for a missing or ambiguous source, data for a missing member.
+SourceLocation locate_source(const Args& args);
+
+}  // namespace aeval::pipeline

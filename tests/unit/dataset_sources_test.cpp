@@ -1,0 +1,445 @@
+// Dataset classes over files the test writes from real recordings
+// (pocketsphinx-testdata's LibriVox and card-game utterances): LibriSpeech's
+// layout in a tar.gz, a Kaldi data directory, TSV/CSV lists and
+// UltraEval-Audio's WavPath JSONL, each loaded through a registry entry.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <sndfile.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aeval/audio_io.hpp"
+#include "aeval/error.hpp"
+#include "datasets/dataset.hpp"
+#include "registry/registry.hpp"
+#include "support/config_error.hpp"
+#include "support/temp_dir.hpp"
+#include "util/sha256.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using aeval::pipeline::Dataset;
+using aeval::testing::read_bytes;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+const fs::path kTestData = "/usr/share/pocketsphinx/test/data";
+
+#define SKIP_WITHOUT_TEST_DATA() \
+  if (!fs::exists(kTestData / "librivox" / "transcription")) GTEST_SKIP() << "pocketsphinx-testdata not installed"
+
+// The cache (archives are extracted there) in a folder of the test's own.
+class ScopedCache {
+ public:
+  ScopedCache() {
+    if (const char* old = std::getenv("XDG_CACHE_HOME")) old_ = old;
+    setenv("XDG_CACHE_HOME", dir_.path().c_str(), 1);
+  }
+  ~ScopedCache() {
+    if (old_) {
+      setenv("XDG_CACHE_HOME", old_->c_str(), 1);
+    } else {
+      unsetenv("XDG_CACHE_HOME");
+    }
+  }
+  const fs::path& path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+  std::optional<std::string> old_;
+};
+
+// Loads dataset `name` from a registry holding `yaml` as datasets/sources.yaml in `dir`.
+Dataset load(const TempDir& dir, const std::string& yaml, const std::string& name) {
+  fs::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "sources.yaml", yaml);
+  const aeval::pipeline::Registry registry({dir / "registry"});
+  return aeval::pipeline::load_dataset(registry, name);
+}
+
+std::string data_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const aeval::Error& e) {
+    EXPECT_EQ(e.category(), aeval::ErrorCategory::data) << e.what();
+    return e.what();
+  }
+  return "<no error>";
+}
+
+struct Utterance {
+  fs::path wav;
+  std::string transcript;  // upper case, as LibriSpeech writes them
+};
+
+// pocketsphinx-testdata's "<s> words </s> (file-id)" lines, by file id.
+std::map<std::string, Utterance> recordings(const std::string& folder) {
+  std::ifstream in(kTestData / folder / (folder == "cards" ? "cards.transcription" : "transcription"));
+  std::map<std::string, Utterance> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto open = line.rfind('('), close = line.rfind(')');
+    const std::string id = line.substr(open + 1, close - open - 1);
+    std::string words = line.substr(0, open);
+    for (const char* tag : {"<s>", "</s>"}) words.erase(words.find(tag), std::string(tag).size());
+    words.erase(0, words.find_first_not_of(' '));
+    words.erase(words.find_last_not_of(' ') + 1);
+    std::transform(words.begin(), words.end(), words.begin(), [](unsigned char c) { return std::toupper(c); });
+    out[id] = {kTestData / folder / (id + ".wav"), words};
+  }
+  return out;
+}
+
+void write_flac(const fs::path& path, const aeval::Audio& audio) {
+  SF_INFO info{};
+  info.samplerate = audio.sample_rate;
+  info.channels = audio.channels;
+  info.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16;
+  SNDFILE* file = sf_open(path.c_str(), SFM_WRITE, &info);
+  ASSERT_NE(file, nullptr) << path << ": " << sf_strerror(nullptr);
+  const std::vector<int16_t> pcm = aeval::to_pcm16(audio.samples);
+  EXPECT_EQ(sf_writef_short(file, pcm.data(), sf_count_t(audio.frames())), sf_count_t(audio.frames()));
+  sf_close(file);
+}
+
+TEST(LibriSpeechAndKaldi, AnArchiveInLibriSpeechLayoutAndAKaldiDirectoryOfTheSameRecordingsGiveTheSameSamples) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  const ScopedCache cache;
+  // Two speakers, one chapter each: the LibriVox reading and the card-game utterances.
+  const std::vector<std::pair<std::string, std::map<std::string, Utterance>>> chapters = {
+      {"84-121123", recordings("librivox")}, {"1272-128104", recordings("cards")}};
+  std::string wav_scp, text, utt2spk;
+  std::size_t count = 0;
+  for (const auto& [chapter, utterances] : chapters) {
+    const std::string speaker = chapter.substr(0, chapter.find('-'));
+    const fs::path folder = dir / "tree" / "LibriSpeech" / "test-clean" / speaker / chapter.substr(speaker.size() + 1);
+    fs::create_directories(folder);
+    std::string trans;
+    int n = 0;
+    for (const auto& [file_id, u] : utterances) {
+      char number[16];
+      std::snprintf(number, sizeof number, "%04d", n++);
+      const std::string id = chapter + "-" + number;
+      write_flac(folder / (id + ".flac"), aeval::decode_audio(u.wav));
+      trans += id + " " + u.transcript + "\n";
+      wav_scp += id + " " + u.wav.string() + "\n";
+      text += id + " " + u.transcript + "\n";
+      utt2spk += id + " " + speaker + "\n";
+      ++count;
+    }
+    write_bytes(folder / (chapter + ".trans.txt"), trans);
+  }
+  ASSERT_EQ(count, 10u);
+  const std::string tar =
+      "tar -czf " + (dir / "test-clean.tar.gz").string() + " -C " + (dir / "tree").string() + " LibriSpeech";
+  ASSERT_EQ(std::system(tar.c_str()), 0) << tar;
+  fs::create_directories(dir / "kaldi");
+  // Kaldi's files are sorted by key; written here in the order the loop met them.
+  write_bytes(dir / "kaldi" / "wav.scp", wav_scp);
+  write_bytes(dir / "kaldi" / "text", text);
+  write_bytes(dir / "kaldi" / "utt2spk", utt2spk);
+
+  const std::string yaml =
+      "ls-archive:\n  class: librispeech\n  args:\n    path: ../../test-clean.tar.gz\n"
+      "kaldi-dir:\n  class: kaldi\n  args:\n    path: ../../kaldi\n";
+  const Dataset libri = load(dir, yaml, "ls-archive");
+  const Dataset kaldi = load(dir, yaml, "kaldi-dir");
+  EXPECT_TRUE(fs::exists(cache.path() / "aeval" / "datasets" / "ls-archive" / "extracted" / "LibriSpeech"));
+  ASSERT_EQ(libri.samples.size(), count);
+  ASSERT_EQ(kaldi.samples.size(), count);
+  EXPECT_EQ(libri.samples.front().id, "1272-128104-0000") << "samples sorted by id";
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto &a = libri.samples[i], &b = kaldi.samples[i];
+    ASSERT_EQ(a.id, b.id);
+    EXPECT_EQ(a.reference, b.reference) << a.id;
+    EXPECT_EQ(a.audio.extension(), ".flac");
+    EXPECT_EQ(b.audio.extension(), ".wav");
+    EXPECT_EQ(a.fields["speaker_id"], b.fields["speaker"]) << a.id;
+    EXPECT_EQ(a.fields["chapter_id"], a.id.substr(a.id.find('-') + 1, a.id.rfind('-') - a.id.find('-') - 1));
+    const aeval::Audio from_flac = aeval::decode_audio(a.audio), from_wav = aeval::decode_audio(b.audio);
+    EXPECT_EQ(from_flac.sample_rate, from_wav.sample_rate) << a.id;
+    EXPECT_GT(from_flac.frames(), 8000u) << a.id;
+    EXPECT_TRUE(from_flac.samples == from_wav.samples) << a.id << ": the decoded samples differ";
+  }
+  EXPECT_EQ(*kaldi.samples.back().reference, "HE MIGHT EVEN HAVE BEEN MADE AMIABLE HIMSELF");
+  EXPECT_EQ(kaldi.description["class"], "kaldi");
+  EXPECT_EQ(libri.description["samples"], count);
+}
+
+TEST(LibriSpeechLayout, AMissingFlacStillMakesItsSampleAndAMalformedLineNamesFileAndLine) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  const fs::path chapter = dir / "data" / "19" / "198";
+  fs::create_directories(chapter);
+  write_flac(chapter / "19-198-0001.flac", aeval::decode_audio(kTestData / "cards" / "001.wav"));
+  write_bytes(chapter / "19-198.trans.txt", "19-198-0001 TEN OF CLUBS\r\n19-198-0002 FOUR QUEEN OF CLUBS\n");
+  const std::string yaml = "ls:\n  class: librispeech\n  args:\n    path: ../../data\n";
+  const Dataset d = load(dir, yaml, "ls");
+  ASSERT_EQ(d.samples.size(), 2u);
+  EXPECT_EQ(d.samples[0].reference, "TEN OF CLUBS") << "a Windows line end is not part of the transcript";
+  EXPECT_EQ(d.samples[1].audio, chapter / "19-198-0002.flac");
+  EXPECT_FALSE(fs::exists(d.samples[1].audio));
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("1 transcript lines have no .flac file"), std::string::npos) << d.notes[0];
+
+  write_bytes(chapter / "19-198.trans.txt", "19-198-0001 TEN OF CLUBS\n19-198-0002\n");
+  std::string message = data_error([&] { load(dir, yaml, "ls"); });
+  EXPECT_NE(message.find("19-198.trans.txt:2: expected '19-198-UTTERANCE TRANSCRIPT'"), std::string::npos) << message;
+  write_bytes(chapter / "19-198.trans.txt", "19-198-0001 TEN OF CLUBS\n20-198-0002 FOUR\n");
+  message = data_error([&] { load(dir, yaml, "ls"); });
+  EXPECT_NE(message.find("19-198.trans.txt:2:"), std::string::npos) << message;
+  write_bytes(chapter / "19-198.trans.txt", "19-198-0001 TEN OF CLUBS\n19-198-0001 AGAIN\n");
+  message = data_error([&] { load(dir, yaml, "ls"); });
+  EXPECT_NE(message.find("19-198.trans.txt:2: duplicate id '19-198-0001'"), std::string::npos) << message;
+  fs::remove(chapter / "19-198.trans.txt");
+  message = data_error([&] { load(dir, yaml, "ls"); });
+  EXPECT_NE(message.find("not LibriSpeech's layout"), std::string::npos) << message;
+}
+
+TEST(KaldiDir, SegmentsBecomeTimeFragmentsOfTheirRecordingWithPathsRelativeToTheFolder) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  fs::create_directories(dir / "data" / "audio");
+  fs::copy_file(kTestData / "cards" / "005.wav", dir / "data" / "audio" / "cards5.wav");
+  write_bytes(dir / "data" / "wav.scp",
+              "rec5 audio/cards5.wav\nrec1 " + (kTestData / "cards" / "001.wav").string() + "\n");
+  write_bytes(dir / "data" / "segments", "rec5-b rec5 1.50 3.25\nrec5-a rec5 0 1.5\n\nrec1-all rec1 0.0 -1\n");
+  write_bytes(dir / "data" / "text", "rec5-a EIGHT OF SPADES\nrec5-b FOUR OF CLUBS  SEVEN OF HEARTS\nrec1-all\n");
+  write_bytes(dir / "data" / "utt2spk", "rec5-a spk1\nrec5-b spk1\nrec1-all spk2\n");
+  const Dataset d = load(dir, "k:\n  class: kaldi\n  args:\n    path: ../../data\n", "k");
+  ASSERT_EQ(d.samples.size(), 3u);
+  EXPECT_EQ(d.samples[0].id, "rec1-all");
+  EXPECT_EQ(d.samples[0].audio.string(), (kTestData / "cards" / "001.wav").string() + "#t=0.0");
+  EXPECT_EQ(d.samples[0].reference, "") << "an utterance with an empty transcript has an empty reference";
+  EXPECT_EQ(d.samples[1].id, "rec5-a");
+  EXPECT_EQ(d.samples[1].audio.string(), (dir / "data" / "audio" / "cards5.wav").string() + "#t=0,1.5");
+  EXPECT_EQ(d.samples[2].audio.string(), (dir / "data" / "audio" / "cards5.wav").string() + "#t=1.50,3.25");
+  EXPECT_EQ(d.samples[2].reference, "FOUR OF CLUBS  SEVEN OF HEARTS") << "a transcript is kept as written";
+  EXPECT_EQ(d.samples[2].fields["speaker"], "spk1");
+  EXPECT_EQ(d.samples[2].fields["recording_id"], "rec5");
+  EXPECT_EQ(d.samples[0].fields["speaker"], "spk2");
+  EXPECT_EQ(d.description["segments"], true);
+}
+
+TEST(KaldiDir, PipeCommandsAndArkOffsetsInWavScpAreRefused) {
+  TempDir dir;
+  fs::create_directories(dir / "data");
+  const std::string yaml = "k:\n  class: kaldi\n  args:\n    path: ../../data\n";
+  write_bytes(dir / "data" / "wav.scp", "a /x/a.wav\nb flac -c -d -s /x/b.flac |\n");
+  std::string message = data_error([&] { load(dir, yaml, "k"); });
+  EXPECT_NE(message.find("wav.scp:2: 'flac -c -d -s /x/b.flac |' is a command, which aeval does not run; convert "
+                         "the audio to files first (e.g. wav-copy"),
+            std::string::npos)
+      << message;
+  write_bytes(dir / "data" / "wav.scp", "a /x/feats.ark:1234\n");
+  message = data_error([&] { load(dir, yaml, "k"); });
+  EXPECT_NE(message.find("wav.scp:1: '/x/feats.ark:1234' is an offset into a Kaldi archive"), std::string::npos)
+      << message;
+}
+
+TEST(KaldiDir, InconsistentFilesAreErrorsNamingFileAndLine) {
+  TempDir dir;
+  fs::create_directories(dir / "data");
+  const std::string yaml = "k:\n  class: kaldi\n  args:\n    path: ../../data\n";
+  const auto expect = [&](const std::string& file, const std::string& content, const std::string& fragment) {
+    write_bytes(dir / "data" / "wav.scp", "r1 /x/r1.wav\nr2 /x/r2.wav\n");
+    fs::remove(dir / "data" / "segments");
+    fs::remove(dir / "data" / "text");
+    write_bytes(dir / "data" / file, content);
+    const std::string message = data_error([&] { load(dir, yaml, "k"); });
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  };
+  expect("segments", "u1 r1 0 1\nu2 r3 0 1\n", "segments:2: recording 'r3' is not in wav.scp");
+  expect("segments", "u1 r1 0\n", "segments:1: expected 'UTTERANCE-ID RECORDING-ID START END'");
+  expect("segments", "u1 r1 0 one\n", "segments:1: 'one' is not a time in seconds");
+  expect("segments", "u1 r1 2 1\n", "segments:1: the segment 2..1 is empty or negative");
+  expect("text", "r1 hello\nu9 world\n", "text:2: utterance 'u9' is in neither wav.scp nor segments");
+  expect("wav.scp", "r1 /x/a.wav\nr1 /x/b.wav\n", "wav.scp:2: duplicate key 'r1' (first at ");
+  fs::remove(dir / "data" / "wav.scp");
+  const std::string message = data_error([&] { load(dir, yaml, "k"); });
+  EXPECT_NE(message.find("no wav.scp (not a Kaldi data directory)"), std::string::npos) << message;
+}
+
+TEST(TableList, CommonVoiceTsvReadsPathAndSentenceWithAudioInClips) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  fs::create_directories(dir / "cv" / "clips");
+  const auto cards = recordings("cards");
+  std::string tsv = "client_id\tpath\tsentence\tup_votes\taccents\n";
+  for (const auto& [id, u] : cards) {
+    fs::copy_file(u.wav, dir / "cv" / "clips" / ("common_voice_en_" + id + ".wav"));
+    tsv += "c" + id + "\tcommon_voice_en_" + id + ".wav\t" + u.transcript + "\t2\t\n";
+  }
+  write_bytes(dir / "cv" / "test.tsv", tsv);
+  const std::string yaml =
+      "cv:\n  class: table\n  args:\n    path: ../../cv/test.tsv\n    audio_dir: clips\n"
+      "cv3:\n  class: table\n  args:\n    path: ../../cv/test.tsv\n    audio_dir: clips\n    limit: 3\n";
+  const Dataset d = load(dir, yaml, "cv");
+  ASSERT_EQ(d.samples.size(), 5u);
+  EXPECT_EQ(d.samples[0].id, "common_voice_en_001") << "the id defaults to the audio file's stem";
+  EXPECT_EQ(d.samples[0].audio, dir / "cv" / "clips" / "common_voice_en_001.wav");
+  EXPECT_EQ(d.samples[4].reference, "EIGHT OF SPADES FOUR OF CLUBS SEVEN OF HEARTS");
+  EXPECT_EQ(d.samples[1].fields, (nlohmann::json{{"client_id", "c002"}, {"up_votes", "2"}, {"accents", nullptr}}))
+      << d.samples[1].fields.dump();
+  EXPECT_EQ(aeval::decode_audio(d.samples[2].audio).samples, aeval::decode_audio(cards.at("003").wav).samples);
+  EXPECT_EQ(load(dir, yaml, "cv3").samples.size(), 3u);
+}
+
+TEST(TableList, AColumnThatDoesNotExistIsAnErrorListingTheColumns) {
+  TempDir dir;
+  write_bytes(dir / "list.tsv", "client_id\tfile\tsentence\nc1\ta.wav\thello\n");
+  const std::string message =
+      data_error([&] { load(dir, "t:\n  class: table\n  args:\n    path: ../../list.tsv\n", "t"); });
+  EXPECT_NE(message.find("list.tsv: no column 'path' (audio_column); its columns are: client_id, file, sentence"),
+            std::string::npos)
+      << message;
+  const std::string id_message = data_error([&] {
+    load(dir, "t:\n  class: table\n  args:\n    path: ../../list.tsv\n    audio_column: file\n    id_column: uid\n",
+         "t");
+  });
+  EXPECT_NE(id_message.find("no column 'uid' (id_column); its columns are: client_id, file, sentence"),
+            std::string::npos)
+      << id_message;
+}
+
+TEST(TableList, CsvWithAnIdColumnAndOtherAudioColumnsResolvedAgainstAudioDir) {
+  TempDir dir;
+  write_bytes(dir / "pairs.csv",
+              "id,audio,text,audio_reference,gender\nu1,a/x.wav,hello there,a/ref.wav,female\n"
+              "u2,/abs/y.wav,bye,,male\nu1,a/z.wav,again,,male\n");
+  const std::string yaml =
+      "t:\n  class: table\n  args:\n    path: ../../pairs.csv\n    id_column: id\n    audio_column: audio\n"
+      "    text_column: text\n";
+  const std::string message = data_error([&] { load(dir, yaml, "t"); });
+  EXPECT_NE(message.find("pairs.csv: row 3: duplicate id 'u1' (first in row 1)"), std::string::npos) << message;
+  write_bytes(dir / "pairs.csv",
+              "id,audio,text,audio_reference,gender\nu1,a/x.wav,hello there,a/ref.wav,female\n"
+              "u2,/abs/y.wav,bye,,male\n");
+  const Dataset d = load(dir, yaml, "t");
+  ASSERT_EQ(d.samples.size(), 2u);
+  EXPECT_EQ(d.samples[0].audio, dir / "a" / "x.wav");
+  EXPECT_EQ(d.samples[0].fields["audio_reference"], (dir / "a" / "ref.wav").string());
+  EXPECT_EQ(d.samples[1].audio, "/abs/y.wav");
+  EXPECT_EQ(d.samples[1].reference, "bye");
+  EXPECT_EQ(d.samples[1].fields["gender"], "male");
+}
+
+TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  fs::create_directories(dir / "ue" / "wavs");
+  fs::copy_file(kTestData / "cards" / "002.wav", dir / "ue" / "wavs" / "q1.wav");
+  write_bytes(dir / "ue" / "questions.jsonl",
+              "{\"WavPath\": \"wavs/q1.wav\", \"Question\": \"Which cards?\", \"answer\": \"four queen of clubs\"}\n"
+              "{\"WavPath\": \"/abs/q2.wav\", \"Question\": \"And now?\", \"answer\": \"none\"}\n");
+  const Dataset d = load(dir,
+                         "ue:\n  class: wavpath_jsonl\n  args:\n    path: ../../ue/questions.jsonl\n"
+                         "    text_field: answer\n",
+                         "ue");
+  ASSERT_EQ(d.samples.size(), 2u);
+  EXPECT_EQ(d.samples[0].id, "1") << "rows without an id are numbered by line";
+  EXPECT_EQ(d.samples[0].audio, dir / "ue" / "wavs" / "q1.wav");
+  EXPECT_EQ(d.samples[0].fields["WavPath"], (dir / "ue" / "wavs" / "q1.wav").string());
+  EXPECT_EQ(d.samples[0].reference, "four queen of clubs");
+  EXPECT_EQ(d.samples[0].fields["Question"], "Which cards?");
+  EXPECT_EQ(d.samples[1].audio, "/abs/q2.wav");
+  EXPECT_EQ(aeval::decode_audio(d.samples[0].audio).frames(),
+            aeval::decode_audio(kTestData / "cards" / "002.wav").frames());
+}
+
+// One file served over HTTP on a port of its own, counting the requests.
+class FileServer {
+ public:
+  FileServer(const std::string& route, std::string bytes) : bytes_(std::move(bytes)) {
+    server_.Get(route, [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.set_content(bytes_, "application/octet-stream");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::yield();
+  }
+  ~FileServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string url(const std::string& route) const { return "http://127.0.0.1:" + std::to_string(port_) + route; }
+  int requests() const { return requests_; }
+
+ private:
+  std::string bytes_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<int> requests_{0};
+};
+
+TEST(DatasetSource, AUrlIsDownloadedOnceVerifiedAndUnpackedIntoTheCacheWithAMemberInside) {
+  SKIP_WITHOUT_TEST_DATA();
+  TempDir dir;
+  const ScopedCache cache;
+  fs::create_directories(dir / "tree" / "corpus" / "test" / "audio");
+  for (const char* id : {"001", "002"})
+    fs::copy_file(kTestData / "cards" / (std::string(id) + ".wav"),
+                  dir / "tree" / "corpus" / "test" / "audio" / (std::string(id) + ".wav"));
+  write_bytes(dir / "tree" / "corpus" / "test" / "wav.scp", "001 audio/001.wav\n002 audio/002.wav\n");
+  write_bytes(dir / "tree" / "corpus" / "test" / "text", "001 TEN OF CLUBS\n002 FOUR QUEEN OF CLUBS\n");
+  const std::string tar =
+      "tar -cjf " + (dir / "corpus.tar.bz2").string() + " -C " + (dir / "tree").string() + " corpus";
+  ASSERT_EQ(std::system(tar.c_str()), 0) << tar;
+  const FileServer server("/files/corpus.tar.bz2", read_bytes(dir / "corpus.tar.bz2"));
+  const std::string yaml = "k:\n  class: kaldi\n  args:\n    url: " + server.url("/files/corpus.tar.bz2") +
+                           "\n    sha256: " + aeval::sha256_of_file(dir / "corpus.tar.bz2") +
+                           "\n    member: corpus/test\n"
+                           "wrong:\n  class: kaldi\n  args:\n    url: " +
+                           server.url("/files/corpus.tar.bz2") + "\n    sha256: " + std::string(64, '0') + "\n";
+  const fs::path extracted = cache.path() / "aeval" / "datasets" / "k" / "extracted";
+  for (int load_number = 0; load_number < 2; ++load_number) {
+    const Dataset d = load(dir, yaml, "k");
+    ASSERT_EQ(d.samples.size(), 2u);
+    EXPECT_EQ(d.samples[1].audio, extracted / "corpus" / "test" / "audio" / "002.wav");
+    EXPECT_EQ(read_bytes(d.samples[1].audio), read_bytes(kTestData / "cards" / "002.wav"));
+    EXPECT_EQ(d.samples[1].reference, "FOUR QUEEN OF CLUBS");
+    EXPECT_EQ(d.description["url"], server.url("/files/corpus.tar.bz2"));
+  }
+  EXPECT_EQ(server.requests(), 1) << "a cached download was fetched again";
+  try {
+    load(dir, yaml, "wrong");
+    ADD_FAILURE() << "an archive whose digest differs from the entry's was accepted";
+  } catch (const aeval::Error& e) {
+    EXPECT_EQ(e.category(), aeval::ErrorCategory::data) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(cache.path() / "aeval" / "datasets" / "wrong" / "extracted"));
+}
+
+TEST(DatasetSource, EitherAPathOrAUrlWithItsSha256) {
+  TempDir dir;
+  std::string message = aeval::testing::config_error([&] { load(dir, "k:\n  class: kaldi\n  args: {}\n", "k"); });
+  EXPECT_NE(message.find("give either `path` or `url`"), std::string::npos) << message;
+  message = aeval::testing::config_error([&] {
+    load(dir, "k:\n  class: kaldi\n  args:\n    path: ../../x\n    url: https://example.org/k.tar.gz\n", "k");
+  });
+  EXPECT_NE(message.find("give either `path` or `url`"), std::string::npos) << message;
+  message = aeval::testing::config_error(
+      [&] { load(dir, "k:\n  class: kaldi\n  args:\n    url: https://example.org/k.tar.gz\n", "k"); });
+  EXPECT_NE(message.find("`url` needs the file's `sha256`"), std::string::npos) << message;
+  message = aeval::testing::config_error(
+      [&] { load(dir, "k:\n  class: kaldi\n  args:\n    path: ../../data\n    member: sub\n", "k"); });
+  EXPECT_NE(message.find("`member` applies only to archives"), std::string::npos) << message;
+}
+
+}  // namespace
