@@ -233,6 +233,13 @@ TEST(KaldiDir, SegmentsBecomeTimeFragmentsOfTheirRecordingWithPathsRelativeToThe
   EXPECT_EQ(d.samples[2].fields["recording_id"], "rec5");
   EXPECT_EQ(d.samples[0].fields["speaker"], "spk2");
   EXPECT_EQ(d.description["segments"], true);
+  // The decoder cuts the fragment out of the file (16 kHz: 1.5 s is 24000 samples exactly).
+  const aeval::Audio whole = aeval::decode_audio(kTestData / "cards" / "005.wav");
+  const aeval::Audio cut = aeval::decode_audio(d.samples[1].audio);
+  EXPECT_TRUE(cut.samples == std::vector<float>(whole.samples.begin(), whole.samples.begin() + 24000));
+  EXPECT_EQ(aeval::decode_audio(d.samples[2].audio).frames(), 28000u);
+  EXPECT_EQ(aeval::decode_audio(d.samples[0].audio).samples,
+            aeval::decode_audio(kTestData / "cards" / "001.wav").samples);
 }
 
 TEST(KaldiDir, PipeCommandsAndArkOffsetsInWavScpAreRefused) {
