@@ -196,6 +196,9 @@ Audio load_mono(const std::filesystem::path& path, int rate) {
     throw Error(ErrorCategory::audio, path.string() + ": too short: " + std::to_string(decoded.frames()) +
                                           " frame(s) at " + std::to_string(decoded.sample_rate) +
                                           " Hz make no sample at " + std::to_string(rate) + " Hz");
+  // Finite but absurd values (float files holding 1e38) overflow when channels are averaged or resampled.
+  if (!std::all_of(audio.samples.begin(), audio.samples.end(), [](float x) { return std::isfinite(x); }))
+    throw Error(ErrorCategory::audio, path.string() + ": sample values too large to downmix or resample (not audio)");
   return audio;
 }
 

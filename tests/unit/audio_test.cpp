@@ -192,3 +192,22 @@ TEST(Audio, LoadMonoConvertsForTheModel) {
 }
 
 }  // namespace
+
+namespace {
+
+// fuzz/findings/audio_file: a big-endian float WAV of finite values near
+// 1e38 overflowed to infinity when its channels were averaged and resampled.
+TEST(Audio, FloatValuesTooLargeToDownmixAreRefused) {
+  TempDir dir;
+  const std::string finding = aeval::testing::read_bytes(std::filesystem::path(AEVAL_SOURCE_DIR) / "fuzz" / "findings" /
+                                                         "audio_file" / "rifx-float-overflows-when-downmixed");
+  aeval::testing::write_bytes(dir / "huge.wav", finding.substr(finding.find('\n') + 1));
+  try {
+    aeval::load_mono(dir / "huge.wav", 16000);
+    ADD_FAILURE() << "audio that overflows loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sample values too large to downmix or resample"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
