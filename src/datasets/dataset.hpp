@@ -19,6 +19,9 @@ struct Dataset {
 // A registry dataset name, or the path of a JSONL manifest.
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path);
 
+// Where downloaded datasets are cached: cache_dir()/datasets.
+std::filesystem::path dataset_cache_dir();
+
 // Whether the dataset's files come from the network (a Hub dataset, a `url`):
 // what `aeval fetch dataset --all` fetches.
 bool dataset_downloads(const Registry& registry, const std::string& name);

@@ -1,6 +1,6 @@
 #include <map>
 
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
 #include "datasets/asterisk_prompts.hpp"
@@ -24,6 +24,8 @@ Dataset from_manifest(const std::string& name, const std::filesystem::path& path
 }  // namespace
 
 ArgSpec default_task_arg() { return arg::reference("default_task", Kind::task, "", "task run when only this dataset is named"); }
+
+std::filesystem::path dataset_cache_dir() { return cache_dir() / "datasets"; }
 
 bool dataset_downloads(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::dataset, name);

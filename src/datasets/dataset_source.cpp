@@ -2,7 +2,8 @@
 
 #include "aeval/error.hpp"
 #include "datasets/archive_extract.hpp"
-#include "datasets/download_cache.hpp"
+#include "datasets/dataset.hpp"
+#include "util/download.hpp"
 
 namespace aeval::pipeline {
 
@@ -43,7 +44,7 @@ SourceLocation locate_source(const Args& args) {
   if (args.given("path") == !url.empty()) args.fail("give either `path` or `url` (with `sha256`)");
   const std::string member = args.text("member");
   SourceLocation source;
-  const fs::path cache = datasets::dataset_cache_dir() / args.entry().name;
+  const fs::path cache = dataset_cache_dir() / args.entry().name;
   fs::path file;
   std::string known_sha256;
   if (url.empty()) {
@@ -53,10 +54,10 @@ SourceLocation locate_source(const Args& args) {
     known_sha256 = args.text("sha256");
     if (known_sha256.empty()) args.fail("`url` needs the file's `sha256`, so that a download is verified");
     file = cache / "download" / file_name_of(url);
-    datasets::DownloadOptions options;
+    DownloadOptions options;
     options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name +
-                            ") and copy " + datasets::dataset_cache_dir().string() + " here";
-    datasets::download_files({{url, file, known_sha256, std::nullopt}}, options);
+                            ") and copy " + dataset_cache_dir().string() + " here";
+    download_files({{url, file, known_sha256, std::nullopt}}, options);
     source.description = {{"url", url}, {"sha256", known_sha256}, {"file", file.string()}};
   }
   if (!datasets::is_archive(file)) {

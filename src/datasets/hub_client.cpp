@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "aeval/error.hpp"
-#include "datasets/download_cache.hpp"
+#include "util/download.hpp"
 
 namespace aeval::datasets {
 
@@ -60,7 +60,7 @@ Reply http_get(const std::string& url, const std::vector<std::string>& headers) 
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply);
   const CURLcode rc = curl_easy_perform(curl);
   if (rc != CURLE_OK) reply.transport_error = error[0] ? error : curl_easy_strerror(rc);
-  reply.unreachable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY;
+  reply.unreachable = host_unreachable(rc);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
   curl_slist_free_all(list);
   curl_easy_cleanup(curl);

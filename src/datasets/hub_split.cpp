@@ -9,8 +9,10 @@
 #include <set>
 
 #include "aeval/error.hpp"
-#include "datasets/download_cache.hpp"
+#include "util/download.hpp"
+#include "datasets/dataset.hpp"
 #include "datasets/hub_client.hpp"
+#include "registry/registry.hpp"
 #include "util/atomic_file.hpp"
 
 namespace aeval::datasets {
@@ -46,31 +48,13 @@ bool conventional_split_file(const std::string& path, const std::string& config,
   return name.rfind(split, 0) == 0 && name.size() > split.size() && std::string("-._ 0123456789").find(name[split.size()]) != std::string::npos;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string choices(const std::string& what, const std::string& wanted, const std::set<std::string>& known) {
   if (known.empty()) return "";
-  std::string closest, list;
-  std::size_t best = std::string::npos;
-  for (const auto& k : known) {
-    list += (list.empty() ? "" : ", ") + k;
-    if (const auto d = edit_distance(wanted, k); d < best) best = d, closest = k;
-  }
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   std::string text = fmt::format("; its {}: {}", what, list);
-  if (best <= std::max<std::size_t>(2, wanted.size() / 3)) text += fmt::format(" (did you mean '{}'?)", closest);
+  const auto closest = pipeline::did_you_mean(wanted, {known.begin(), known.end()});
+  if (!closest.empty()) text += fmt::format(" (did you mean '{}'?)", closest.front());
   return text;
 }
 
@@ -175,7 +159,7 @@ std::string read_text(const std::filesystem::path& path) {
 std::filesystem::path hub_cache_dir(const std::string& repo) {
   std::string name = repo;
   for (std::size_t at; (at = name.find('/')) != std::string::npos;) name.replace(at, 1, "--");
-  return dataset_cache_dir() / "hub" / name;
+  return pipeline::dataset_cache_dir() / "hub" / name;
 }
 
 HubSplit fetch_hub_split(const HubSplitRequest& r) {

@@ -27,9 +27,9 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
       if (row.contains(name) && !row[name].is_string())
         throw Error(ErrorCategory::data, where + ": field '" + name + "' must be a string");
     }
-    // Every *audio* field is a path relative to the manifest (the prompt sees it resolved).
+    // The audio field and every *audio* field are paths relative to the manifest (the prompt sees them resolved).
     for (auto& [key, value] : row.items()) {
-      if (key.find("audio") == std::string::npos || !value.is_string()) continue;
+      if ((key != fields.audio && key.find("audio") == std::string::npos) || !value.is_string()) continue;
       const std::filesystem::path p = value.get<std::string>();
       if (!p.empty() && p.is_relative()) value = (path.parent_path() / p).string();
     }

@@ -1,7 +1,6 @@
 // The `wavpath_jsonl` dataset class: UltraEval-Audio's JSONL lists, whose
-// rows name their audio in a `WavPath` column (relative to the file). The
-// rows are read as any manifest; only the audio column differs, since a
-// manifest resolves fields named "*audio*" and `WavPath` is not one.
+// rows name their audio in a `WavPath` column (relative to the file), read
+// as any manifest whose audio field is `WavPath`.
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
@@ -42,12 +41,6 @@ const DatasetClasses::Registration kWavPathClass{
       Dataset d;
       d.name = args.entry().name;
       d.samples = read_manifest(source.path, fields);
-      const bool resolved_by_manifest = fields.audio.find("audio") != std::string::npos;
-      for (auto& sample : d.samples) {
-        if (resolved_by_manifest || sample.audio.empty() || sample.audio.is_absolute()) continue;
-        sample.audio = source.path.parent_path() / sample.audio;
-        sample.fields[fields.audio] = sample.audio.string();
-      }
       d.description = source.description;
       d.description["class"] = "wavpath_jsonl";
       d.description["manifest"] = source.path.string();

@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <vector>
 
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"
 

@@ -1,6 +1,6 @@
 #include "pipeline/response_cache.hpp"
 
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "util/sqlite.hpp"
 
 namespace aeval::pipeline {

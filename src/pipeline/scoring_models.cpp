@@ -4,7 +4,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "pipeline/aggregator.hpp"
 #include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"

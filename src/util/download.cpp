@@ -1,49 +1,322 @@
 #include "util/download.hpp"
 
 #include <curl/curl.h>
+#include <fmt/format.h>
+#include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <thread>
 
-#include "util/atomic_file.hpp"
-#include "util/sha256.hpp"
 #include "aeval/error.hpp"
+#include "util/sha256.hpp"
 
 namespace aeval {
 
-
 namespace {
-size_t append_body(char* data, size_t size, size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
+
+using Clock = std::chrono::steady_clock;
+
+std::filesystem::path partial_of(const std::filesystem::path& destination) {
+  return destination.string() + ".partial";
+}
+
+std::uint64_t size_or_zero(const std::filesystem::path& path) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return error ? 0 : size;
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) bytes /= 1000, ++unit;
+  return unit ? fmt::format("{:.1f} {}", bytes, units[unit]) : fmt::format("{:.0f} {}", bytes, units[unit]);
+}
+
+// One file on its way: the easy handle, the partial file it appends to, and
+// what it has cost so far.
+struct Transfer {
+  const RemoteFile* file = nullptr;
+  CURL* curl = nullptr;
+  std::FILE* out = nullptr;
+  std::uint64_t resumed_from = 0;   // bytes already in the partial file when this attempt began
+  std::uint64_t received = 0;       // bytes written by this attempt
+  std::uint64_t on_disk = 0;        // the partial file's size between attempts
+  bool restarted = false;           // the server ignored the range: the partial file was emptied
+  int attempts = 0;
+  bool fresh_retry_used = false;    // a wrong file is discarded and fetched again once
+  long retry_after = 0;             // seconds the server asked to wait (429/503)
+  char error[CURL_ERROR_SIZE] = {0};
+};
+
+size_t write_body(char* data, size_t size, size_t count, void* user) {
+  auto& t = *static_cast<Transfer*>(user);
+  long status = 0;
+  curl_easy_getinfo(t.curl, CURLINFO_RESPONSE_CODE, &status);
+  if (status >= 300) return size * count;  // an error page: not part of the file
+  if (status == 200 && t.resumed_from > 0 && !t.restarted) {
+    // The server sent the whole file instead of the range asked for.
+    if (std::fflush(t.out) != 0 || ftruncate(fileno(t.out), 0) != 0) return 0;
+    std::rewind(t.out);
+    t.resumed_from = 0;
+    t.restarted = true;
+  }
+  const size_t written = std::fwrite(data, 1, size * count, t.out);
+  t.received += written;
+  return written;
+}
+
+size_t read_header(char* data, size_t size, size_t count, void* user) {
+  auto& t = *static_cast<Transfer*>(user);
+  const std::string line(data, size * count);
+  constexpr std::string_view kRetryAfter = "retry-after:";
+  if (line.size() > kRetryAfter.size()) {
+    std::string name = line.substr(0, kRetryAfter.size());
+    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (name == kRetryAfter) t.retry_after = std::strtol(line.c_str() + kRetryAfter.size(), nullptr, 10);
+  }
   return size * count;
 }
+
+class Downloads {
+ public:
+  Downloads(const DownloadOptions& options) : options_(options), multi_(curl_multi_init()) {
+    if (!multi_) throw Error(ErrorCategory::internal, "libcurl: cannot start");
+    for (const auto& header : options_.headers) headers_ = curl_slist_append(headers_, header.c_str());
+    show_progress_ = options_.progress && isatty(STDERR_FILENO);
+  }
+  ~Downloads() {
+    for (auto& t : active_) close(*t);
+    curl_multi_cleanup(multi_);
+    curl_slist_free_all(headers_);
+  }
+
+  void run(const std::vector<const RemoteFile*>& files) {
+    for (const auto* f : files) {
+      auto t = std::make_unique<Transfer>();
+      t->file = f;
+      total_bytes_ += f->size.value_or(0);
+      t->on_disk = size_or_zero(partial_of(f->destination));
+      waiting_.push_back({Clock::now(), std::move(t)});
+    }
+    started_ = Clock::now();
+    first_done_ = bytes_done();
+    while (!waiting_.empty() || !active_.empty()) {
+      start_ready();
+      int running = 0;
+      curl_multi_perform(multi_, &running);
+      while (CURLMsg* message = curl_multi_info_read(multi_, &running)) {
+        if (message->msg != CURLMSG_DONE) continue;
+        finish(message->easy_handle, message->data.result);
+      }
+      progress(false);
+      if (!active_.empty()) curl_multi_poll(multi_, nullptr, 0, 200, nullptr);
+      else if (!waiting_.empty()) std::this_thread::sleep_until(std::min(waiting_.front().first, Clock::now() + std::chrono::milliseconds(200)));
+    }
+    progress(true);
+  }
+
+ private:
+  void start_ready() {
+    for (auto it = waiting_.begin(); it != waiting_.end() && int(active_.size()) < std::max(1, options_.parallel);) {
+      if (it->first > Clock::now()) {
+        ++it;
+        continue;
+      }
+      std::unique_ptr<Transfer> t = std::move(it->second);
+      it = waiting_.erase(it);
+      begin(*t);
+      active_.push_back(std::move(t));
+    }
+  }
+
+  void begin(Transfer& t) {
+    const auto partial = partial_of(t.file->destination);
+    std::filesystem::create_directories(t.file->destination.parent_path());
+    t.out = std::fopen(partial.c_str(), "ab");
+    if (!t.out) throw Error(ErrorCategory::data, "cannot write " + partial.string());
+    t.resumed_from = size_or_zero(partial);
+    t.received = 0;
+    t.restarted = false;
+    t.retry_after = 0;
+    t.error[0] = 0;
+    ++t.attempts;
+    t.curl = curl_easy_init();
+    curl_easy_setopt(t.curl, CURLOPT_URL, t.file->url.c_str());
+    curl_easy_setopt(t.curl, CURLOPT_FOLLOWLOCATION, 1L);
+    // Redirects to a storage host (the Hub's CDN) must not carry the token.
+    curl_easy_setopt(t.curl, CURLOPT_UNRESTRICTED_AUTH, 0L);
+    curl_easy_setopt(t.curl, CURLOPT_HTTPHEADER, headers_);
+    curl_easy_setopt(t.curl, CURLOPT_CONNECTTIMEOUT, 20L);
+    // A stalled connection (under 1 kB/s for 60 s) is cut and resumed.
+    curl_easy_setopt(t.curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+    curl_easy_setopt(t.curl, CURLOPT_LOW_SPEED_TIME, 60L);
+    curl_easy_setopt(t.curl, CURLOPT_ERRORBUFFER, t.error);
+    curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, write_body);
+    curl_easy_setopt(t.curl, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(t.curl, CURLOPT_HEADERFUNCTION, read_header);
+    curl_easy_setopt(t.curl, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(t.curl, CURLOPT_PRIVATE, &t);
+    if (t.resumed_from > 0) curl_easy_setopt(t.curl, CURLOPT_RESUME_FROM_LARGE, curl_off_t(t.resumed_from));
+    curl_multi_add_handle(multi_, t.curl);
+  }
+
+  void close(Transfer& t) {
+    if (t.curl) {
+      curl_multi_remove_handle(multi_, t.curl);
+      curl_easy_cleanup(t.curl);
+      t.curl = nullptr;
+    }
+    if (t.out) std::fclose(t.out), t.out = nullptr;
+  }
+
+  std::string where(const Transfer& t) const {
+    return fmt::format("{} (cache folder {})", t.file->url, t.file->destination.parent_path().string());
+  }
+
+  void finish(CURL* curl, CURLcode result) {
+    Transfer* raw = nullptr;
+    curl_easy_getinfo(curl, CURLINFO_PRIVATE, &raw);
+    auto it = std::find_if(active_.begin(), active_.end(), [&](const auto& t) { return t.get() == raw; });
+    std::unique_ptr<Transfer> t = std::move(*it);
+    active_.erase(it);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    const std::string transport = result == CURLE_OK ? "" : (t->error[0] ? t->error : curl_easy_strerror(result));
+    const bool write_failed = result == CURLE_WRITE_ERROR;
+    close(*t);
+    const auto partial = partial_of(t->file->destination);
+    t->on_disk = size_or_zero(partial);
+
+    if (write_failed) throw Error(ErrorCategory::data, "cannot write " + partial.string() + " (disk full?)");
+    if (status == 401 || status == 403)
+      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}: access denied{}", where(*t), status,
+                                                      options_.denied_hint.empty() ? "" : ". " + options_.denied_hint));
+    if (status == 404) throw Error(ErrorCategory::network, fmt::format("{}: HTTP 404: no such file", where(*t)));
+    const bool transient = !transport.empty() || status == 408 || status == 429 || status >= 500 || status == 0;
+    if (transient) {
+      if (t->attempts >= options_.attempts || host_unreachable(result))
+        throw Error(ErrorCategory::network,
+                    fmt::format("cannot download {}: {} after {} attempt(s){}", where(*t),
+                                transport.empty() ? fmt::format("HTTP {}", status) : transport, t->attempts,
+                                options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint));
+      // What the server asked for (capped at a minute); at once after a cut
+      // connection that delivered bytes; else an exponential back-off.
+      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 60L)
+                        : t->received > 0  ? 0
+                                           : (1L << std::min(t->attempts - 1, 5));
+      waiting_.push_back({Clock::now() + std::chrono::seconds(wait), std::move(t)});
+      return;
+    }
+    if (status == 416) {  // the range starts at the end: the partial file may be whole already
+    } else if (status >= 300) {
+      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}", where(*t), status));
+    }
+    verify(std::move(t));
+  }
+
+  void verify(std::unique_ptr<Transfer> t) {
+    const auto partial = partial_of(t->file->destination);
+    const std::uint64_t size = size_or_zero(partial);
+    std::string problem;
+    if (t->file->size && size != *t->file->size) {
+      problem = fmt::format("{} bytes where {} were expected", size, *t->file->size);
+    } else if (!t->file->sha256.empty()) {
+      const std::string digest = sha256_of_file(partial);
+      if (digest != t->file->sha256) problem = fmt::format("SHA-256 {} where {} was expected", digest, t->file->sha256);
+    }
+    if (problem.empty()) {
+      std::filesystem::rename(partial, t->file->destination);
+      finished_bytes_ += size;
+      return;
+    }
+    std::filesystem::remove(partial);
+    t->on_disk = 0;
+    if (t->fresh_retry_used)
+      throw Error(ErrorCategory::data, fmt::format("{}: the download is wrong twice: {}; it was discarded", where(*t), problem));
+    t->fresh_retry_used = true;
+    waiting_.push_back({Clock::now(), std::move(t)});
+  }
+
+  void progress(bool last) {
+    if (!show_progress_) return;
+    const auto now = Clock::now();
+    if (!last && now - shown_ < std::chrono::milliseconds(500)) return;
+    shown_ = now;
+    const double done = double(bytes_done());
+    const double seconds = std::chrono::duration<double>(now - started_).count();
+    const double rate = seconds > 0 ? std::max(0.0, done - double(first_done_)) / seconds : 0;
+    std::string line = fmt::format("downloading {} file(s): {}", files_left(), human_bytes(done));
+    if (total_bytes_ > 0) line += " / " + human_bytes(double(total_bytes_));
+    line += fmt::format(", {}/s", human_bytes(rate));
+    if (total_bytes_ > 0 && rate > 0 && done < double(total_bytes_))
+      line += fmt::format(", ETA {:.0f} s", (double(total_bytes_) - done) / rate);
+    std::fprintf(stderr, "\r%-78s%s", line.c_str(), last ? "\n" : "");
+    std::fflush(stderr);
+  }
+
+  std::size_t files_left() const { return waiting_.size() + active_.size(); }
+
+  // Bytes verified, plus those in partial files.
+  std::uint64_t bytes_done() const {
+    std::uint64_t done = finished_bytes_;
+    for (const auto& t : active_) done += t->resumed_from + t->received;
+    for (const auto& [when, t] : waiting_) done += t->on_disk;
+    return done;
+  }
+
+  const DownloadOptions& options_;
+  CURLM* multi_;
+  curl_slist* headers_ = nullptr;
+  std::deque<std::pair<Clock::time_point, std::unique_ptr<Transfer>>> waiting_;
+  std::vector<std::unique_ptr<Transfer>> active_;
+  std::uint64_t total_bytes_ = 0, finished_bytes_ = 0, first_done_ = 0;
+  bool show_progress_ = false;
+  Clock::time_point started_, shown_;
+};
+
 }  // namespace
+
+bool host_unreachable(int curl_code) {
+  return curl_code == CURLE_COULDNT_CONNECT || curl_code == CURLE_COULDNT_RESOLVE_HOST ||
+         curl_code == CURLE_COULDNT_RESOLVE_PROXY;
+}
+
+bool offline_mode() {
+  const char* value = std::getenv("HF_HUB_OFFLINE");
+  if (!value) return false;
+  std::string v = value;
+  for (char& c : v) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return v == "1" || v == "ON" || v == "YES" || v == "TRUE";
+}
+
+void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
+  std::vector<const RemoteFile*> missing;
+  for (const auto& file : files) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file.destination, error)) missing.push_back(&file);
+  }
+  if (missing.empty()) return;
+  if (options.offline)
+    throw Error(ErrorCategory::network,
+                fmt::format("offline (HF_HUB_OFFLINE) and {} file(s) are not in the cache, e.g. {} (expected at {}){}",
+                            missing.size(), missing[0]->url, missing[0]->destination.string(),
+                            options.prefetch_hint.empty() ? "" : ". " + options.prefetch_hint));
+  Downloads(options).run(missing);
+}
 
 void download_verified(const std::string& url, const std::filesystem::path& destination,
                        const std::string& expected_sha256) {
-  CURL* curl = curl_easy_init();
-  if (!curl) throw Error(ErrorCategory::internal, "libcurl initialisation failed");
-  std::string body;
-  char error[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 15L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-  const CURLcode rc = curl_easy_perform(curl);
-  curl_easy_cleanup(curl);
-  if (rc != CURLE_OK)
-    throw Error(ErrorCategory::network, "download of " + url + " failed: " +
-                                            (error[0] ? error : curl_easy_strerror(rc)) +
-                                            " (offline? copy the file to " + destination.string() + " by hand)");
-  const std::string digest = sha256_hex(body);
-  if (digest != expected_sha256)
-    throw Error(ErrorCategory::data, "download of " + url + " has SHA-256 " + digest + ", expected " + expected_sha256);
-
-  write_file_atomically(destination, body);
+  DownloadOptions options;
+  options.progress = false;
+  options.prefetch_hint = "offline? copy the file to " + destination.string() + " by hand";
+  download_files({{url, destination, expected_sha256, std::nullopt}}, options);
 }
 
 }  // namespace aeval

@@ -1,16 +1,51 @@
 #pragma once
-// Download-and-cache for data aeval does not ship (spelling tables, model
-// files): fetch to a temporary file, verify the SHA-256, then rename into
-// place so a cache never holds a partial file.
+// The one download cache of datasets, model weights and tables: files fetched with
+// libcurl, several at once, into "<destination>.partial" first; an
+// interrupted download resumes from the bytes already there (HTTP ranges);
+// a finished file is checked against its size and SHA-256 before it is
+// renamed into place, so the cache never holds a partial or wrong file, and
+// a file already in place is never fetched again.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
-
-#include "util/sha256.hpp"
+#include <vector>
 
 namespace aeval {
 
-// Throws aeval::Error (network) naming the URL when the download fails, e.g.
-// offline, and (data) when the digest differs.
+struct RemoteFile {
+  std::string url;
+  std::filesystem::path destination;   // where the verified file lives
+  std::string sha256;                  // expected digest; empty when the source publishes none
+  std::optional<std::uint64_t> size;   // expected size in bytes, when known
+};
+
+// HF_HUB_OFFLINE set to 1/ON/YES/TRUE (the Hub's own switch): no download
+// goes to the network; only what is cached is used.
+bool offline_mode();
+
+// No connection at all (offline, a wrong host): not worth retrying, unlike
+// throttling, server errors and dropped connections. `curl_code` is a CURLcode.
+bool host_unreachable(int curl_code);
+
+struct DownloadOptions {
+  std::vector<std::string> headers;   // e.g. "Authorization: Bearer …" (never logged or stored)
+  int parallel = 4;                   // files in flight at once
+  int attempts = 5;                   // per file, for transient failures (429, 5xx, cut connections)
+  bool offline = offline_mode();      // only files already in place; a missing one is an error
+  bool progress = true;               // a progress line (bytes/s, ETA) on stderr when it is a terminal
+  std::string prefetch_hint;          // appended to network errors: how to fetch elsewhere
+  std::string denied_hint;            // appended to 401/403: how to get access
+};
+
+// Ensures every file is in place and verified. Throws aeval::Error: network
+// (naming the URL and the cache folder) when a file cannot be fetched (at
+// once for a host that cannot be reached at all), data
+// when a file still differs from its size or digest after one fresh retry.
+void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options = {});
+
+// One file, fetched whole when it is not in place yet: a network error says
+// to copy it to `destination` by hand.
 void download_verified(const std::string& url, const std::filesystem::path& destination,
                        const std::string& expected_sha256);
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aeval/error.hpp"
+#include "support/pocketsphinx_testdata.hpp"
 #include "support/temp_dir.hpp"
 #include "util/sha256.hpp"
 
@@ -27,10 +28,7 @@ using aeval::testing::read_bytes;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 
-const fs::path kCards = "/usr/share/pocketsphinx/test/data/cards";
-
-#define SKIP_WITHOUT_CARDS() \
-  if (!fs::exists(kCards / "001.wav")) GTEST_SKIP() << "pocketsphinx-testdata not installed"
+const fs::path kCards = aeval::testing::kPocketsphinxTestData / "cards";
 
 struct Entry {
   Entry(std::string name, std::string content, int type = AE_IFREG, std::string link = "", std::string hardlink = "")
@@ -91,7 +89,7 @@ void expect_only(const fs::path& root, const fs::path& keep) {
 }
 
 TEST(ArchiveExtract, EveryFormatUnpacksRealAudioByteIdentical) {
-  SKIP_WITHOUT_CARDS();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   const std::string wav = read_bytes(kCards / "001.wav"), transcript = read_bytes(kCards / "cards.transcription");
   for (const auto& [format, name] : std::vector<std::pair<Format, std::string>>{{Format::tar, "a.tar"},
                                                                                 {Format::tar_gz, "a.tar.gz"},
@@ -112,7 +110,7 @@ TEST(ArchiveExtract, EveryFormatUnpacksRealAudioByteIdentical) {
 }
 
 TEST(ArchiveExtract, UnpacksOnceAndAgainOnlyWhenTheArchiveContentChanges) {
-  SKIP_WITHOUT_CARDS();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   const fs::path archive = dir / "cards.tar.gz";
   write_archive(archive, Format::tar_gz, {{"001.wav", read_bytes(kCards / "001.wav")}});
@@ -141,7 +139,7 @@ TEST(ArchiveExtract, UnpacksOnceAndAgainOnlyWhenTheArchiveContentChanges) {
 }
 
 TEST(ArchiveExtract, TemporaryFoldersOfKilledExtractionsOnThisHostAreRemoved) {
-  SKIP_WITHOUT_CARDS();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   std::array<char, 256> host{};
   gethostname(host.data(), host.size() - 1);
@@ -191,7 +189,7 @@ TEST(ArchiveExtract, HostileEntriesAreRefusedNamingArchiveAndEntryAndNothingIsLe
 }
 
 TEST(ArchiveExtract, TruncatedOrCorruptArchivesAreErrorsNamingThemAndLeaveNothing) {
-  SKIP_WITHOUT_CARDS();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   const fs::path whole = dir / "whole.tar.gz";
   write_archive(whole, Format::tar_gz,

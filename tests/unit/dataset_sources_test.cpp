@@ -25,6 +25,8 @@
 #include "datasets/dataset.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
+#include "support/pocketsphinx_testdata.hpp"
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 #include "util/sha256.hpp"
 
@@ -36,30 +38,16 @@ using aeval::testing::read_bytes;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 
-const fs::path kTestData = "/usr/share/pocketsphinx/test/data";
-
-#define SKIP_WITHOUT_TEST_DATA() \
-  if (!fs::exists(kTestData / "librivox" / "transcription")) GTEST_SKIP() << "pocketsphinx-testdata not installed"
+const fs::path kTestData = aeval::testing::kPocketsphinxTestData;
 
 // The cache (archives are extracted there) in a folder of the test's own.
 class ScopedCache {
  public:
-  ScopedCache() {
-    if (const char* old = std::getenv("XDG_CACHE_HOME")) old_ = old;
-    setenv("XDG_CACHE_HOME", dir_.path().c_str(), 1);
-  }
-  ~ScopedCache() {
-    if (old_) {
-      setenv("XDG_CACHE_HOME", old_->c_str(), 1);
-    } else {
-      unsetenv("XDG_CACHE_HOME");
-    }
-  }
   const fs::path& path() const { return dir_.path(); }
 
  private:
   TempDir dir_;
-  std::optional<std::string> old_;
+  aeval::testing::ScopedEnv cache_{"XDG_CACHE_HOME", dir_.path().c_str()};
 };
 
 // Loads dataset `name` from a registry holding `yaml` as datasets/sources.yaml in `dir`.
@@ -116,7 +104,7 @@ void write_flac(const fs::path& path, const aeval::Audio& audio) {
 }
 
 TEST(LibriSpeechAndKaldi, AnArchiveInLibriSpeechLayoutAndAKaldiDirectoryOfTheSameRecordingsGiveTheSameSamples) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   const ScopedCache cache;
   // Two speakers, one chapter each: the LibriVox reading and the card-game utterances.
@@ -181,7 +169,7 @@ TEST(LibriSpeechAndKaldi, AnArchiveInLibriSpeechLayoutAndAKaldiDirectoryOfTheSam
 }
 
 TEST(LibriSpeechLayout, AMissingFlacStillMakesItsSampleAndAMalformedLineNamesFileAndLine) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   const fs::path chapter = dir / "data" / "19" / "198";
   fs::create_directories(chapter);
@@ -211,7 +199,7 @@ TEST(LibriSpeechLayout, AMissingFlacStillMakesItsSampleAndAMalformedLineNamesFil
 }
 
 TEST(KaldiDir, SegmentsBecomeTimeFragmentsOfTheirRecordingWithPathsRelativeToTheFolder) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   fs::create_directories(dir / "data" / "audio");
   fs::copy_file(kTestData / "cards" / "005.wav", dir / "data" / "audio" / "cards5.wav");
@@ -282,7 +270,7 @@ TEST(KaldiDir, InconsistentFilesAreErrorsNamingFileAndLine) {
 }
 
 TEST(TableList, CommonVoiceTsvReadsPathAndSentenceWithAudioInClips) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   fs::create_directories(dir / "cv" / "clips");
   const auto cards = recordings("cards");
@@ -346,7 +334,7 @@ TEST(TableList, CsvWithAnIdColumnAndOtherAudioColumnsResolvedAgainstAudioDir) {
 }
 
 TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   fs::create_directories(dir / "ue" / "wavs");
   fs::copy_file(kTestData / "cards" / "002.wav", dir / "ue" / "wavs" / "q1.wav");
@@ -396,7 +384,7 @@ class FileServer {
 };
 
 TEST(DatasetSource, AUrlIsDownloadedOnceVerifiedAndUnpackedIntoTheCacheWithAMemberInside) {
-  SKIP_WITHOUT_TEST_DATA();
+  AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
   const ScopedCache cache;
   fs::create_directories(dir / "tree" / "corpus" / "test" / "audio");

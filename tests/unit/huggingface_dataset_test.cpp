@@ -17,30 +17,18 @@
 #include "support/asterisk.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/parquet_writer.hpp"
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
 using aeval::testing::HubTestRepo;
 using aeval::testing::HubTestServer;
+using aeval::testing::ScopedEnv;
 using aeval::testing::TempDir;
 using aeval::testing::test_commit;
 
 const std::vector<std::string> kPrompts = {"vm-goodbye", "conf-adminmenu-18", "agent-alreadyon", "activated"};
-
-// Sets an environment variable for the test's lifetime (unset: nullptr).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    value ? setenv(name, value, 1) : unsetenv(name);
-  }
-  ~ScopedEnv() { old_ ? setenv(name_.c_str(), old_->c_str(), 1) : unsetenv(name_.c_str()); }
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
 
 // A dataset folder: the prompts as float WAV, and a Parquet split of them
 // (id, text, a struct of bytes and path as the Hub's Audio feature stores it).

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <unordered_map>
 
-#include "util/download.hpp"
+#include "util/sha256.hpp"
 #include "aeval/error.hpp"
 #include "models/model_classes.hpp"
 
