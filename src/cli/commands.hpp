@@ -38,6 +38,7 @@ Action add_report_command(CLI::App& app);
 Action add_list_command(CLI::App& app, GlobalOptions& global);
 Action add_describe_command(CLI::App& app, GlobalOptions& global);
 Action add_fetch_command(CLI::App& app, GlobalOptions& global);
+Action add_cache_command(CLI::App& app, GlobalOptions& global);
 Action add_score_command(CLI::App& app);
 
 // The built-in registry followed by the user's --registry folders.

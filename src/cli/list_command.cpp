@@ -3,9 +3,11 @@
 #include <cstdio>
 
 #include "aeval/error.hpp"
+#include "datasets/dataset_cache.hpp"
 #include "registry/classes.hpp"
 #include "registry/registry.hpp"
 #include "cli/commands.hpp"
+#include "util/download.hpp"
 
 namespace aeval::cli {
 
@@ -31,14 +33,36 @@ void print_class(const pipeline::ClassSpec& spec) {
   }
 }
 
+// Datasets with what a user needs before a run: where from, under which
+// licence, how large, and whether it is already here.
+void print_datasets(const pipeline::Registry& registry) {
+  std::printf("%-28s %-16s %-13s %-10s %-14s %s\n", "dataset", "class", "cached", "on disk", "license", "source");
+  for (const auto& name : registry.names(pipeline::Kind::dataset)) {
+    const auto& e = registry.get(pipeline::Kind::dataset, name);
+    const auto state = datasets::dataset_cache_state(registry, name);
+    const auto text_arg = [&](const char* key) { return e.args[key] ? e.args[key].as<std::string>() : std::string(); };
+    const std::string license = text_arg("license"), size = text_arg("size");
+    std::printf("%-28s %-16s %-13s %-10s %-14s %s%s\n", name.c_str(), e.class_id.c_str(), state.state.c_str(),
+                state.bytes ? human_bytes(double(state.bytes)).c_str() : "-", license.empty() ? "-" : license.c_str(),
+                state.source.c_str(), size.empty() ? "" : fmt::format(" ({})", size).c_str());
+  }
+}
+
 }  // namespace
 
 Action add_list_command(CLI::App& app, GlobalOptions& global) {
   auto kind = std::make_shared<std::string>();
   CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, prompts, models, ...");
   list->add_option("kind", *kind, "Only this kind")->check(CLI::IsMember(kind_folders()));
+  list->footer(
+      "`aeval list datasets` also shows each dataset's cache state, size on disk, licence and source\n"
+      "(a Hub split, a URL, a local path); it never uses the network.");
   return [kind, &global]() {
     const pipeline::Registry registry(registry_folders(global));
+    if (*kind == "datasets") {
+      print_datasets(registry);
+      return 0;
+    }
     for (auto k : pipeline::kAllKinds) {
       if (!kind->empty() && *kind != pipeline::folder_name(k)) continue;
       std::printf("%s:\n", pipeline::folder_name(k));

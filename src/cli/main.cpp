@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
       "  aeval list                          every task, dataset, prompt, model, evaluator, ...\n"
       "  aeval describe NAME                 an entry and the arguments its class takes\n"
       "  aeval score --list                  reference-exact metrics on text files\n"
+      "  aeval list datasets                 every dataset: source, licence, size, cached or not\n"
+      "  aeval fetch dataset NAME            download a dataset once (aeval cache: what is kept)\n"
       "  aeval report results/               leaderboard tables across runs (md or html)\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   remember("list", cli::add_list_command(app, global));
   remember("describe", cli::add_describe_command(app, global));
   remember("fetch", cli::add_fetch_command(app, global));
+  remember("cache", cli::add_cache_command(app, global));
   remember("score", cli::add_score_command(app));
 
   try {

@@ -26,8 +26,9 @@ std::filesystem::path dataset_cache_dir();
 // what `aeval fetch dataset --all` fetches.
 bool dataset_downloads(const Registry& registry, const std::string& name);
 
-// The argument every dataset class takes: the task run when only the dataset is named.
-ArgSpec default_task_arg();
+// `args` followed by what every dataset class takes: the task run when only the
+// dataset is named, and what `aeval list datasets` shows of it (licence, homepage, size).
+std::vector<ArgSpec> with_catalog_args(std::vector<ArgSpec> args);
 
 // Dataset classes register here (registry/factory.hpp).
 using DatasetClasses = ClassFactories<Dataset>;

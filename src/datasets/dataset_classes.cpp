@@ -5,6 +5,7 @@
 #include "registry/args.hpp"
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/dataset.hpp"
+#include "datasets/dataset_source.hpp"
 #include "datasets/manifest.hpp"
 
 namespace aeval::pipeline {
@@ -23,7 +24,14 @@ Dataset from_manifest(const std::string& name, const std::filesystem::path& path
 
 }  // namespace
 
-ArgSpec default_task_arg() { return arg::reference("default_task", Kind::task, "", "task run when only this dataset is named"); }
+std::vector<ArgSpec> with_catalog_args(std::vector<ArgSpec> args) {
+  args.insert(args.end(),
+              {arg::reference("default_task", Kind::task, "", "task run when only this dataset is named"),
+               arg::text("license", "", "the data's licence, as its publisher states it (e.g. CC-BY-4.0)"),
+               arg::text("homepage", "", "where the dataset is described (paper or page)"),
+               arg::text("size", "", "what a user downloads, as published (e.g. '2,620 utterances, 346 MB')")});
+  return args;
+}
 
 std::filesystem::path dataset_cache_dir() { return cache_dir() / "datasets"; }
 
@@ -42,10 +50,10 @@ namespace {
 const ManifestFields kManifestDefaults;
 const DatasetClasses::Registration kJsonlClass{
     {Kind::dataset, "jsonl", "A JSONL manifest: one sample per line (id, audio path relative to the file, text)",
-     {arg::required_path("path", "the manifest, relative to this YAML file"),
+     with_catalog_args({arg::required_path("path", "the manifest, relative to this YAML file"),
       arg::text("id_field", kManifestDefaults.id, "field with the sample id"),
       arg::text("audio_field", kManifestDefaults.audio, "field with the audio path"),
-      arg::text("text_field", kManifestDefaults.text, "field with the reference text"), default_task_arg()}},
+      arg::text("text_field", kManifestDefaults.text, "field with the reference text")})},
     [](const Args& args) {
       ManifestFields fields;
       fields.id = args.text("id_field");
@@ -58,16 +66,16 @@ const AsteriskPromptsConfig kAsteriskDefaults;
 const DatasetClasses::Registration kAsteriskClass{
     {Kind::dataset, "asterisk_prompts",
      "The Asterisk voice prompts with their published transcripts (Debian packages)",
-     {arg::path("sounds_dir", kAsteriskDefaults.sounds_dir.string(), "folder of prompt audio"),
+     with_catalog_args({arg::path("sounds_dir", kAsteriskDefaults.sounds_dir.string(), "folder of prompt audio"),
       arg::path("transcripts", kAsteriskDefaults.transcripts.string(), "the transcript list"),
-      arg::text("extension", kAsteriskDefaults.extension, "audio file extension"), default_task_arg()}},
+      arg::text("extension", kAsteriskDefaults.extension, "audio file extension")})},
     [](const Args& args) {
       const Entry& entry = args.entry();
       AsteriskPromptsConfig config;
       config.sounds_dir = args.path("sounds_dir");
       config.transcripts = args.path("transcripts");
       config.extension = args.text("extension");
-      const auto manifest = cache_dir() / "datasets" / entry.name / "manifest.jsonl";
+      const auto manifest = source_cache_dir(entry.name) / "manifest.jsonl";
       const AsteriskManifest built = build_asterisk_manifest(config, manifest);
       Dataset d;
       d.name = entry.name;

@@ -39,12 +39,18 @@ std::vector<ArgSpec> source_args(const std::string& what) {
           arg::text("member", "", "inside an archive: the path of what to read (default: the whole archive)")};
 }
 
+fs::path source_cache_dir(const std::string& entry) { return dataset_cache_dir() / entry; }
+
+fs::path downloaded_file(const std::string& entry, const std::string& url) {
+  return source_cache_dir(entry) / "download" / file_name_of(url);
+}
+
 SourceLocation locate_source(const Args& args) {
   const std::string url = args.text("url");
   if (args.given("path") == !url.empty()) args.fail("give either `path` or `url` (with `sha256`)");
   const std::string member = args.text("member");
   SourceLocation source;
-  const fs::path cache = dataset_cache_dir() / args.entry().name;
+  const fs::path cache = source_cache_dir(args.entry().name);
   fs::path file;
   std::string known_sha256;
   if (url.empty()) {
@@ -53,7 +59,7 @@ SourceLocation locate_source(const Args& args) {
   } else {
     known_sha256 = args.text("sha256");
     if (known_sha256.empty()) args.fail("`url` needs the file's `sha256`, so that a download is verified");
-    file = cache / "download" / file_name_of(url);
+    file = downloaded_file(args.entry().name, url);
     DownloadOptions options;
     options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name +
                             ") and copy " + dataset_cache_dir().string() + " here";

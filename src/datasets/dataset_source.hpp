@@ -19,6 +19,11 @@ struct SourceLocation {
 // The arguments `path`, `url`, `sha256` and `member`; `what` says what `path` names.
 std::vector<ArgSpec> source_args(const std::string& what);
 
+// Where an entry's downloads and unpacked archives are kept: dataset_cache_dir()/ENTRY.
+std::filesystem::path source_cache_dir(const std::string& entry);
+// Where the file at `url` is kept once downloaded for `entry`.
+std::filesystem::path downloaded_file(const std::string& entry, const std::string& url);
+
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.
 SourceLocation locate_source(const Args& args);

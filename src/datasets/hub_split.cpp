@@ -154,6 +154,24 @@ std::string read_text(const std::filesystem::path& path) {
   return text;
 }
 
+std::filesystem::path ref_path(const std::filesystem::path& root, const std::string& revision) {
+  return root / "refs" / url_encode(revision, false);
+}
+
+std::filesystem::path file_list_path(const std::filesystem::path& root, const std::string& commit,
+                                     const HubSplitRequest& r) {
+  return root / "snapshots" / commit / ".aeval" / r.config / (r.split + ".json");
+}
+
+nlohmann::json read_file_list(const std::filesystem::path& path) {
+  try {
+    return nlohmann::json::parse(read_text(path));
+  } catch (const nlohmann::json::exception&) {
+    std::filesystem::remove(path);
+    throw Error(ErrorCategory::data, path.string() + ": damaged file list, removed: run again");
+  }
+}
+
 }  // namespace
 
 std::filesystem::path hub_cache_dir(const std::string& repo) {
@@ -165,7 +183,7 @@ std::filesystem::path hub_cache_dir(const std::string& repo) {
 HubSplit fetch_hub_split(const HubSplitRequest& r) {
   const HubClient hub(r.token_env);
   const auto root = hub_cache_dir(r.repo);
-  const auto ref_file = root / "refs" / url_encode(r.revision, false);
+  const auto ref_file = ref_path(root, r.revision);
   const auto offline_error = [&](const std::string& what) {
     return Error(ErrorCategory::network,
                  fmt::format("offline (HF_HUB_OFFLINE is set) and {} of {}@{} is not in the cache ({}){}", what, r.repo,
@@ -188,7 +206,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     write_file_atomically(ref_file, commit + "\n");
   }
 
-  const auto manifest = root / "snapshots" / commit / ".aeval" / r.config / (r.split + ".json");
+  const auto manifest = file_list_path(root, commit, r);
   if (!std::filesystem::exists(manifest)) {
     if (hub.offline()) throw offline_error(fmt::format("the file list of config '{}', split '{}'", r.config, r.split));
     if (info.is_null()) info = hub.dataset_info(r.repo, commit);
@@ -200,13 +218,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
                                                    {"files", files}}.dump(1) + "\n");
   }
 
-  nlohmann::json listed;
-  try {
-    listed = nlohmann::json::parse(read_text(manifest));
-  } catch (const nlohmann::json::exception&) {
-    std::filesystem::remove(manifest);
-    throw Error(ErrorCategory::data, manifest.string() + ": damaged file list, removed: run again");
-  }
+  const nlohmann::json listed = read_file_list(manifest);
   HubSplit split{commit, listed.value("source", ""), listed.value("source_commit", commit), {}, {}};
   std::vector<RemoteFile> remote;
   for (const auto& f : listed.value("files", nlohmann::json::array())) {
@@ -225,6 +237,19 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   options.denied_hint = hub.access_hint(r.repo);
   download_files(remote, options);
   return split;
+}
+
+std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& r) {
+  const auto root = hub_cache_dir(r.repo);
+  const std::string commit = is_commit(r.revision) ? r.revision : read_text(ref_path(root, r.revision));
+  if (commit.empty()) return std::nullopt;
+  CachedHubSplit cached{commit, file_list_path(root, commit, r), {}};
+  if (!std::filesystem::exists(cached.file_list)) return std::nullopt;
+  const nlohmann::json listed = read_file_list(cached.file_list);
+  const std::string source_commit = listed.value("source_commit", commit);
+  for (const auto& f : listed.value("files", nlohmann::json::array()))
+    cached.files.emplace_back(root / "snapshots" / source_commit / f.value("path", ""), f.value("size", std::uint64_t(0)));
+  return cached;
 }
 
 }  // namespace aeval::datasets

@@ -8,7 +8,9 @@
 //   snapshots/COMMIT/.aeval/CONFIG/SPLIT.json   which files make the split
 // A pinned commit, or any revision with HF_HUB_OFFLINE set, starts from the
 // cache with no network at all.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,15 @@ HubSplit fetch_hub_split(const HubSplitRequest& request);
 
 // The cache folder of one repository.
 std::filesystem::path hub_cache_dir(const std::string& repo);
+
+// What the cache holds of a split, looked up without any network: the commit
+// the revision last resolved to, the split's file list, and its files with
+// the sizes they must have. Empty when the revision or the list is not cached.
+struct CachedHubSplit {
+  std::string commit;
+  std::filesystem::path file_list;  // snapshots/COMMIT/.aeval/CONFIG/SPLIT.json
+  std::vector<std::pair<std::filesystem::path, std::uint64_t>> files;  // size 0: not published
+};
+std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& request);
 
 }  // namespace aeval::datasets

@@ -114,7 +114,7 @@ const HubDatasetConfig kHubDefaults;
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
      "One split of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
-     {arg::required_text("repo", "the dataset's repository, e.g. openslr/librispeech_asr"),
+     with_catalog_args({arg::required_text("repo", "the dataset's repository, e.g. openslr/librispeech_asr"),
       arg::text("config", kHubDefaults.split.config, "the configuration (subset)"),
       arg::text("split", kHubDefaults.split.split, "the split"),
       arg::text("revision", kHubDefaults.split.revision, "a branch, tag or commit (a commit never asks the network)"),
@@ -124,8 +124,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::texts("fields", {}, "columns kept as sample fields (default: every other column)"),
       arg::text("filter", "", "a DuckDB SQL condition on the columns that rows must meet"),
       arg::integer("limit", 0, "at most this many rows (0: all)"),
-      arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets"),
-      default_task_arg()}},
+      arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets")})},
     [](const Args& args) {
       HubDatasetConfig config;
       config.split.repo = args.text("repo");

@@ -148,8 +148,7 @@ const DatasetClasses::Registration kKaldiClass{
     {Kind::dataset, "kaldi", "A Kaldi data directory: wav.scp (file paths), optional segments, text and utt2spk",
      [] {
        auto args = source_args("the data directory (wav.scp, segments, text, utt2spk)");
-       args.push_back(default_task_arg());
-       return args;
+       return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
       const SourceLocation source = locate_source(args);

@@ -82,8 +82,7 @@ const DatasetClasses::Registration kLibriSpeechClass{
      [] {
        auto args = source_args("the folder holding SPEAKER/CHAPTER/ folders (at any depth)");
        args.push_back(arg::text("extension", "flac", "audio file extension"));
-       args.push_back(default_task_arg());
-       return args;
+       return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
       const SourceLocation source = locate_source(args);

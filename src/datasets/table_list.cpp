@@ -113,8 +113,8 @@ const DatasetClasses::Registration kTableClass{
                     arg::text("text_column", kTableDefaults.text_column, "column with the reference (\"\": none)"),
                     arg::text("audio_dir", kTableDefaults.audio_dir,
                               "folder the audio names are relative to, relative to the list's (Common Voice: clips)"),
-                    arg::optional_integer("limit", "read only the first N rows").at_least(1), default_task_arg()});
-       return args;
+                    arg::optional_integer("limit", "read only the first N rows").at_least(1)});
+       return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
       const SourceLocation source = locate_source(args);

@@ -26,9 +26,8 @@ const DatasetClasses::Registration kWavPathClass{
        auto args = source_args("the JSONL file");
        args.insert(args.end(), {arg::text("id_field", kWavPathDefaults.id, "field with the sample id (else: line)"),
                                 arg::text("audio_field", kWavPathDefaults.audio, "field with the audio path"),
-                                arg::text("text_field", kWavPathDefaults.text, "field with the reference text"),
-                                default_task_arg()});
-       return args;
+                                arg::text("text_field", kWavPathDefaults.text, "field with the reference text")});
+       return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
       const SourceLocation source = locate_source(args);

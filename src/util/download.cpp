@@ -32,13 +32,6 @@ std::uint64_t size_or_zero(const std::filesystem::path& path) {
   return error ? 0 : size;
 }
 
-std::string human_bytes(double bytes) {
-  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
-  int unit = 0;
-  while (bytes >= 1000 && unit < 4) bytes /= 1000, ++unit;
-  return unit ? fmt::format("{:.1f} {}", bytes, units[unit]) : fmt::format("{:.0f} {}", bytes, units[unit]);
-}
-
 // One file on its way: the easy handle, the partial file it appends to, and
 // what it has cost so far.
 struct Transfer {
@@ -286,6 +279,13 @@ class Downloads {
 bool host_unreachable(int curl_code) {
   return curl_code == CURLE_COULDNT_CONNECT || curl_code == CURLE_COULDNT_RESOLVE_HOST ||
          curl_code == CURLE_COULDNT_RESOLVE_PROXY;
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) bytes /= 1000, ++unit;
+  return unit ? fmt::format("{:.1f} {}", bytes, units[unit]) : fmt::format("{:.0f} {}", bytes, units[unit]);
 }
 
 bool offline_mode() {

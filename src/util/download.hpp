@@ -20,6 +20,9 @@ struct RemoteFile {
   std::optional<std::uint64_t> size;   // expected size in bytes, when known
 };
 
+// "1.5 GB", "340 kB", "12 B": sizes as progress lines and `aeval cache` show them.
+std::string human_bytes(double bytes);
+
 // HF_HUB_OFFLINE set to 1/ON/YES/TRUE (the Hub's own switch): no download
 // goes to the network; only what is cached is used.
 bool offline_mode();
