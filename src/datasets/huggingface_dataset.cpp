@@ -6,10 +6,13 @@
 
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
+#include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
 #include "datasets/parquet_clips.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
+#include "util/download.hpp"
+#include "util/sha256.hpp"
 
 namespace aeval::pipeline {
 
@@ -23,6 +26,15 @@ struct HubDatasetConfig {
   std::vector<std::string> fields;  // empty: every other column
   int limit = 0;
 };
+
+bool is_url(const std::string& text) { return text.rfind("https://", 0) == 0 || text.rfind("http://", 0) == 0; }
+
+// Audio named by URL is fetched once into the entry's folder, under a name
+// unique to the URL that keeps its extension (what the decoder goes by).
+std::filesystem::path audio_download_path(const std::string& entry, const std::string& url) {
+  const std::string path = url.substr(0, url.find_first_of("?#"));
+  return source_cache_dir(entry) / "audio" / (sha256_hex(url).substr(0, 16) + "-" + path.substr(path.find_last_of('/') + 1));
+}
 
 std::string column_list(const TableReader& table) {
   std::string list;
@@ -68,6 +80,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
 
   Dataset d;
   d.name = name;
+  std::vector<RemoteFile> remote_audio;  // audio the rows name by URL
   std::uint64_t position = 0;
   for (std::size_t k = 0; k < split.files.size(); ++k) {
     if (config.limit > 0 && d.samples.size() >= std::size_t(config.limit)) break;
@@ -84,7 +97,12 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       ++position;
       if (row[2]) s.reference = *row[2];
       if (audio.type == "VARCHAR") {
-        if (row[3]) s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
+        if (row[3] && is_url(*row[3])) {
+          s.audio = audio_download_path(name, *row[3]);
+          remote_audio.push_back({*row[3], s.audio, "", std::nullopt});
+        } else if (row[3]) {
+          s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
+        }
       } else {
         s.audio = datasets::parquet_clip_locator(file, file_row, config.audio_column);
       }
@@ -93,6 +111,11 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
         s.fields[fields[f]] = row[4 + f] ? nlohmann::json::parse(*row[4 + f]) : nlohmann::json(nullptr);
       d.samples.push_back(std::move(s));
     });
+  }
+  if (!remote_audio.empty()) {
+    DownloadOptions options;  // no token: it belongs to the Hub, not to the hosts the rows name
+    options.prefetch_hint = config.split.prefetch_hint;
+    download_files(remote_audio, options);
   }
   std::set<std::string> ids;
   for (const auto& s : d.samples)

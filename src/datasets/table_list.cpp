@@ -1,5 +1,6 @@
-// The `table` dataset class: a TSV or CSV list with a header line, one sample
-// per row (Common Voice's test.tsv with `path` and `sentence`), read through
+// The `table` dataset class: a TSV or CSV list with a header line (or named
+// `columns`), one sample per row (Common Voice's test.tsv with `path` and
+// `sentence`, FLEURS' headerless TSVs), read through
 // DuckDB's CSV reader with every value as text. Audio names are relative to
 // `audio_dir`, itself relative to the list's folder.
 #include <fmt/format.h>
@@ -27,6 +28,7 @@ struct TableConfig {
   std::string audio_column = "path";
   std::string text_column = "sentence";  // empty: rows have no reference
   std::string audio_dir;                 // empty: the list's folder
+  std::vector<std::string> columns;      // given: no header line, these are the columns (FLEURS)
   std::optional<int> limit;
 };
 
@@ -53,7 +55,7 @@ std::size_t column_index(const TableReader& table, const std::string& name, cons
 }
 
 std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const TableConfig& config) {
-  const TableReader table = TableReader::delimited(file, delimiter);
+  const TableReader table = TableReader::delimited(file, delimiter, config.columns);
   const std::size_t audio = column_index(table, config.audio_column, "audio_column", file);
   const std::optional<std::size_t> id =
       config.id_column.empty() ? std::nullopt : std::optional(column_index(table, config.id_column, "id_column", file));
@@ -103,7 +105,7 @@ std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const 
 
 const TableConfig kTableDefaults;
 const DatasetClasses::Registration kTableClass{
-    {Kind::dataset, "table", "A TSV or CSV list with a header line, one sample per row (Common Voice's test.tsv)",
+    {Kind::dataset, "table", "A TSV or CSV list with a header line (or named columns), one sample per row (Common Voice's test.tsv)",
      [] {
        auto args = source_args("the list");
        args.insert(args.end(),
@@ -113,6 +115,7 @@ const DatasetClasses::Registration kTableClass{
                     arg::text("text_column", kTableDefaults.text_column, "column with the reference (\"\": none)"),
                     arg::text("audio_dir", kTableDefaults.audio_dir,
                               "folder the audio names are relative to, relative to the list's (Common Voice: clips)"),
+                    arg::texts("columns", {}, "the column names of a list without a header line (FLEURS' TSVs)"),
                     arg::optional_integer("limit", "read only the first N rows").at_least(1)});
        return with_catalog_args(std::move(args));
      }()},
@@ -124,6 +127,7 @@ const DatasetClasses::Registration kTableClass{
       config.text_column = args.text("text_column");
       config.audio_dir = args.text("audio_dir");
       config.limit = args.optional_integer("limit");
+      config.columns = args.strings("columns");
       const char delimiter = delimiter_of(source.path, args.text("delimiter"), args);
       Dataset d;
       d.name = args.entry().name;

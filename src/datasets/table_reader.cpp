@@ -44,11 +44,17 @@ TableReader TableReader::parquet(std::vector<std::filesystem::path> files) {
   return TableReader(std::move(files), "read_parquet([" + list + "])", "Parquet");
 }
 
-TableReader TableReader::delimited(const std::filesystem::path& file, char delimiter) {
-  const std::string options = fmt::format(
-      "delim = {}, header = true, all_varchar = true, quote = '', escape = '', null_padding = false, "
+TableReader TableReader::delimited(const std::filesystem::path& file, char delimiter,
+                                   const std::vector<std::string>& names) {
+  std::string options = fmt::format(
+      "delim = {}, header = {}, all_varchar = true, quote = '', escape = '', null_padding = false, "
       "strict_mode = true",
-      literal(std::string(1, delimiter)));
+      literal(std::string(1, delimiter)), names.empty() ? "true" : "false");
+  if (!names.empty()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + literal(n);
+    options += ", names = [" + list + "]";
+  }
   return TableReader({file}, "read_csv(" + literal(file.string()) + ", " + options + ")", "a delimited list");
 }
 

@@ -30,7 +30,9 @@ class TableReader {
   static TableReader parquet(std::vector<std::filesystem::path> files);
   // A delimited text file with a header line, every value read as text,
   // quotes not special (Common Voice's TSV lists quote nothing).
-  static TableReader delimited(const std::filesystem::path& file, char delimiter);
+  // `names`: the file has no header line, and these name its columns.
+  static TableReader delimited(const std::filesystem::path& file, char delimiter,
+                               const std::vector<std::string>& names = {});
   TableReader(TableReader&&) noexcept;
   ~TableReader();
   TableReader(const TableReader&) = delete;

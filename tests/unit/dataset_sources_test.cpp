@@ -311,6 +311,29 @@ TEST(TableList, AColumnThatDoesNotExistIsAnErrorListingTheColumns) {
       << id_message;
 }
 
+TEST(TableList, AListWithoutAHeaderLineTakesItsColumnNamesFromTheEntry) {
+  // FLEURS' test.tsv: id, file name, raw and normalised transcription, characters, samples, gender; no header.
+  TempDir dir;
+  write_bytes(dir / "test.tsv",
+              "1655\t10004.wav\tThe Raw Text.\tthe raw text\tt h e |\t96000\tFEMALE\n"
+              "1656\t10005.wav\tMore words\tmore words\tm o r e |\t80000\tMALE\n");
+  const std::string yaml =
+      "f:\n  class: table\n  args:\n    path: ../../test.tsv\n    audio_dir: audio/test\n"
+      "    columns: [id, file_name, raw_transcription, transcription, characters, num_samples, gender]\n"
+      "    audio_column: file_name\n    text_column: transcription\n    id_column: id\n";
+  const Dataset d = load(dir, yaml, "f");
+  ASSERT_EQ(d.samples.size(), 2u) << "the first line is a row, not a header";
+  EXPECT_EQ(d.samples[0].id, "1655");
+  EXPECT_EQ(d.samples[0].audio, dir / "audio" / "test" / "10004.wav");
+  EXPECT_EQ(d.samples[1].reference, "more words");
+  EXPECT_EQ(d.samples[1].fields["raw_transcription"], "More words");
+  EXPECT_EQ(d.samples[1].fields["gender"], "MALE");
+  const std::string message = data_error([&] {
+    load(dir, "f:\n  class: table\n  args:\n    path: ../../test.tsv\n    columns: [a, b]\n", "f");
+  });
+  EXPECT_FALSE(message.empty()) << "seven fields under two names is an error";
+}
+
 TEST(TableList, CsvWithAnIdColumnAndOtherAudioColumnsResolvedAgainstAudioDir) {
   TempDir dir;
   write_bytes(dir / "pairs.csv",

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -146,6 +147,33 @@ TEST(HuggingfaceDataset, DeclaredConfigsAndTheParquetConversionAreFollowed) {
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("its splits: test, validation (did you mean 'validation'?)"), std::string::npos) << e.what();
   }
+}
+
+TEST(HuggingfaceDataset, AudioNamedByUrlIsFetchedOnceIntoTheEntrysFolder) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestRepo repo;
+  repo.main = {test_commit("urls"), {{"data/test.parquet", f.dir / "urls.parquet"}}};
+  for (const auto& p : kPrompts) repo.main.files["wav/" + p + ".wav"] = f.dir / "wav" / (p + ".wav");
+  HubTestServer hub({{"acme/prompts", repo}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  // The rows name their audio by URL (here: files of the same local Hub).
+  aeval::testing::write_parquet(
+      fmt::format("SELECT p AS id, 'words of ' || p AS text, {} || p || '.wav?download=true' AS audio "
+                  "FROM (VALUES {}) t(p) ORDER BY p",
+                  aeval::datasets::TableReader::literal(hub.endpoint() + "/datasets/acme/prompts/resolve/main/wav/"),
+                  fmt::format("('{}')", fmt::join(kPrompts, "'), ('"))),
+      f.dir / "urls.parquet");
+  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  ASSERT_EQ(d.samples.size(), kPrompts.size());
+  EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size()));
+  for (const auto& s : d.samples) {
+    EXPECT_EQ(s.audio.extension(), ".wav") << s.audio;
+    EXPECT_EQ(s.audio.parent_path(), f.dir / "cache" / "aeval" / "datasets" / "hub" / "audio");
+    EXPECT_EQ(aeval::decode_audio(s.audio).samples, aeval::decode_audio(f.dir / "wav" / (s.id + ".wav")).samples);
+  }
+  aeval::pipeline::load_dataset(f.registry(), "hub");
+  EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size())) << "fetched once";
 }
 
 TEST(HuggingfaceDataset, AMissingColumnListsTheColumnsThereAre) {
