@@ -63,15 +63,15 @@ void register_clip_reader(const std::string& extension, ClipReader reader) {
   clip_readers().by_extension[lowercase(extension)] = std::move(reader);
 }
 
-std::string read_locator_bytes(const AudioLocator& locator) {
+AudioBytes read_locator_bytes(const AudioLocator& locator) {
   if (!locator.fragment.empty() && !locator.start) {
     ClipReader reader;
     {
       const std::lock_guard lock(clip_readers().mutex);
       reader = clip_readers().by_extension.at(lowercase(locator.file.extension().string()));
     }
-    std::string bytes = reader(locator.file, locator.fragment);
-    if (bytes.empty())
+    AudioBytes bytes = reader(locator.file, locator.fragment);
+    if (!bytes || bytes->empty())
       throw Error(ErrorCategory::audio, locator.file.string() + "#" + locator.fragment + ": no audio bytes stored");
     return bytes;
   }
@@ -85,7 +85,7 @@ std::string read_locator_bytes(const AudioLocator& locator) {
   bytes << in.rdbuf();
   if (!in) throw Error(ErrorCategory::audio, name + ": cannot read");
   if (bytes.view().empty()) throw Error(ErrorCategory::audio, name + ": empty file");
-  return std::move(bytes).str();
+  return std::make_shared<const std::string>(std::move(bytes).str());
 }
 
 }  // namespace aeval::detail

@@ -9,6 +9,7 @@
 // A path naming an existing file is that file, '#' or not.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -24,14 +25,18 @@ struct AudioLocator {
 // whose file has no clip reader.
 AudioLocator parse_audio_locator(const std::filesystem::path& locator);
 
-// Reads the bytes of one clip stored inside `file` (named by `fragment`).
-using ClipReader = std::function<std::string(const std::filesystem::path& file, const std::string& fragment)>;
+// Encoded audio, shared rather than copied: a container's reader hands out
+// the bytes it keeps (a Parquet window) without copying each clip.
+using AudioBytes = std::shared_ptr<const std::string>;
+
+// Reads the bytes of one clip stored inside `file` (named by `fragment`); null for none.
+using ClipReader = std::function<AudioBytes(const std::filesystem::path& file, const std::string& fragment)>;
 
 // Registers the reader of container files with this extension (".parquet").
 void register_clip_reader(const std::string& extension, ClipReader reader);
 
 // The encoded bytes behind a locator: the file's, or its clip's (for `t=`,
 // the whole file's: the slice is taken after decoding).
-std::string read_locator_bytes(const AudioLocator& locator);
+AudioBytes read_locator_bytes(const AudioLocator& locator);
 
 }  // namespace aeval::detail

@@ -163,10 +163,10 @@ Audio decode_audio_bytes(const std::string& bytes, const std::string& name, cons
 
 Audio decode_audio(const std::filesystem::path& path) {
   const detail::AudioLocator locator = detail::parse_audio_locator(path);
-  const std::string bytes = detail::read_locator_bytes(locator);
+  const detail::AudioBytes bytes = detail::read_locator_bytes(locator);
   // A clip stored in a container is probed: its container's extension says nothing of it.
   const bool whole_file = locator.start || locator.fragment.empty();
-  Audio audio = decode_audio_bytes(bytes, path.string(), whole_file ? locator.file.string() : std::string());
+  Audio audio = decode_audio_bytes(*bytes, path.string(), whole_file ? locator.file.string() : std::string());
   if (!locator.start) return audio;
   // t=START,END: the frames from round(START·rate) up to round(END·rate), the file's end at most.
   const auto first = static_cast<std::size_t>(std::llround(*locator.start * audio.sample_rate));
@@ -184,7 +184,7 @@ Audio decode_audio(const std::filesystem::path& path) {
 
 std::string audio_sha256(const std::filesystem::path& path) {
   const detail::AudioLocator locator = detail::parse_audio_locator(path);
-  const std::string digest = sha256_hex(detail::read_locator_bytes(locator));
+  const std::string digest = sha256_hex(*detail::read_locator_bytes(locator));
   // A slice is its file's bytes and the range taken from them.
   return locator.start ? sha256_hex(digest + "#" + locator.fragment) : digest;
 }
