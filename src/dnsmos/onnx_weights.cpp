@@ -1,6 +1,10 @@
 #include "dnsmos/onnx_weights.hpp"
 
-#include <onnx/onnx-ml.pb.h>
+// Debian's libonnx_proto is built with the ONNX-ML messages (its CMake target defines this too).
+#ifndef ONNX_ML
+#define ONNX_ML 1
+#endif
+#include <onnx/onnx_pb.h>
 
 #include <bit>
 #include <cstring>

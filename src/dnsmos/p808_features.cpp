@@ -30,7 +30,7 @@ double mel_to_hz(double mel) {
 
 // np.linspace(start, stop, n): i·step + start, the last value exactly stop.
 std::vector<double> linspace(double start, double stop, int n) {
-  std::vector<double> out(std::size_t(n));
+  std::vector<double> out(static_cast<std::size_t>(n));
   const double step = (stop - start) / (n - 1);
   for (int i = 0; i < n; ++i) out[std::size_t(i)] = double(i) * step + start;
   out.back() = stop;
