@@ -24,7 +24,7 @@ namespace {
 using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
 
-constexpr std::size_t kSamples = 24;
+constexpr std::size_t kSamples = 12;
 
 TEST(HubDatasetE2E, TheAsteriskPromptsAsAHubParquetSplitGiveTheSameWer) {
 #ifdef AEVAL_SANITIZED
