@@ -1,10 +1,14 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
+#include <set>
 
 #include "aeval/error.hpp"
 #include "datasets/dataset_cache.hpp"
+#include "registry/args.hpp"
 #include "registry/classes.hpp"
+#include "pipeline/task.hpp"
 #include "registry/registry.hpp"
 #include "cli/commands.hpp"
 #include "util/download.hpp"
@@ -13,9 +17,12 @@ namespace aeval::cli {
 
 namespace {
 
-std::vector<std::string> kind_folders() {
+// The kinds of entries, suites (the groups tasks name) and the benchmark catalog.
+std::vector<std::string> listable() {
   std::vector<std::string> out;
   for (auto k : pipeline::kAllKinds) out.push_back(pipeline::folder_name(k));
+  out.push_back("suites");
+  out.push_back("benchmarks");
   return out;
 }
 
@@ -48,19 +55,54 @@ void print_datasets(const pipeline::Registry& registry) {
   }
 }
 
+// The catalog (every task that belongs to a suite) as a Markdown table: docs/benchmarks.md
+// holds this output, and a test keeps it so.
+void print_benchmarks(const pipeline::Registry& registry) {
+  std::set<std::string> catalog;
+  for (const auto& [suite, tasks] : pipeline::task_suites(registry)) catalog.insert(tasks.begin(), tasks.end());
+  std::printf("| task | suites | language | metrics | source | licence | size |\n|---|---|---|---|---|---|---|\n");
+  for (const auto& name : catalog) {
+    const auto& task = registry.get(pipeline::Kind::task, name);
+    const pipeline::Args args(task, pipeline::class_spec(task, pipeline::Kind::task));
+    const std::string dataset = args.text("dataset");
+    std::string source, license, size;
+    if (registry.contains(pipeline::Kind::dataset, dataset)) {
+      const auto& d = registry.get(pipeline::Kind::dataset, dataset);
+      const pipeline::Args dargs(d, pipeline::class_spec(d, pipeline::Kind::dataset));
+      source = datasets::dataset_cache_state(registry, dataset).source;
+      license = dargs.text("license");
+      size = dargs.text("size");
+    }
+    std::printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", name.c_str(), fmt::format("{}", fmt::join(args.strings("suites"), ", ")).c_str(),
+                args.text("language").c_str(), fmt::format("{}", fmt::join(args.strings("evaluators"), ", ")).c_str(),
+                source.c_str(), license.c_str(), size.c_str());
+  }
+}
+
 }  // namespace
 
 Action add_list_command(CLI::App& app, GlobalOptions& global) {
   auto kind = std::make_shared<std::string>();
   CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, prompts, models, ...");
-  list->add_option("kind", *kind, "Only this kind")->check(CLI::IsMember(kind_folders()));
+  list->add_option("kind", *kind, "Only this kind, or suites")->check(CLI::IsMember(listable()));
   list->footer(
       "`aeval list datasets` also shows each dataset's cache state, size on disk, licence and source\n"
-      "(a Hub split, a URL, a local path); it never uses the network.");
+      "(a Hub split, a URL, a local path); it never uses the network. `aeval list suites` shows\n"
+      "the groups of tasks `aeval run --suite NAME` runs; `aeval list benchmarks` the catalog as the\n"
+      "Markdown table of docs/benchmarks.md.");
   return [kind, &global]() {
     const pipeline::Registry registry(registry_folders(global));
     if (*kind == "datasets") {
       print_datasets(registry);
+      return 0;
+    }
+    if (*kind == "benchmarks") {
+      print_benchmarks(registry);
+      return 0;
+    }
+    if (*kind == "suites") {
+      for (const auto& [suite, tasks] : pipeline::task_suites(registry))
+        std::printf("%-16s %zu tasks: %s\n", suite.c_str(), tasks.size(), fmt::format("{}", fmt::join(tasks, ", ")).c_str());
       return 0;
     }
     for (auto k : pipeline::kAllKinds) {

@@ -6,6 +6,8 @@
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
 #include "pipeline/invocation.hpp"
+#include "pipeline/task.hpp"
+#include "registry/registry.hpp"
 #include "report/summary.hpp"
 
 namespace aeval::cli {
@@ -48,6 +50,57 @@ const CLI::Validator kNotNegative(
     [](const std::string& value) { return value.starts_with('-') ? "must be 0 or more, not " + value : std::string(); },
     "", "not negative");
 
+struct RunCommandOptions {
+  std::string task, suite, shard, resume;
+  ComponentOptions components;
+  std::vector<std::string> sets;
+  std::filesystem::path output = "results";
+  std::size_t limit = 0;
+  int jobs = 0;
+  double max_fail_rate = 0.5;
+  bool no_cache = false, quiet = false, rerun_changed = false;
+};
+
+// Every task of the suite in turn, each a run of its own with the same options; a task that
+// cannot start is reported and the rest still run. Exit status: the worst of the runs.
+int run_suite(const RunCommandOptions& o, const GlobalOptions& global, const pipeline::RunOptions& options) {
+  pipeline::Invocation base;
+  base.registry = registry_folders(global);
+  base.sets = o.sets;
+  const pipeline::Registry registry = load_registry(base);
+  const auto suites = pipeline::task_suites(registry);
+  const auto suite = suites.find(o.suite);
+  if (suite == suites.end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, tasks] : suites) names.push_back(name);
+    throw Error(ErrorCategory::config, "no suite named '" + o.suite + "'" + pipeline::suggestion_suffix(o.suite, names) +
+                                           " (`aeval list suites`)");
+  }
+  int status = 0;
+  std::vector<std::pair<std::string, std::string>> outcomes;  // task, what happened
+  for (const auto& task : suite->second) {
+    std::printf("\n== %s (%zu of %zu in suite %s)\n", task.c_str(), outcomes.size() + 1, suite->second.size(),
+                o.suite.c_str());
+    std::fflush(stdout);
+    try {
+      pipeline::Invocation inv = base;
+      inv.task = pipeline::resolve_task(registry, task, o.components.overrides());
+      inv.limit = o.limit;
+      if (!o.shard.empty()) inv.shard = pipeline::parse_shard(o.shard);
+      const int run_status = report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
+      status = std::max(status, run_status);
+      outcomes.emplace_back(task, run_status == 0 ? "done" : "done, too many samples failed");
+    } catch (const Error& e) {
+      std::fprintf(stderr, "aeval: %s: %s error: %s\n", task.c_str(), to_string(e.category()), e.what());
+      status = std::max(status, 1);
+      outcomes.emplace_back(task, std::string("stopped: ") + e.what());
+    }
+  }
+  std::printf("\nsuite %s:\n", o.suite.c_str());
+  for (const auto& [task, outcome] : outcomes) std::printf("  %-32s %s\n", task.c_str(), outcome.c_str());
+  return status;
+}
+
 }  // namespace
 
 void add_component_options(CLI::App* command, ComponentOptions& o, bool inference) {
@@ -73,17 +126,7 @@ pipeline::TaskOverrides ComponentOptions::overrides() const {
 }
 
 Action add_run_command(CLI::App& app, GlobalOptions& global) {
-  struct Options {
-    std::string task, shard, resume;
-    ComponentOptions components;
-    std::vector<std::string> sets;
-    std::filesystem::path output = "results";
-    std::size_t limit = 0;
-    int jobs = 0;
-    double max_fail_rate = 0.5;
-    bool no_cache = false, quiet = false, rerun_changed = false;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<RunCommandOptions>();
   CLI::App* run = app.add_subcommand("run", "Evaluate a model on a dataset (a task)");
   run->footer(
       "A task binds a dataset, a prompt, a model, post-processing, evaluators and aggregators\n"
@@ -108,6 +151,8 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       "2 the command line is wrong; 3 more than --max-fail-rate of the samples failed,\n"
       "or every sample failed (whatever --max-fail-rate says).");
   run->add_option("--task,-t", o->task, "Task to run (`aeval list tasks`)");
+  run->add_option("--suite", o->suite, "Run every task of a suite in turn (`aeval list suites`), e.g. with --model")
+      ->excludes("--task");
   add_component_options(run, o->components, true);
   run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
@@ -144,7 +189,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     if (run->count("--resume")) {
       // A resumed run takes all of these from its store; accepting one would silently ignore it.
       std::vector<std::string> given;
-      for (const char* name : {"--task", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
+      for (const char* name : {"--task", "--suite", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
                                "--aggregator", "--set", "--limit", "--shard"})
         if (run->count(name)) given.emplace_back(name);
       if (!global.registries.empty()) given.emplace_back("--registry");
@@ -157,6 +202,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       if (!o->quiet) std::fprintf(stderr, "aeval: resuming %s\n", dir.string().c_str());
       return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);
     }
+    if (!o->suite.empty()) return run_suite(*o, global, options);
     if (o->task.empty() && o->components.dataset.empty())
       throw Error(ErrorCategory::config, "name a --task, or a --dataset (with --model and --evaluator unless the "
                                          "dataset has a default task); `aeval list tasks` shows the tasks");

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "aeval/error.hpp"
+#include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/match.hpp"
 #include "registry/args.hpp"
 #include "pipeline/post_process.hpp"
@@ -95,6 +96,28 @@ const PostProcessClasses::Registration kLower{
     [](const Args& args) {
       PostProcess t = base(args);
       t.apply = [](const std::string& s, const Sample&) { return text::lower(s); };
+      return t;
+    }};
+
+// UltraEval-Audio's WER tokenizes both texts with a sacreBLEU tokenizer (13a, or zh for
+// Chinese and Cantonese) and lowercases them before counting word edits.
+const PostProcessClasses::Registration kTokenize{
+    {Kind::post_process, "tokenize", "A sacreBLEU tokenizer (spaces around punctuation, CJK characters), then lowercase",
+     {arg::choice("tokenizer", "13a", {"13a", "intl", "zh", "char", "none"}, "sacreBLEU 2.6.0's tokenizer of that name"),
+      arg::boolean("lowercase", true, "lowercase after tokenizing (UltraEval-Audio's EvaluationTokenizer)"),
+      apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      const std::string tokenizer = args.text("tokenizer");
+      const bool lowercase = args.boolean("lowercase");
+      t.apply = [tokenizer, lowercase](const std::string& s, const Sample&) {
+        // sacreBLEU tokenizes an rstripped line; the edit distance ignores the spacing around it.
+        const std::string tokens = metrics::bleu_tokenize(text::strip(s), tokenizer);
+        return lowercase ? text::lower(tokens) : tokens;
+      };
+      t.identity["reference"] = "sacreBLEU 2.6.0 tokenizer";
+      t.identity["tokenizer"] = tokenizer;
+      t.identity["lowercase"] = lowercase;
       return t;
     }};
 

@@ -53,7 +53,7 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
                             task_name.empty() ? "the command line" : "task '" + task_name + "'", what, option));
   };
   if (spec.dataset.empty()) missing("dataset", "--dataset");
-  if (spec.model.empty()) missing("model", "--model");
+  if (spec.model.empty()) missing("model", "--model NAME (`aeval list models`)");
   if (spec.evaluators.empty()) missing("evaluators", "--evaluator");
 
   // Command-line names are checked here; registry names were checked on load.
@@ -66,12 +66,23 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
   return spec;
 }
 
+std::map<std::string, std::vector<std::string>> task_suites(const Registry& registry) {
+  std::map<std::string, std::vector<std::string>> suites;
+  for (const auto& name : registry.names(Kind::task)) {
+    const Entry& entry = registry.get(Kind::task, name);
+    for (const auto& suite : Args(entry, class_spec(entry, Kind::task)).strings("suites")) suites[suite].push_back(name);
+  }
+  return suites;
+}
+
 namespace {
 const TaskClasses::Registration kTaskClass{
     {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
      {arg::required_reference("dataset", Kind::dataset, "a dataset entry or a .jsonl manifest path"),
       arg::reference("prompt", Kind::prompt, "", "how a sample becomes a request (default: the sample's audio alone)"),
-      arg::required_reference("model", Kind::model),
+      arg::reference("model", Kind::model, "", "(benchmarks of the catalog name none: give --model)"),
+      arg::texts("suites", {}, "suites the task belongs to: `aeval run --suite NAME` runs them all"),
+      arg::text("language", "", "what the benchmark's audio is in (en, zh, de, en->zh...), for the catalog's table"),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
       arg::references("evaluators", Kind::evaluator, true),
       arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")}},

@@ -1,6 +1,8 @@
 #pragma once
 // Resolving a task name (and command-line overrides) to the entries it binds.
+#include <map>
 #include <string>
+#include <vector>
 
 #include "aeval/pipeline/task_spec.hpp"
 #include "registry/factory.hpp"
@@ -10,6 +12,9 @@ namespace aeval::pipeline {
 // `task` may be empty when the overrides name a dataset whose default task
 // supplies the rest, or name dataset, model and evaluators themselves.
 TaskSpec resolve_task(const Registry& registry, const std::string& task, const TaskOverrides& overrides = {});
+
+// Every suite the registry's tasks name, with its tasks in name order.
+std::map<std::string, std::vector<std::string>> task_suites(const Registry& registry);
 
 // Task entries; their one class, `task`, reads its arguments into a TaskSpec.
 using TaskClasses = ClassFactories<TaskSpec>;
