@@ -13,7 +13,11 @@ packages=(
   libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libavutil-dev
   libpocketsphinx-dev libsphinxbase-dev
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcli11-dev libfmt-dev
+  # DNSMOS: the ONNX protobuf classes that read the official model files
+  libonnx-dev libprotobuf-dev
   libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev libarchive-dev
+  # Chinese script conversion (OpenCC) and Japanese words (MeCab with the IPA dictionary)
+  libopencc-dev libmecab-dev mecab-ipadic-utf8
   libopus-dev libcodec2-dev libmp3lame-dev libgsm1-dev
   # text-to-speech, run as a subprocess (GPL: never linked)
   espeak-ng

@@ -3,9 +3,10 @@
 // (interpn.py, _resample_loop), operation for operation in float64, so the output matches to
 // the last bit or two. (resampy ≤ 0.2 had another kaiser_best: 64 zero crossings, 2⁹ samples
 // per crossing, β = 14.7697, roll-off 0.9476; 0.3.0 replaced it with the one below.)
-// The project builds without FMA contraction, as numba evaluates: a·b + c rounds twice.
+// a·b + c must round twice, as in numba: built without -march, the compiler has no FMA to fuse them.
 #include "audio/resampy_resample.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -31,11 +32,34 @@ std::vector<double> kaiser_best_half_window() {
     const double t = j == n ? double(kZeros) : double(j) * step + 0.0;
     const double y = std::numbers::pi * (kRolloff * t == 0 ? 1.0e-20 : kRolloff * t);
     const double sinc = kRolloff * (std::sin(y) / y);
-    const double ratio = double(j) / n;  // (index − α)/α of the full window, α = n
-    const double taper = std::cyl_bessel_i(0.0, kBeta * std::sqrt(1 - std::pow(ratio, 2.0))) / i0_beta;
+    const double position = double(j) / n;  // (index − α)/α in the full window, α = n
+    const double taper = std::cyl_bessel_i(0.0, kBeta * std::sqrt(1 - std::pow(position, 2.0))) / i0_beta;
     window[std::size_t(j)] = taper * sinc;
   }
   return window;
+}
+
+// The table as resampy uses it for one ratio: scaled by the ratio when downsampling, with its
+// differences (np.diff(window, append=window[-1])) for the linear interpolation. Building it
+// costs more than resampling a short clip, and a run resamples many clips at one rate.
+struct Table {
+  double scale = 0;
+  std::vector<double> window, delta;
+};
+
+const Table& table_for(double sample_ratio) {
+  static const std::vector<double> kHalfWindow = kaiser_best_half_window();
+  thread_local Table last;
+  const double scale = sample_ratio < 1 ? sample_ratio : 1.0;
+  if (last.scale != scale) {
+    last.scale = scale;
+    last.window = kHalfWindow;
+    if (sample_ratio < 1)
+      for (double& w : last.window) w = sample_ratio * w;
+    last.delta.assign(last.window.size(), 0.0);
+    for (std::size_t i = 0; i + 1 < last.window.size(); ++i) last.delta[i] = last.window[i + 1] - last.window[i];
+  }
+  return last;
 }
 
 }  // namespace
@@ -52,12 +76,9 @@ std::vector<double> resampy_resample(std::span<const double> x, int sr_orig, int
                                           " samples are too few to resample from " + std::to_string(sr_orig) +
                                           " to " + std::to_string(sr_new) + " Hz");
 
-  static const std::vector<double> kHalfWindow = kaiser_best_half_window();
-  std::vector<double> window = kHalfWindow;
-  if (sample_ratio < 1)
-    for (double& w : window) w = sample_ratio * w;
-  std::vector<double> delta(window.size(), 0.0);  // np.diff(window, append=window[-1])
-  for (std::size_t i = 0; i + 1 < window.size(); ++i) delta[i] = window[i + 1] - window[i];
+  const Table& table = table_for(sample_ratio);
+  const std::vector<double>& window = table.window;
+  const std::vector<double>& delta = table.delta;
 
   const double scale = std::min(1.0, sample_ratio), time_increment = 1.0 / sample_ratio;
   const long index_step = static_cast<long>(scale * kTablePerZero);
@@ -70,12 +91,11 @@ std::vector<double> resampy_resample(std::span<const double> x, int sr_orig, int
     double index_frac = frac * kTablePerZero;
     long offset = static_cast<long>(index_frac);
     double eta = index_frac - double(offset);
-    double acc = 0.0;
+    double acc = 0.0;  // the left wing outwards from x[n], then the right wing from x[n + 1]
     const long i_max = std::min(n + 1, (nwin - offset) / index_step);
     for (long i = 0; i < i_max; ++i) {
       const long k = offset + i * index_step;
-      const double weight = window[std::size_t(k)] + eta * delta[std::size_t(k)];
-      acc += weight * x[std::size_t(n - i)];
+      acc += (window[std::size_t(k)] + eta * delta[std::size_t(k)]) * x[std::size_t(n - i)];
     }
     frac = scale - frac;
     index_frac = frac * kTablePerZero;
@@ -84,8 +104,7 @@ std::vector<double> resampy_resample(std::span<const double> x, int sr_orig, int
     const long k_max = std::min(n_orig - n - 1, (nwin - offset) / index_step);
     for (long k = 0; k < k_max; ++k) {
       const long j = offset + k * index_step;
-      const double weight = window[std::size_t(j)] + eta * delta[std::size_t(j)];
-      acc += weight * x[std::size_t(n + k + 1)];
+      acc += (window[std::size_t(j)] + eta * delta[std::size_t(j)]) * x[std::size_t(n + k + 1)];
     }
     y[std::size_t(t)] = acc;
   }

@@ -82,7 +82,7 @@ struct Workspace {
 
 struct Scorer::Impl {
   Options options;
-  const kernels::KernelSet& kernels;
+  const kernels::KernelSet& isa;
   std::optional<P835Network> p835;
   std::optional<P808Network> p808;
   P808FeatureExtractor features;
@@ -90,7 +90,7 @@ struct Scorer::Impl {
   std::vector<std::unique_ptr<Workspace>> idle;
 
   Impl(const std::filesystem::path& dir, const Options& o)
-      : options(o), kernels(kernels::kernel_set(o.simd)), features(o.p808_features) {
+      : options(o), isa(kernels::kernel_set(o.simd)), features(o.p808_features) {
     if (o.p835 != P835Model::none) {
       const OfficialModel& official = o.p835 == P835Model::regular ? kP835Official : kP835PersonalizedOfficial;
       p835.emplace(OnnxGraph(dir / official.file_name, official, o.require_official_weights));
@@ -143,7 +143,7 @@ std::array<float, 3> Scorer::p835_raw(std::span<const float> window) const {
                                           std::to_string(window.size()));
   const P835Network& network = impl_->p835_network();
   Impl::Lease lease(*impl_);
-  return network.run(window.data(), lease.workspace->network, impl_->kernels);
+  return network.run(window.data(), lease.workspace->network, impl_->isa);
 }
 
 std::vector<float> Scorer::p808_input(std::span<const double> samples) const {
@@ -152,7 +152,7 @@ std::vector<float> Scorer::p808_input(std::span<const double> samples) const {
                                           " samples, not " + std::to_string(samples.size()));
   Impl::Lease lease(*impl_);
   std::vector<float> out(kP808Frames * kP808Bands);
-  impl_->features.compute(samples.data(), out.data(), lease.workspace->features, impl_->kernels);
+  impl_->features.compute(samples.data(), out.data(), lease.workspace->features, impl_->isa);
   return out;
 }
 
@@ -162,7 +162,7 @@ float Scorer::p808_raw(std::span<const float> input) const {
                                           " values, not " + std::to_string(input.size()));
   const P808Network& network = impl_->p808_network();
   Impl::Lease lease(*impl_);
-  return network.run(input.data(), lease.workspace->network, impl_->kernels);
+  return network.run(input.data(), lease.workspace->network, impl_->isa);
 }
 
 ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const {
@@ -218,7 +218,7 @@ ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const
     w.end = end;
     if (impl_->p835) {
       work.window.assign(segment, segment + kWindowSamples);  // .astype('float32')
-      const auto raw = impl_->p835->run(work.window.data(), work.network, impl_->kernels);
+      const auto raw = impl_->p835->run(work.window.data(), work.network, impl_->isa);
       w.sig_raw = raw[0];
       w.bak_raw = raw[1];
       w.ovrl_raw = raw[2];
@@ -234,8 +234,8 @@ ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const
     }
     if (impl_->p808) {
       work.p808_input.resize(kP808Frames * kP808Bands);
-      impl_->features.compute(segment, work.p808_input.data(), work.features, impl_->kernels);
-      w.p808_mos = impl_->p808->run(work.p808_input.data(), work.network, impl_->kernels);
+      impl_->features.compute(segment, work.p808_input.data(), work.features, impl_->isa);
+      w.p808_mos = impl_->p808->run(work.p808_input.data(), work.network, impl_->isa);
       p808.push_back(w.p808_mos);
     }
     clip.windows.push_back(w);

@@ -15,8 +15,8 @@ namespace aeval::dnsmos::kernels {
 
 namespace {
 
-// Tiles per Winograd block: a multiple of every register tile's row count (6, 8, 12, 24), with
-// the block's transformed inputs and products (36 planes each) kept to about 1.5 MB.
+// Tiles per Winograd block, when a layer runs whole: about 1.5 MB of transformed inputs and
+// products (36 planes each), in a multiple of every register tile's row count (6, 12, 24).
 int winograd_block_tiles(int in_channels, int out_channels) {
   const int tiles = (3 << 19) / (36 * 4 * (in_channels + out_channels));
   return tiles < 48 ? 24 : tiles / 24 * 24;
@@ -120,9 +120,10 @@ const KernelSet kSet{"portable", gemm_f32, gemm_f64, conv3x3_single_input, conv3
 
 }  // namespace
 
-std::size_t winograd_scratch_floats(int in_channels, int out_channels) {
-  return std::size_t(36) * std::size_t(winograd_block_tiles(in_channels, out_channels)) *
-         std::size_t(in_channels + out_channels);
+std::size_t conv_scratch_floats(int in_channels, int out_channels, int width) {
+  if (in_channels == 1) return 4 * std::size_t(width + 2);  // zero-padded input rows
+  return std::size_t(36) * (std::size_t(winograd_block_tiles(in_channels, out_channels)) *
+                                std::size_t(in_channels + out_channels) + 32);
 }
 
 void winograd_weights(const float* onnx_weights, int out_channels, int in_channels, float* transformed) {

@@ -27,9 +27,11 @@ struct Gemm {
   long ldc = 0;
 };
 
-// out = ReLU(conv3×3(in, pad 1) + bias), then 2×2 max pooling (floor) when `pool`.
-// in: height × width × in_channels; out: height × width × out_channels, or
-// height/2 × width/2 × out_channels pooled. out_channels must be a multiple of 16.
+// out = ReLU(conv3×3(in, pad 1) + bias), then 2×2 max pooling (floor) when `pool`, for the
+// output rows of tile rows [tile_row_begin, tile_row_end) (4 rows each, before pooling).
+// in: height × width × in_channels; out: height × width × out_channels, or height/2 × width/2 ×
+// out_channels pooled. With a ring, a buffer holds only that many rows, row y at y % ring, so
+// layers can run a few rows apart without their whole outputs. out_channels: a multiple of 16.
 struct Conv3x3 {
   const float* in = nullptr;
   int height = 0, width = 0, in_channels = 0, out_channels = 0;
@@ -38,11 +40,14 @@ struct Conv3x3 {
   const float* bias = nullptr;
   bool pool = false;
   float* out = nullptr;
-  float* scratch = nullptr;  // winograd only: winograd_scratch_floats(...) floats
+  int tile_row_begin = 0, tile_row_end = 0;
+  int in_ring = 0, out_ring = 0;  // 0: the buffer holds every row
+  float* scratch = nullptr;       // conv_scratch_floats(in_channels, out_channels, width) floats
 };
+inline int tile_rows(int height) { return (height + 3) / 4; }
 
-// Tiles of 4×4 outputs transformed together: bounds the scratch, which stays in cache.
-std::size_t winograd_scratch_floats(int in_channels, int out_channels);
+// Winograd transforms a block of tiles at a time, which bounds the scratch (it stays in cache).
+std::size_t conv_scratch_floats(int in_channels, int out_channels, int width);
 // U = G·g·Gᵀ of each ONNX kernel g = weights[k][c] ([out][in][3][3]), computed in double and
 // stored as float in the layout the kernels read: [36][in_channels][out_channels].
 void winograd_weights(const float* onnx_weights, int out_channels, int in_channels, float* transformed);

@@ -9,15 +9,17 @@
 // ---- matrix product: register tiles of MR rows × NV vectors, k innermost (one FMA chain
 // per output element, in k order).
 
+// acc = C (accumulate) or 0, then acc += A[:, k]·B[k, :] for k < K in order: a K-blocked
+// product is the same chain of FMAs as an unblocked one.
 template <class S, int MR, int NV>
-AEVAL_DNSMOS_INLINE void gemm_tile(int K, const typename S::E* A, long lda, const typename S::E* B, long ldb,
-                                   typename S::E* C, long ldc) {
+AEVAL_DNSMOS_INLINE void gemm_tile(int K, bool accumulate, const typename S::E* A, long lda, const typename S::E* B,
+                                   long ldb, typename S::E* C, long ldc) {
   using V = typename S::V;
   V acc[MR][NV];
 #pragma GCC unroll 32
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) acc[r][v] = S::zero();
+    for (int v = 0; v < NV; ++v) acc[r][v] = accumulate ? S::load(C + r * ldc + v * S::lanes) : S::zero();
   for (int k = 0; k < K; ++k) {
     V b[NV];
 #pragma GCC unroll 4
@@ -35,13 +37,34 @@ AEVAL_DNSMOS_INLINE void gemm_tile(int K, const typename S::E* A, long lda, cons
     for (int v = 0; v < NV; ++v) S::store(C + r * ldc + v * S::lanes, acc[r][v]);
 }
 
+// One panel of NV vectors of columns, K in blocks whose slice of B (≤ 16 KiB) stays in L1
+// while the rows of A stream past it.
 template <class S, int NV>
 AEVAL_DNSMOS_INLINE void gemm_panel(const Gemm<typename S::E>& g, int n0) {
   constexpr int MR = S::accumulators / NV;
-  int m = 0;
-  for (; m + MR <= g.M; m += MR)
-    gemm_tile<S, MR, NV>(g.K, g.A + m * g.lda, g.lda, g.B + n0, g.ldb, g.C + m * g.ldc + n0, g.ldc);
-  for (; m < g.M; ++m) gemm_tile<S, 1, NV>(g.K, g.A + m * g.lda, g.lda, g.B + n0, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+  constexpr int kBlock = 16384 / int(sizeof(typename S::E)) / (NV * S::lanes);
+  for (int k0 = 0; k0 < g.K; k0 += kBlock) {
+    const int K = g.K - k0 < kBlock ? g.K - k0 : kBlock;
+    const typename S::E* A = g.A + k0;
+    const typename S::E* B = g.B + long(k0) * g.ldb + n0;
+    int m = 0;
+    for (; m + MR <= g.M; m += MR)
+      gemm_tile<S, MR, NV>(K, k0 > 0, A + m * g.lda, g.lda, B, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+    // The rows left, in tiles of 8, 4, 2 and 1 rows.
+    if (MR > 8 && g.M - m >= 8) {
+      gemm_tile<S, (MR > 8 ? 8 : 1), NV>(K, k0 > 0, A + m * g.lda, g.lda, B, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+      m += 8;
+    }
+    if (MR > 4 && g.M - m >= 4) {
+      gemm_tile<S, (MR > 4 ? 4 : 1), NV>(K, k0 > 0, A + m * g.lda, g.lda, B, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+      m += 4;
+    }
+    if (MR > 2 && g.M - m >= 2) {
+      gemm_tile<S, 2, NV>(K, k0 > 0, A + m * g.lda, g.lda, B, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+      m += 2;
+    }
+    if (m < g.M) gemm_tile<S, 1, NV>(K, k0 > 0, A + m * g.lda, g.lda, B, g.ldb, g.C + m * g.ldc + n0, g.ldc);
+  }
 }
 
 template <class S>
@@ -65,51 +88,82 @@ AEVAL_DNSMOS_INLINE void gemm(const Gemm<typename S::E>& g) {
   }
 }
 
-// ---- 3×3 convolution of a one-channel image, directly: 9 taps per output vector.
+// ---- 3×3 convolutions: rows through the rings (kernels.hpp).
 
-AEVAL_DNSMOS_INLINE void single_input_taps(const Conv3x3& c, int y, int x, float* taps) {
-  for (int dy = 0; dy < 3; ++dy) {
-    for (int dx = 0; dx < 3; ++dx) {
-      const int yy = y + dy - 1, xx = x + dx - 1;
-      const bool inside = yy >= 0 && yy < c.height && xx >= 0 && xx < c.width;
-      taps[dy * 3 + dx] = inside ? c.in[long(yy) * c.width + xx] : 0.0f;
-    }
-  }
+AEVAL_DNSMOS_INLINE const float* input_row(const Conv3x3& c, int y) {
+  return c.in + long(c.in_ring ? y % c.in_ring : y) * c.width * c.in_channels;
 }
 
-AEVAL_DNSMOS_INLINE F::V single_input_pixel(const Conv3x3& c, const float* taps, int k) {
-  F::V acc = F::load(c.bias + k);
-  for (int tap = 0; tap < 9; ++tap) acc = F::fmadd(F::set1(taps[tap]), F::load(c.weights + tap * c.out_channels + k), acc);
-  return F::max(acc, F::zero());
+AEVAL_DNSMOS_INLINE float* output_row(const Conv3x3& c, int row, int row_width) {
+  return c.out + long(c.out_ring ? row % c.out_ring : row) * row_width * c.out_channels;
+}
+
+// ---- one input channel, directly: 9 taps per output vector, the taps' weights held in
+// registers along a row. Input rows are copied zero-padded into the scratch first, so no
+// tap needs a bounds check.
+
+AEVAL_DNSMOS_INLINE void padded_input_row(const Conv3x3& c, int y, float* row) {
+  row[0] = row[c.width + 1] = 0.0f;
+  const float* in = y >= 0 && y < c.height ? input_row(c, y) : nullptr;
+  for (int x = 0; x < c.width; ++x) row[x + 1] = in ? in[x] : 0.0f;
+}
+
+// The pre-activation at column x of the row whose input rows (y − 1, y, y + 1) are r0, r1, r2.
+AEVAL_DNSMOS_INLINE F::V single_input_tap_sum(const F::V* w, F::V acc, const float* r0, const float* r1, const float* r2,
+                                              int x) {
+  acc = F::fmadd(F::set1(r0[x]), w[0], acc);
+  acc = F::fmadd(F::set1(r0[x + 1]), w[1], acc);
+  acc = F::fmadd(F::set1(r0[x + 2]), w[2], acc);
+  acc = F::fmadd(F::set1(r1[x]), w[3], acc);
+  acc = F::fmadd(F::set1(r1[x + 1]), w[4], acc);
+  acc = F::fmadd(F::set1(r1[x + 2]), w[5], acc);
+  acc = F::fmadd(F::set1(r2[x]), w[6], acc);
+  acc = F::fmadd(F::set1(r2[x + 1]), w[7], acc);
+  return F::fmadd(F::set1(r2[x + 2]), w[8], acc);
 }
 
 AEVAL_DNSMOS_TARGET void conv3x3_single_input(const Conv3x3& c) {
-  const int K = c.out_channels;
-  const int out_h = c.pool ? c.height / 2 : c.height, out_w = c.pool ? c.width / 2 : c.width;
-  float taps[4][9];
-  for (int oy = 0; oy < out_h; ++oy) {
-    for (int ox = 0; ox < out_w; ++ox) {
-      float* out = c.out + (long(oy) * out_w + ox) * K;
+  const int K = c.out_channels, row_end = 4 * c.tile_row_end < c.height ? 4 * c.tile_row_end : c.height;
+  const int out_w = c.pool ? c.width / 2 : c.width;
+  const long padded = c.width + 2;
+  float* r[4] = {c.scratch, c.scratch + padded, c.scratch + 2 * padded, c.scratch + 3 * padded};
+  const int rows_begin = c.pool ? 2 * c.tile_row_begin : 4 * c.tile_row_begin;
+  const int rows_end = c.pool ? row_end / 2 : row_end;
+  for (int o = rows_begin; o < rows_end; ++o) {
+    const int y = c.pool ? 2 * o : o;  // first output row of this (pooled) row
+    for (int i = 0; i < (c.pool ? 4 : 3); ++i) padded_input_row(c, y - 1 + i, r[i]);
+    float* out = output_row(c, o, out_w);
+    for (int k = 0; k < K; k += F::lanes) {
+      F::V w[9];
+      for (int tap = 0; tap < 9; ++tap) w[tap] = F::load(c.weights + tap * K + k);
+      const F::V bias = F::load(c.bias + k);
       if (!c.pool) {
-        single_input_taps(c, oy, ox, taps[0]);
-        for (int k = 0; k < K; k += F::lanes) F::store(out + k, single_input_pixel(c, taps[0], k));
+        for (int x = 0; x < c.width; ++x)
+          F::store(out + long(x) * K + k, F::max(single_input_tap_sum(w, bias, r[0], r[1], r[2], x), F::zero()));
         continue;
       }
-      for (int q = 0; q < 4; ++q) single_input_taps(c, 2 * oy + q / 2, 2 * ox + q % 2, taps[q]);
-      for (int k = 0; k < K; k += F::lanes) {
-        const F::V top = F::max(single_input_pixel(c, taps[0], k), single_input_pixel(c, taps[1], k));
-        const F::V bottom = F::max(single_input_pixel(c, taps[2], k), single_input_pixel(c, taps[3], k));
-        F::store(out + k, F::max(top, bottom));
+      for (int ox = 0; ox < out_w; ++ox) {
+        const int x = 2 * ox;
+        const F::V top = F::max(single_input_tap_sum(w, bias, r[0], r[1], r[2], x),
+                                single_input_tap_sum(w, bias, r[0], r[1], r[2], x + 1));
+        const F::V bottom = F::max(single_input_tap_sum(w, bias, r[1], r[2], r[3], x),
+                                   single_input_tap_sum(w, bias, r[1], r[2], r[3], x + 1));
+        F::store(out + long(ox) * K + k, F::max(F::max(top, bottom), F::zero()));
       }
     }
   }
 }
 
-// ---- 3×3 convolution by Winograd F(4×4, 3×3) (Lavin & Gray, points 0, ±1, ±2): each 4×4
-// output tile comes from a 6×6 input patch d as Aᵀ·[Σ_c (G·g·Gᵀ) ⊙ (Bᵀ·d·B)]·A. The sum over
-// input channels is one matrix product per patch point (36 per block of tiles).
+// ---- Winograd F(4×4, 3×3) (Lavin & Gray, points 0, ±1, ±2): each 4×4 output tile comes from
+// a 6×6 input patch d as Aᵀ·[Σ_c (G·g·Gᵀ) ⊙ (Bᵀ·d·B)]·A. The sum over input channels is one
+// matrix product per patch point, 36 per block of tiles.
 
 constexpr int kPoints = 36;
+
+// Floats between the starts of two points' planes. The extra cache line keeps the 36 planes
+// off one cache set: a plane of whole 4 KiB pages would put all 36 loads or stores of a tile
+// in the same set of L1.
+AEVAL_DNSMOS_INLINE long plane_stride(int rows, int channels) { return long(rows) * channels + 16; }
 
 AEVAL_DNSMOS_INLINE void input_line(const F::V* d, int step, F::V* r, int r_step) {
   const F::V d0 = d[0], d1 = d[step], d2 = d[2 * step], d3 = d[3 * step], d4 = d[4 * step], d5 = d[5 * step];
@@ -133,17 +187,23 @@ AEVAL_DNSMOS_INLINE void output_line(const F::V* m, int step, F::V* r, int r_ste
 // Bᵀ·d·B of tiles t0 … t0 + nt − 1 into V[point][tile][channel].
 AEVAL_DNSMOS_INLINE void winograd_input(const Conv3x3& c, int tiles_x, int t0, int nt, float* V) {
   const int C = c.in_channels;
-  const long plane = long(nt) * C;
+  const long plane = plane_stride(nt, C);
   for (int t = 0; t < nt; ++t) {
     const int y0 = (t0 + t) / tiles_x * 4 - 1, x0 = (t0 + t) % tiles_x * 4 - 1;
+    const float* line[6];
+    for (int i = 0; i < 6; ++i) line[i] = y0 + i >= 0 && y0 + i < c.height ? input_row(c, y0 + i) : nullptr;
+    const bool inside = line[0] && line[5] && x0 >= 0 && x0 + 6 <= c.width;
     for (int ch = 0; ch < C; ch += F::lanes) {
       F::V d[kPoints], half[kPoints], v[kPoints];
-      for (int i = 0; i < 6; ++i) {
-        const int y = y0 + i;
-        for (int j = 0; j < 6; ++j) {
-          const int x = x0 + j;
-          const bool inside = y >= 0 && y < c.height && x >= 0 && x < c.width;
-          d[i * 6 + j] = inside ? F::load(c.in + (long(y) * c.width + x) * C + ch) : F::zero();
+      if (inside) {
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j) d[i * 6 + j] = F::load(line[i] + long(x0 + j) * C + ch);
+      } else {
+        for (int i = 0; i < 6; ++i) {
+          for (int j = 0; j < 6; ++j) {
+            const int x = x0 + j;
+            d[i * 6 + j] = line[i] && x >= 0 && x < c.width ? F::load(line[i] + long(x) * C + ch) : F::zero();
+          }
         }
       }
       for (int j = 0; j < 6; ++j) input_line(d + j, 6, half + j, 6);
@@ -156,7 +216,7 @@ AEVAL_DNSMOS_INLINE void winograd_input(const Conv3x3& c, int tiles_x, int t0, i
 // Aᵀ·M·A + bias, ReLU, and the 2×2 pooling when asked, from M[point][tile][channel].
 AEVAL_DNSMOS_INLINE void winograd_output(const Conv3x3& c, int tiles_x, int t0, int nt, const float* M) {
   const int K = c.out_channels;
-  const long plane = long(nt) * K;
+  const long plane = plane_stride(nt, K);
   const int pooled_h = c.height / 2, pooled_w = c.width / 2;
   for (int t = 0; t < nt; ++t) {
     const int y0 = (t0 + t) / tiles_x * 4, x0 = (t0 + t) % tiles_x * 4;
@@ -168,16 +228,17 @@ AEVAL_DNSMOS_INLINE void winograd_output(const Conv3x3& c, int tiles_x, int t0, 
       const F::V bias = F::load(c.bias + k);
       for (int q = 0; q < 16; ++q) y[q] = F::max(y[q] + bias, F::zero());
       if (!c.pool) {
-        for (int i = 0; i < 4 && y0 + i < c.height; ++i)
-          for (int j = 0; j < 4 && x0 + j < c.width; ++j)
-            F::store(c.out + (long(y0 + i) * c.width + x0 + j) * K + k, y[i * 4 + j]);
+        for (int i = 0; i < 4 && y0 + i < c.height; ++i) {
+          float* out = output_row(c, y0 + i, c.width);
+          for (int j = 0; j < 4 && x0 + j < c.width; ++j) F::store(out + long(x0 + j) * K + k, y[i * 4 + j]);
+        }
         continue;
       }
       for (int i = 0; i < 2 && y0 / 2 + i < pooled_h; ++i) {
+        float* out = output_row(c, y0 / 2 + i, pooled_w);
         for (int j = 0; j < 2 && x0 / 2 + j < pooled_w; ++j) {
           const int q = 2 * i * 4 + 2 * j;
-          const F::V pooled = F::max(F::max(y[q], y[q + 1]), F::max(y[q + 4], y[q + 5]));
-          F::store(c.out + (long(y0 / 2 + i) * pooled_w + x0 / 2 + j) * K + k, pooled);
+          F::store(out + long(x0 / 2 + j) * K + k, F::max(F::max(y[q], y[q + 1]), F::max(y[q + 4], y[q + 5])));
         }
       }
     }
@@ -185,27 +246,29 @@ AEVAL_DNSMOS_INLINE void winograd_output(const Conv3x3& c, int tiles_x, int t0, 
 }
 
 AEVAL_DNSMOS_TARGET void conv3x3_winograd(const Conv3x3& c) {
-  const int tiles_x = (c.width + 3) / 4, tiles = (c.height + 3) / 4 * tiles_x;
+  const int tiles_x = (c.width + 3) / 4;
+  const int first = c.tile_row_begin * tiles_x, last = c.tile_row_end * tiles_x;
   const int block = winograd_block_tiles(c.in_channels, c.out_channels);
   float* V = c.scratch;
-  float* M = c.scratch + long(kPoints) * block * c.in_channels;
-  for (int t0 = 0; t0 < tiles; t0 += block) {
-    const int nt = tiles - t0 < block ? tiles - t0 : block;
+  float* M = c.scratch + kPoints * plane_stride(block, c.in_channels);
+  for (int t0 = first; t0 < last; t0 += block) {
+    const int nt = last - t0 < block ? last - t0 : block;
     winograd_input(c, tiles_x, t0, nt, V);
     for (int p = 0; p < kPoints; ++p) {
       Gemm<float> g;
       g.M = nt;
       g.N = c.out_channels;
       g.K = c.in_channels;
-      g.A = V + long(p) * nt * c.in_channels;
+      g.A = V + p * plane_stride(nt, c.in_channels);
       g.lda = c.in_channels;
       g.B = c.weights + long(p) * c.in_channels * c.out_channels;
       g.ldb = c.out_channels;
-      g.C = M + long(p) * nt * c.out_channels;
+      g.C = M + p * plane_stride(nt, c.out_channels);
       g.ldc = c.out_channels;
       gemm<F>(g);
     }
     winograd_output(c, tiles_x, t0, nt, M);
+
   }
 }
 

@@ -114,17 +114,48 @@ ConvStack::ConvStack(const OnnxGraph& graph, std::size_t first, const std::vecto
     graph.fail("the graph has " + std::to_string(graph.nodes().size() - i) + " node(s) after the architecture's last");
 }
 
+namespace {
+
+constexpr int kRingRows = 12;  // a consumer's tile row reads 6 rows while its producer is ≤ 4 rows ahead
+
+void run_tile_rows(kernels::Conv3x3 c, int begin, int end, const kernels::KernelSet& kernels) {
+  c.tile_row_begin = begin;
+  c.tile_row_end = end;
+  if (c.in_channels == 1) {
+    kernels.conv3x3_single_input(c);
+  } else {
+    kernels.conv3x3_winograd(c);
+  }
+}
+
+// Runs stage s until it has produced `tile_rows` tile rows, its producers only as far as it needs.
+void produce(const std::vector<kernels::Conv3x3>& calls, std::vector<int>& done, std::size_t s, int tile_rows,
+             const kernels::KernelSet& kernels) {
+  for (; done[s] < tile_rows; ++done[s]) {
+    if (s > 0) {
+      const int last_input_row = std::min(4 * done[s] + 4, calls[s].height - 1);
+      produce(calls, done, s - 1, last_input_row / 4 + 1, kernels);
+    }
+    run_tile_rows(calls[s], done[s], done[s] + 1, kernels);
+  }
+}
+
+}  // namespace
+
 std::vector<float> ConvStack::run(const float* image, int height, int width, NetworkBuffers& buffers,
                                   const kernels::KernelSet& kernels) const {
-  const float* in = image;
-  int channels = 1;
-  for (std::size_t s = 0; s < convs_.size(); ++s) {
+  std::size_t fused = 0;  // stages 0 … fused run through rings
+  while (fused + 1 < convs_.size() && !convs_[fused].pool) ++fused;
+  // Sizes first: reserving may move a buffer, and the calls keep pointers into them.
+  std::vector<kernels::Conv3x3> calls(convs_.size());
+  std::vector<std::size_t> out_floats(convs_.size());
+  std::size_t ping = 0, pong = 0, scratch = 0;
+  for (std::size_t s = 0, channels = 1; s < convs_.size(); ++s) {
     const Conv& conv = convs_[s];
-    kernels::Conv3x3 c;
-    c.in = in;
+    kernels::Conv3x3& c = calls[s];
     c.height = height;
     c.width = width;
-    c.in_channels = channels;
+    c.in_channels = int(channels);
     c.out_channels = conv.out_channels;
     c.weights = conv.weights.data();
     c.bias = conv.bias.data();
@@ -133,18 +164,31 @@ std::vector<float> ConvStack::run(const float* image, int height, int width, Net
       height /= 2;
       width /= 2;
     }
-    kernels::AlignedBuffer<float>& out = s % 2 ? buffers.pong : buffers.ping;
-    c.out = out.reserve(std::size_t(height) * width * conv.out_channels);
-    if (channels == 1) {
-      kernels.conv3x3_single_input(c);
-    } else {
-      c.scratch = buffers.scratch.reserve(kernels::winograd_scratch_floats(channels, conv.out_channels));
-      kernels.conv3x3_winograd(c);
-    }
-    in = c.out;
-    channels = conv.out_channels;
+    const std::size_t row = std::size_t(width) * std::size_t(conv.out_channels);
+    c.out_ring = s < fused ? kRingRows : 0;
+    out_floats[s] = (s < fused ? kRingRows : std::size_t(height)) * row;
+    if (s >= fused) ((s - fused) % 2 ? pong : ping) = std::max((s - fused) % 2 ? pong : ping, out_floats[s]);
+    scratch = std::max(scratch, kernels::conv_scratch_floats(int(channels), conv.out_channels, c.width));
+    channels = std::size_t(conv.out_channels);
   }
+  buffers.rings.resize(fused);
+  buffers.ping.reserve(ping);
+  buffers.pong.reserve(pong);
+  buffers.scratch.reserve(scratch);
+  for (std::size_t s = 0; s < calls.size(); ++s) {
+    kernels::Conv3x3& c = calls[s];
+    c.out = s < fused ? buffers.rings[s].reserve(out_floats[s]) : ((s - fused) % 2 ? buffers.pong : buffers.ping).data();
+    c.in = s == 0 ? image : calls[s - 1].out;
+    c.in_ring = s == 0 ? 0 : calls[s - 1].out_ring;
+    c.scratch = buffers.scratch.data();
+  }
+  std::vector<int> done(fused + 1, 0);
+  produce(calls, done, fused, kernels::tile_rows(calls[fused].height), kernels);
+  for (std::size_t s = fused + 1; s < calls.size(); ++s) run_tile_rows(calls[s], 0, kernels::tile_rows(calls[s].height), kernels);
+
   // ReduceMax over time and frequency: one value per channel.
+  const float* in = calls.back().out;
+  const int channels = calls.back().out_channels;
   std::vector<float> x(std::size_t(channels), -std::numeric_limits<float>::infinity());
   for (long p = 0; p < long(height) * width; ++p)
     for (int ch = 0; ch < channels; ++ch) x[std::size_t(ch)] = std::max(x[std::size_t(ch)], in[p * channels + ch]);

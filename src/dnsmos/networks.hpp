@@ -20,6 +20,7 @@ namespace aeval::dnsmos {
 // Activations of one network run, reused between runs.
 struct NetworkBuffers {
   kernels::AlignedBuffer<float> spectrum, image, ping, pong, scratch;
+  std::vector<kernels::AlignedBuffer<float>> rings;
 };
 
 class ConvStack {
@@ -33,7 +34,9 @@ class ConvStack {
   // MatMul, Add[, Relu] per dense layer, the last without) up to the graph's end.
   ConvStack(const OnnxGraph& graph, std::size_t first, const std::vector<Stage>& stages,
             const std::vector<int>& dense_widths);
-  // image: height × width, one channel. Returns the last dense layer's outputs.
+  // image: height × width, one channel. Returns the last dense layer's outputs. The stages up to
+  // the first that pools run a few rows apart through row rings, so their full-resolution
+  // outputs (74 MB for P.835's first) never leave the cache; the others run whole.
   std::vector<float> run(const float* image, int height, int width, NetworkBuffers& buffers,
                          const kernels::KernelSet& kernels) const;
 

@@ -1,10 +1,6 @@
 #include "dnsmos/onnx_weights.hpp"
 
-// Debian's libonnx_proto is built with the ONNX-ML messages (its CMake target defines this too).
-#ifndef ONNX_ML
-#define ONNX_ML 1
-#endif
-#include <onnx/onnx_pb.h>
+#include <onnx/onnx_pb.h>  // ONNX_ML=1 comes with the onnx_proto target: Debian builds the ONNX-ML messages
 
 #include <bit>
 #include <cstring>
