@@ -7,6 +7,9 @@
 #include "aeval/metrics/match.hpp"
 #include "registry/args.hpp"
 #include "pipeline/post_process.hpp"
+#include "aeval/text/chinese_script.hpp"
+#include "aeval/text/chinese_text_norm.hpp"
+#include "aeval/text/japanese_tokenizer.hpp"
 #include "aeval/text/json_in_text.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
@@ -103,7 +106,8 @@ const PostProcessClasses::Registration kLower{
 // Chinese and Cantonese) and lowercases them before counting word edits.
 const PostProcessClasses::Registration kTokenize{
     {Kind::post_process, "tokenize", "A sacreBLEU tokenizer (spaces around punctuation, CJK characters), then lowercase",
-     {arg::choice("tokenizer", "13a", {"13a", "intl", "zh", "char", "none"}, "sacreBLEU 2.6.0's tokenizer of that name"),
+     {arg::choice("tokenizer", "13a", {"13a", "intl", "zh", "char", "ja-mecab", "none"},
+                  "sacreBLEU 2.6.0's tokenizer of that name (ja-mecab: MeCab with the IPA dictionary)"),
       arg::boolean("lowercase", true, "lowercase after tokenizing (UltraEval-Audio's EvaluationTokenizer)"),
       apply_to("both")}},
     [](const Args& args) {
@@ -118,6 +122,46 @@ const PostProcessClasses::Registration kTokenize{
       t.identity["reference"] = "sacreBLEU 2.6.0 tokenizer";
       t.identity["tokenizer"] = tokenizer;
       t.identity["lowercase"] = lowercase;
+      if (tokenizer == "ja-mecab") {
+        const auto& mecab = text::sacrebleu_japanese_tokenizer();
+        t.identity["mecab"] = {{"signature", mecab.signature()}, {"dictionary", mecab.dictionary().string()},
+                               {"entries", mecab.dictionary_entries()}};
+        if (!mecab.is_sacrebleu_dictionary())
+          t.notes.push_back(t.name + ": MeCab uses Debian's IPA dictionary, which splits 令和 unlike the one sacreBLEU "
+                                     "asserts; scripts/build_sacrebleu_ipadic.sh " + text::sacrebleu_ipadic_dir().string() +
+                                     " builds that one");
+      }
+      return t;
+    }};
+
+// UltraEval-Audio's Chinese WER normalizes both texts with SpeechColab's cn_tn TextNorm, every option off.
+const PostProcessClasses::Registration kChineseTextNorm{
+    {Kind::post_process, "chinese_text_norm",
+     "SpeechColab's Chinese text normalization (numbers, dates, money as characters; punctuation to spaces)",
+     {apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      t.apply = [](const std::string& s, const Sample&) { return text::chinese_text_normalize(s); };
+      t.identity["reference"] = "SpeechColab cn_tn.py TextNorm (as UltraEval-Audio configures it)";
+      return t;
+    }};
+
+// UltraEval-Audio converts Cantonese to simplified characters (zhconv zh-cn) before scoring.
+const PostProcessClasses::Registration kToSimplified{
+    {Kind::post_process, "to_simplified", "Traditional to simplified Chinese characters (OpenCC)",
+     {arg::text("config", "t2s.json", "an OpenCC configuration (t2s.json, hk2s.json, tw2sp.json) or its path"),
+      apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      std::shared_ptr<text::ChineseScriptConverter> converter;
+      try {
+        converter = std::make_shared<text::ChineseScriptConverter>(args.text("config"));
+      } catch (const Error& e) {
+        args.fail(e.what());
+      }
+      t.apply = [converter](const std::string& s, const Sample&) { return (*converter)(s); };
+      t.identity["reference"] = "OpenCC 1.1.6 (in place of zhconv zh-cn; docs/benchmarks.md says what differs)";
+      t.identity["config"] = args.text("config");
       return t;
     }};
 

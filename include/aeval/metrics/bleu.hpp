@@ -1,5 +1,5 @@
 #pragma once
-// BLEU as sacreBLEU 2.6.0 computes it (tokenizers 13a, intl, zh, char, none;
+// BLEU as sacreBLEU 2.6.0 computes it (tokenizers 13a, intl, zh, char, ja-mecab, none;
 // smoothing exp, floor, add-k, none; effective order; multiple references)
 // and its reproducibility signature; shared/specs/metric-specs.md §3.
 #include <optional>
@@ -11,7 +11,7 @@ namespace aeval::metrics {
 
 struct BleuOptions {
   bool lowercase = false;
-  std::string tokenize = "13a";      // 13a | intl | zh | char | none
+  std::string tokenize = "13a";      // 13a | intl | zh | char | ja-mecab | none
   std::string smooth_method = "exp";  // exp | floor | add-k | none
   std::optional<double> smooth_value;  // floor: 0.1, add-k: 1 when unset
   int max_ngram_order = 4;

@@ -25,7 +25,7 @@ T value_as(const json& v, const char* name) {
 
 const std::vector<TextParameter>& text_parameters() {
   static const std::vector<TextParameter> parameters{
-      {"tokenize", "bleu: sacreBLEU tokenizer", {"13a", "intl", "zh", "char", "none"},
+      {"tokenize", "bleu: sacreBLEU tokenizer", {"13a", "intl", "zh", "char", "ja-mecab", "none"},
        [](const Options& o) -> json { return o.bleu.tokenize; },
        [](Options& o, const json& v) { o.bleu.tokenize = value_as<std::string>(v, "tokenize"); }},
       {"lowercase", "bleu, chrf: lowercase both sides", {},

@@ -6,6 +6,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bleu.hpp"
+#include "aeval/text/japanese_tokenizer.hpp"
 #include "aeval/text/unicode.hpp"
 #include "metrics/text/ngram_counts.hpp"
 #include "metrics/text/reference_streams.hpp"
@@ -155,12 +156,13 @@ std::string bleu_signature(const BleuOptions& o, int nrefs, bool short_form) {
     smooth += fmt::format("[{:.2f}]", o.smooth_value.value_or(*fallback));
   const char* case_text = o.lowercase ? "lc" : "mixed";
   const char* eff = o.effective_order ? "yes" : "no";
+  // sacreBLEU names the MeCab tokenizer by its version and dictionary ("ja-mecab-0.996-IPA").
+  const std::string tok = o.tokenize == "ja-mecab" ? text::sacrebleu_japanese_tokenizer().signature() : o.tokenize;
   if (short_form)
-    return fmt::format("#:{}|c:{}|e:{}|tok:{}|s:{}|v:{}", detail::nrefs_text(nrefs), case_text, eff, o.tokenize, smooth,
+    return fmt::format("#:{}|c:{}|e:{}|tok:{}|s:{}|v:{}", detail::nrefs_text(nrefs), case_text, eff, tok, smooth,
                        kSacrebleuVersion);
   return fmt::format("nrefs:{}|case:{}|eff:{}|tok:{}|smooth:{}|version:{}", detail::nrefs_text(nrefs), case_text, eff,
-                     o.tokenize, smooth,
-                     kSacrebleuVersion);
+                     tok, smooth, kSacrebleuVersion);
 }
 
 }  // namespace aeval::metrics

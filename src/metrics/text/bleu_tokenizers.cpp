@@ -4,6 +4,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bleu.hpp"
+#include "aeval/text/japanese_tokenizer.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 
@@ -111,8 +112,9 @@ std::string bleu_tokenize(std::string_view line, const std::string& tokenizer) {
   if (tokenizer == "intl") return tokenize_intl(line);
   if (tokenizer == "zh") return tokenize_zh(line);
   if (tokenizer == "char") return tokenize_char(line);
+  if (tokenizer == "ja-mecab") return text::sacrebleu_japanese_tokenizer()(line);
   if (tokenizer == "none") return std::string(line);
-  throw Error(ErrorCategory::config, "unknown BLEU tokenizer '" + tokenizer + "' (13a, intl, zh, char, none)");
+  throw Error(ErrorCategory::config, "unknown BLEU tokenizer '" + tokenizer + "' (13a, intl, zh, char, ja-mecab, none)");
 }
 
 }  // namespace aeval::metrics
