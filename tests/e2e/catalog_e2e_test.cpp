@@ -1,0 +1,245 @@
+// Every Hub dataset of the built-in catalog loads through its class from a
+// local Hub serving a few rows in that dataset's schema (column names and
+// types as the Hub stores them), and its task scores them end to end, a
+// scripted model (predictions files) answering. The schema table below is
+// keyed by repository: a catalog entry for a repository it lacks fails here,
+// so no entry can be added untested. Plumbing, not numbers: each task gets
+// one exact answer (score 0 errors, BLEU 100) and one wrong one.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "aeval/audio_io.hpp"
+#include "datasets/table_reader.hpp"
+#include "registry/args.hpp"
+#include "registry/classes.hpp"
+#include "registry/registry.hpp"
+#include "support/asterisk.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/parquet_writer.hpp"
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using aeval::datasets::TableReader;
+using aeval::pipeline::Kind;
+
+// A column as the Hub's Parquet files store it: the `datasets` feature types
+// in DuckDB's terms. `audio` is the Audio feature, a struct of bytes and path.
+struct Column {
+  std::string name, type;  // audio, string, int64, int32, double, float, bool, strings
+};
+
+struct HubSchema {
+  std::vector<Column> columns;
+  bool converted = false;  // a loading-script dataset: read from the Hub's Parquet conversion
+};
+
+// The features of each repository the catalog reads (dataset cards' dataset_info,
+// the Hub's viewer; see docs/benchmarks.md for where each came from).
+const std::map<std::string, HubSchema>& hub_schemas() {
+  static const std::map<std::string, HubSchema> schemas = {
+      {"TwinkStart/librispeech",
+       {{{"audio", "audio"}, {"gt", "string"}, {"source", "string"}, {"text", "string"}, {"WavPath", "string"}}}},
+      {"TwinkStart/tedlium", {{{"audio", "audio"}, {"text", "string"}, {"speaker_id", "string"}}}},
+      {"TwinkStart/peoples_speech", {{{"id", "string"}, {"audio", "audio"}, {"duration_ms", "int32"}, {"text", "string"}}}},
+      {"speechcolab/gigaspeech",
+       {{{"segment_id", "string"}, {"speaker", "string"}, {"text", "string"}, {"audio", "audio"},
+         {"begin_time", "float"}, {"end_time", "float"}, {"audio_id", "string"}, {"title", "string"},
+         {"url", "string"}, {"source", "int64"}, {"category", "int64"}, {"original_full_path", "string"}}}},
+      {"facebook/voxpopuli",
+       {{{"audio_id", "string"}, {"language", "int64"}, {"audio", "audio"}, {"raw_text", "string"},
+         {"normalized_text", "string"}, {"gender", "string"}, {"speaker_id", "string"},
+         {"is_gold_transcript", "bool"}, {"accent", "string"}}}},
+      {"TwinkStart/WenetSpeech",
+       {{{"sid", "string"}, {"confidence", "int64"}, {"begin_time", "double"}, {"end_time", "double"},
+         {"subsets", "strings"}, {"text", "string"}, {"WavPath", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/KeSpeech", {{{"audio", "audio"}, {"Text", "string"}, {"WavPath", "string"}}}},
+      {"TwinkStart/AISHELL-1", {{{"audio", "audio"}, {"name", "string"}, {"WavPath", "string"}, {"text", "string"}}}},
+      {"TwinkStart/facebook_multilingual_librispeech", {{{"audio", "audio"}, {"Text", "string"}, {"WavPath", "string"}}}},
+      {"google/fleurs",
+       {{{"id", "int32"}, {"num_samples", "int32"}, {"path", "string"}, {"audio", "audio"},
+         {"transcription", "string"}, {"raw_transcription", "string"}, {"gender", "int64"}, {"lang_id", "int64"},
+         {"language", "string"}, {"lang_group_id", "int64"}},
+        true}},
+      {"TwinkStart/CommonVoice_15", {{{"audio", "audio"}, {"sentence", "string"}, {"WavPath", "string"}}}},
+      {"TwinkStart/covost2", {{{"audio", "audio"}, {"sentence", "string"}, {"text", "string"}, {"WavPath", "string"}}}},
+  };
+  return schemas;
+}
+
+// A reference in the language a task scores, and a wrong answer to it.
+struct Texts {
+  std::string reference, wrong;
+};
+Texts texts_for(const std::string& task, const std::string& language, int row) {
+  // What the reference is written in: the language, or a translation's target.
+  const std::string written = language.substr(language.find('>') == std::string::npos ? 0 : language.find('>') + 1);
+  if (written == "zh" || written == "yue") return row == 0 ? Texts{"今天的天气很好", ""} : Texts{"我们明天去北京", "我们后天去上海"};
+  if (written == "ja") return row == 0 ? Texts{"今日は良い天気です", ""} : Texts{"明日は東京へ行きます", "明日は大阪へ行きます"};
+  (void)task;
+  return row == 0 ? Texts{"the quick brown fox jumps over the lazy dog", ""}
+                  : Texts{"please leave a message after the tone", "please leave the message after the beep"};
+}
+
+std::string sql_value(const Column& c, int row, const std::string& text) {
+  if (c.type == "audio") return "{'bytes': content, 'path': regexp_extract(filename, '[^/]+$')}";
+  if (c.type == "string") return TableReader::literal(text.empty() ? fmt::format("{}-{}", c.name, row) : text);
+  if (c.type == "strings") return fmt::format("['{}-{}']", c.name, row);
+  if (c.type == "bool") return "true";
+  if (c.type == "int32") return fmt::format("{}::INTEGER", row);
+  if (c.type == "float") return fmt::format("{}.5::FLOAT", row);
+  if (c.type == "double") return fmt::format("{}.5::DOUBLE", row);
+  return fmt::format("{}::BIGINT", row);
+}
+
+struct CatalogEntry {
+  std::string dataset, repo, config, split, text_column, id_column, revision, language;
+  // The commit the local Hub serves: the pinned one, or one made up for a branch.
+  std::string commit() const {
+    return revision.size() == 40 ? revision : aeval::testing::test_commit(repo);
+  }
+};
+
+TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+#ifdef AEVAL_SANITIZED
+  GTEST_SKIP() << "one run per catalog task: the Release build runs this; the sanitized one tests the parts";
+#endif
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
+  const aeval::pipeline::Registry registry({aeval::pipeline::builtin_registry_dir()});
+
+  // The catalog: every Hub dataset whose default task the registry defines.
+  std::vector<CatalogEntry> catalog;
+  for (const auto& name : registry.names(Kind::dataset)) {
+    const auto& e = registry.get(Kind::dataset, name);
+    if (e.class_id != "huggingface") continue;
+    const aeval::pipeline::Args args(e, aeval::pipeline::class_spec(e, Kind::dataset));
+    ASSERT_TRUE(hub_schemas().count(args.text("repo")))
+        << name << ": no schema for " << args.text("repo") << " in this test; add its columns as the Hub has them";
+    ASSERT_TRUE(registry.contains(Kind::task, args.text("default_task"))) << name << ": its default task is missing";
+    const auto& task = registry.get(Kind::task, args.text("default_task"));
+    const std::string language =
+        aeval::pipeline::Args(task, aeval::pipeline::class_spec(task, Kind::task)).text("language");
+    // Without an id_column the class takes `id` when the split has one.
+    std::string id_column = args.text("id_column");
+    const auto& columns = hub_schemas().count(args.text("repo")) ? hub_schemas().at(args.text("repo")).columns
+                                                                 : std::vector<Column>{};
+    if (id_column.empty() && std::any_of(columns.begin(), columns.end(), [](const Column& c) { return c.name == "id"; }))
+      id_column = "id";
+    catalog.push_back({name, args.text("repo"), args.text("config"), args.text("split"), args.text("text_column"),
+                       id_column, args.text("revision"), language});
+  }
+  ASSERT_GE(catalog.size(), 50u);
+
+  fs::create_directories(dir / "wav");
+  for (const char* prompt : {"vm-goodbye", "conf-adminmenu-18"})
+    aeval::write_wav(dir / "wav" / (std::string(prompt) + ".wav"),
+                     aeval::decode_audio(aeval::testing::kAsteriskSounds / (std::string(prompt) + ".g722")));
+
+  // One Parquet file per split, laid out as the Hub does: data/SPLIT-00000-of-00001.parquet
+  // (CONFIG/ first for a named config), or CONFIG/SPLIT/0000.parquet on the conversion branch.
+  std::map<std::string, aeval::testing::HubTestRepo> repos;
+  std::map<std::string, std::vector<Texts>> expected;  // dataset -> rows
+  for (const auto& c : catalog) {
+    const HubSchema& schema = hub_schemas().at(c.repo);
+    std::vector<std::string> rows;
+    for (int row = 0; row < 2; ++row) {
+      const Texts t = texts_for(c.dataset, c.language, row);
+      expected[c.dataset].push_back(t);
+      std::string select;
+      for (const auto& col : schema.columns) {
+        std::string value = col.name == c.text_column ? t.reference : "";
+        std::string sql = sql_value(col, row, value);
+        if (col.name == c.id_column) sql = TableReader::literal(fmt::format("{}-{}", c.dataset, row));
+        select += (select.empty() ? "" : ", ") + sql + " AS " + TableReader::quoted(col.name);
+      }
+      rows.push_back(fmt::format("SELECT {}, {} AS row_order FROM read_blob({})", select, row,
+                                 TableReader::literal((dir / "wav" / (row == 0 ? "vm-goodbye.wav" : "conf-adminmenu-18.wav")).string())));
+    }
+    std::string columns;
+    for (const auto& col : schema.columns) columns += (columns.empty() ? "" : ", ") + TableReader::quoted(col.name);
+    const std::string config = c.config == "default" ? "" : c.config;
+    const fs::path file = dir / "hub" / c.dataset / "split.parquet";
+    fs::create_directories(file.parent_path());
+    aeval::testing::write_parquet(fmt::format("SELECT {} FROM ({} UNION ALL {}) ORDER BY row_order", columns, rows[0], rows[1]),
+                                  file);
+    auto& repo = repos[c.repo];
+    if (schema.converted) {
+      repo.main = {c.commit(), {{"loader.py", file}}};
+      repo.conversion.commit = aeval::testing::test_commit(c.repo + "/conversion");
+      repo.conversion.files[fmt::format("{}/{}/0000.parquet", c.config, c.split)] = file;
+    } else {
+      repo.main.commit = c.commit();
+      repo.main.files[fmt::format("{}data/{}-00000-of-00001.parquet", config.empty() ? "" : config + "/", c.split)] = file;
+    }
+  }
+  aeval::testing::HubTestServer hub(repos);
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  aeval::testing::ScopedEnv token("HF_TOKEN", nullptr);
+
+  for (const auto& c : catalog) {
+    SCOPED_TRACE(c.dataset);
+    // The scripted model: the first row answered exactly, the second wrongly.
+    const fs::path answers = dir / "answers" / (c.dataset + ".jsonl");
+    fs::create_directories(answers.parent_path());
+    std::ofstream out(answers);
+    std::vector<std::string> ids;
+    for (int row = 0; row < 2; ++row) {
+      const std::string id = c.id_column.empty() ? std::to_string(row) : fmt::format("{}-{}", c.dataset, row);
+      ids.push_back(id);
+      const Texts& t = expected[c.dataset][std::size_t(row)];
+      out << nlohmann::json{{"id", id}, {"prediction", row == 0 ? t.reference : t.wrong}}.dump() << "\n";
+    }
+    out.close();
+    fs::create_directories(dir / "models" / "models");
+    std::ofstream(dir / "models" / "models" / "scripted.yaml")
+        << "scripted:\n  class: predictions_file\n  args:\n    path: " << answers.string() << "\n";
+    const fs::path results = dir / "results" / c.dataset;
+    const auto run = aeval::testing::run_aeval(fmt::format("--registry {} run --task {} --model scripted --no-cache -q --output {}",
+                                                           (dir / "models").string(), c.dataset, results.string()));
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto r = aeval::testing::read_only_run(results);
+    ASSERT_EQ(r.by_id.size(), 2u);
+    EXPECT_EQ(r.summary["counts"]["failed"], 0) << r.samples_text;
+    const auto& exact = r.by_id.at(ids[0])["scores"];
+    const auto& wrong = r.by_id.at(ids[1])["scores"];
+    ASSERT_EQ(exact.size(), 1u) << exact;
+    const std::string metric = exact.begin().key();
+    const double best = metric.rfind("bleu", 0) == 0 ? 100.0 : 0.0;
+    EXPECT_DOUBLE_EQ(exact[metric]["value"].get<double>(), best) << exact;
+    EXPECT_NE(wrong[metric]["value"].get<double>(), best) << wrong;
+    // The summary says where the data came from, down to the commit.
+    EXPECT_NE(r.summary.dump().find(c.commit()), std::string::npos);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// docs/benchmarks.md ends with `aeval list benchmarks`, as it prints now.
+TEST(CatalogE2E, TheBenchmarkTableInTheDocsIsTheCatalogsOwn) {
+  const auto listed = aeval::testing::run_aeval("list benchmarks", false);
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  std::ifstream in(fs::path(AEVAL_SOURCE_DIR) / "docs" / "benchmarks.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string marker = "<!-- generated by `aeval list benchmarks`; do not edit by hand -->\n";
+  const auto at = doc.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(doc.substr(at + marker.size()), listed.output)
+      << "regenerate the table: build/aeval list benchmarks, pasted after the marker in docs/benchmarks.md";
+}
+
+}  // namespace
