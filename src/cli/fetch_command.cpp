@@ -4,6 +4,7 @@
 #include "aeval/text/spelling_table.hpp"
 #include "cli/commands.hpp"
 #include "datasets/dataset.hpp"
+#include "models/dnsmos_models.hpp"
 #include "registry/registry.hpp"
 #include "util/download.hpp"
 
@@ -19,12 +20,15 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       "Every download is verified (SHA-256, size) before it enters the cache, and an interrupted one resumes.\n"
       "  dataset NAME...    the files of these registry datasets (--all: every dataset that downloads);\n"
       "                     on a machine without network, copy the cache folder over and set HF_HUB_OFFLINE=1\n"
+      "  model dnsmos       DNSMOS's official ONNX files (microsoft/DNS-Challenge, CC-BY-4.0), for the dnsmos\n"
+      "                     evaluator and `aeval score dnsmos`\n"
       "  whisper-spelling   whisper's British->American spelling table, used by whisper-english\n"
       "Examples:\n"
       "  aeval fetch dataset my-hub-dataset\n"
+      "  aeval fetch model dnsmos\n"
       "  HF_TOKEN=hf_... aeval fetch dataset --all");
-  fetch->add_option("what", *what, "What to fetch")->required()->check(CLI::IsMember({"dataset", "whisper-spelling"}));
-  fetch->add_option("names", *names, "Dataset names (with `dataset`)");
+  fetch->add_option("what", *what, "What to fetch")->required()->check(CLI::IsMember({"dataset", "model", "whisper-spelling"}));
+  fetch->add_option("names", *names, "Dataset names (with `dataset`), or dnsmos (with `model`)");
   fetch->add_flag("--all", *all, "Every registry dataset that downloads (with `dataset`)");
   fetch->add_option("--url", *url, "Download the spelling table from this address instead (a mirror)")
       ->capture_default_str();
@@ -33,6 +37,12 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       const auto destination = text::default_spelling_table_path();
       download_verified(*url, destination, text::kWhisperSpellingSha256);
       std::printf("fetched %s\n", destination.string().c_str());
+      return 0;
+    }
+    if (*what == "model") {
+      if (*names != std::vector<std::string>{"dnsmos"})
+        throw Error(ErrorCategory::config, "fetch model: the model aeval fetches is dnsmos (`aeval fetch model dnsmos`)");
+      std::printf("fetched %s\n", models::fetch_dnsmos_models().string().c_str());
       return 0;
     }
     const pipeline::Registry registry(registry_folders(global));

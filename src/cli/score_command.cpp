@@ -7,6 +7,7 @@
 #include "aeval/text/spelling_table.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
 #include "cli/commands.hpp"
+#include "cli/dnsmos_score.hpp"
 #include "cli/signal_scorers.hpp"
 #include "cli/score_inputs.hpp"
 
@@ -25,6 +26,7 @@ struct ScoreArgs {
   metrics::TextMetricOptions options;
   double smooth_value = -1;
   SignalScoreArgs signal;
+  DnsmosScoreArgs dnsmos;
 };
 
 std::function<std::string(const std::string&)> normalizer(const std::string& name) {
@@ -60,6 +62,7 @@ Action add_score_command(CLI::App& app) {
       "  aeval score wer --ref refs.txt --hyp hyps.txt --normalize whisper-english\n"
       "  aeval score bleu --ref ref1.txt --ref ref2.txt --hyp sys.txt --tokenize 13a\n"
       "  aeval score meteor --ref caps.jsonl --ref-field captions --hyp preds.jsonl --hyp-field caption\n"
+      "  aeval score dnsmos --deg-dir outputs/ --per-sample dnsmos.jsonl\n"
       "  aeval score --list");
   score->add_option("metric", a->metric, "Metric name (see --list)");
   score->add_flag("--list", a->list, "List every metric with one line each");
@@ -91,11 +94,28 @@ Action add_score_command(CLI::App& app) {
   score->add_option("--word-order", a->options.chrf.word_order, "chrf: word n-gram order (2 = chrF++)")->capture_default_str();
   score->add_option("--beta", a->options.chrf.beta, "chrf: recall weight")->capture_default_str();
   score->add_flag("--stem", a->options.stem, "rouge: Porter-stem tokens longer than 3 characters (AudioCapBench does)");
+  score->add_flag("--personalized", a->dnsmos.personalized, "dnsmos: the personalized P.835 model (pDNSMOS)");
+  score->add_option("--p808-features", a->dnsmos.p808_features,
+                    "dnsmos: librosa-0.8.1 (pinned by DNS-Challenge) or librosa-0.9 log-mel for P.808")
+      ->capture_default_str();
+  score->add_option("--models", a->dnsmos.models, "dnsmos: folder of the official ONNX files (default: the cache)");
 
   return [a]() {
     if (a->list) {
       for (const auto& m : metrics::text_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
       for (const auto& m : metrics::signal_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
+      std::printf("%-15s %s (%s)\n", "dnsmos", "DNSMOS P.835 SIG/BAK/OVRL and P.808 MOS of audio files (--deg, --deg-dir), no reference",
+                  "microsoft/DNS-Challenge dnsmos_local.py, official ONNX weights (aeval fetch model dnsmos)");
+      return 0;
+    }
+    if (a->metric == "dnsmos") {
+      std::vector<nlohmann::json> per_sample;
+      a->dnsmos.files = a->signal.hypotheses;
+      a->dnsmos.folder = a->signal.hypothesis_dir;
+      nlohmann::json result = score_dnsmos(a->dnsmos, a->per_sample.empty() ? nullptr : &per_sample);
+      result["metric"] = "dnsmos";
+      write_per_sample(a->per_sample, per_sample);
+      std::printf("%s\n", result.dump(2).c_str());
       return 0;
     }
     std::string renamed;

@@ -1,0 +1,50 @@
+#include "models/dnsmos_models.hpp"
+
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+#include "dnsmos/onnx_weights.hpp"
+#include "util/download.hpp"
+#include "util/sha256.hpp"
+
+namespace aeval::models {
+
+namespace {
+
+// The commit of microsoft/DNS-Challenge whose files the golden vectors were made with.
+constexpr const char* kCommit = "591184a9fcb2cbdec02520fed81a32bbbf9d73ff";
+
+const dnsmos::OfficialModel* const kModels[] = {&dnsmos::kP835Official, &dnsmos::kP835PersonalizedOfficial,
+                                                &dnsmos::kP808Official};
+
+std::string url_of(const dnsmos::OfficialModel& m) {
+  return fmt::format("https://github.com/microsoft/DNS-Challenge/raw/{}/{}", kCommit, m.upstream_path);
+}
+
+}  // namespace
+
+std::filesystem::path dnsmos_cache_dir() { return cache_dir() / "models" / "dnsmos"; }
+
+std::filesystem::path dnsmos_models_dir(const std::filesystem::path& given) {
+  const auto dir = given.empty() ? dnsmos_cache_dir() : given;
+  for (const auto* m : kModels)
+    if (!std::filesystem::is_regular_file(dir / m->file_name))
+      throw Error(ErrorCategory::model,
+                  fmt::format("DNSMOS: no {} in {}; {}", m->file_name, dir.string(),
+                              given.empty() ? fmt::format("run `aeval fetch model dnsmos` (it downloads the official "
+                                                          "files from github.com/microsoft/DNS-Challenge), or copy "
+                                                          "them there from a machine that has them")
+                                            : fmt::format("the official file is {} (sha256 {})", url_of(*m), m->sha256)));
+  return dir;
+}
+
+std::filesystem::path fetch_dnsmos_models() {
+  std::vector<RemoteFile> files;
+  for (const auto* m : kModels) files.push_back({url_of(*m), dnsmos_cache_dir() / m->file_name, m->sha256, std::nullopt});
+  DownloadOptions options;
+  options.prefetch_hint = "fetch them where there is network and copy " + dnsmos_cache_dir().string() + " here";
+  download_files(files, options);
+  return dnsmos_cache_dir();
+}
+
+}  // namespace aeval::models
