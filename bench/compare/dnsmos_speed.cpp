@@ -16,19 +16,11 @@
 #include "audio/resampy_resample.hpp"
 #include "dnsmos/dnsmos.hpp"
 #include "dnsmos/kernels.hpp"
+#include "median_time.hpp"
+
+using aeval::bench::median_ms;
 
 namespace {
-
-double median_ms(const std::function<void()>& work, int repeats) {
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 std::vector<double> tone(std::size_t n, int rate) {
   std::vector<double> x(n);

@@ -13,19 +13,11 @@
 #include "aeval/metrics/mel_distance.hpp"
 #include "aeval/metrics/sdr.hpp"
 #include "aeval/metrics/stoi.hpp"
+#include "median_time.hpp"
+
+using aeval::bench::median_ms;
 
 namespace {
-
-double median_ms(const std::function<void()>& work, int repeats = 5) {
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 std::vector<double> load(const std::string& path) {
   const auto a = aeval::decode_audio(path);

@@ -13,6 +13,7 @@
 #include "audio/resampy_resample.hpp"
 #include "dnsmos/kernels.hpp"
 #include "dnsmos/networks.hpp"
+#include "util/numpy_sum.hpp"
 #include "dnsmos/onnx_weights.hpp"
 #include "dnsmos/p808_features.hpp"
 
@@ -40,36 +41,12 @@ const Calibration kPersonalized{{-0.01019296, 0.02751166, 1.19576786, -0.2434872
                                 {-0.04976499, 0.44276479, -0.1644611, 0.96883132},
                                 {-0.00533021, 0.005101, 1.18058466, -0.11236046}};
 
-// numpy's pairwise summation (add.reduce of a contiguous array): blocks of 8 partial sums up
-// to 128 values, halves (multiples of 8) above.
-template <class T>
-T pairwise_sum(const T* a, std::size_t n) {
-  if (n < 8) {
-    T sum = 0;
-    for (std::size_t i = 0; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  if (n <= 128) {
-    T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = a[j];
-    std::size_t i = 8;
-    for (; i < n - n % 8; i += 8)
-      for (int j = 0; j < 8; ++j) r[j] += a[i + std::size_t(j)];
-    T sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  std::size_t half = n / 2;
-  half -= half % 8;
-  return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
-}
-
 // np.mean: the float32 sum divided by the count as float64 (np.intp promotes), then float32.
 float mean(const std::vector<float>& values) {
-  return float(double(pairwise_sum(values.data(), values.size())) / double(values.size()));
+  return float(double(aeval::detail::numpy_pairwise_sum(values.data(), values.size())) / double(values.size()));
 }
 double mean(const std::vector<double>& values) {
-  return pairwise_sum(values.data(), values.size()) / double(values.size());
+  return aeval::detail::numpy_mean(values.data(), values.size());
 }
 
 struct Workspace {

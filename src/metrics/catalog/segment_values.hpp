@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::metrics::detail {
 
@@ -14,7 +14,7 @@ inline double mean_of(const std::vector<nlohmann::json>& results, const std::str
   std::vector<double> values;
   for (const auto& r : results)
     if (const auto found = r.find(key); found != r.end() && found->is_number()) values.push_back(found->get<double>());
-  return values.empty() ? NAN : numpy_mean(values.data(), values.size());
+  return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
 }
 
 }  // namespace aeval::metrics::detail

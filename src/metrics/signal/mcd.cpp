@@ -9,7 +9,7 @@
 
 #include "aeval/error.hpp"
 #include "audio/features.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::metrics {
 
@@ -128,7 +128,7 @@ McdResult mel_cepstral_distance(const std::vector<double>& a_in, const std::vect
     for (int i = o.s; i < o.D; ++i) sum += (mc_a[k][std::size_t(i)] - mc_b[k][std::size_t(i)]) * (mc_a[k][std::size_t(i)] - mc_b[k][std::size_t(i)]);
     per_frame.push_back(scale * std::sqrt(sum));
   }
-  r.mcd = detail::numpy_mean(per_frame.data(), per_frame.size());
+  r.mcd = aeval::detail::numpy_mean(per_frame.data(), per_frame.size());
   return r;
 }
 

@@ -11,7 +11,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/stoi.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::metrics {
 
@@ -75,7 +75,7 @@ std::vector<double> cached_octave_window(long p, long q) {
 std::vector<double> resample_octave(const std::vector<double>& x, int to_rate, int from_rate) {
   if (to_rate <= 0 || from_rate <= 0) throw Error(ErrorCategory::audio, "resample: rates must be positive");
   std::vector<double> h = cached_octave_window(to_rate, from_rate);
-  const double sum = detail::numpy_pairwise_sum(h.data(), h.size());
+  const double sum = aeval::detail::numpy_pairwise_sum(h.data(), h.size());
   for (double& v : h) v /= sum;
 
   const long g = std::gcd(long(to_rate), long(from_rate));
