@@ -9,7 +9,7 @@
 #include "aeval/metrics/embedding.hpp"
 #include "aeval/npy.hpp"
 #include "aeval/text/unicode.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::cli {
 
@@ -142,14 +142,14 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
       const auto values = metrics::cosine_similarity_rows(metrics::to_matrix(read_npy(ref), ref.string()),
                                                           metrics::to_matrix(read_npy(hyp), hyp.string()));
       one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}, {"rows", values},
-             {"score", metrics::detail::numpy_mean(values.data(), values.size())}};
+             {"score", aeval::detail::numpy_mean(values.data(), values.size())}};
     } else {
       one = score_audio_pair(metric, ref, hyp, a.trim);
     }
     scores.push_back(one["score"].get<double>());
     if (per_sample) per_sample->push_back(one);
   }
-  json out{{"score", metrics::detail::numpy_mean(scores.data(), scores.size())}, {"files", scores.size()}};
+  json out{{"score", aeval::detail::numpy_mean(scores.data(), scores.size())}, {"files", scores.size()}};
   if (metric == "audiobertscore") out.update({{"p", a.p}, {"lambda", a.lambda}, {"arithmetic", a.float64 ? "float64" : "float32"}});
   return out;
 }

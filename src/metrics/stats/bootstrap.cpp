@@ -5,7 +5,7 @@
 #include <random>
 
 #include "aeval/error.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::metrics {
 
@@ -15,7 +15,7 @@ __extension__ typedef unsigned __int128 Wide;
 
 double mean(const std::vector<double>& values) {
   if (values.empty()) throw Error(ErrorCategory::data, "mean of an empty sample");
-  return detail::numpy_mean(values.data(), values.size());
+  return aeval::detail::numpy_mean(values.data(), values.size());
 }
 
 double percentile(std::vector<double> values, double q) {

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "aeval/error.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::metrics {
 
@@ -85,7 +85,7 @@ double roc_auc(const std::vector<bool>& positive, const std::vector<double>& sco
     const double dx = fps[k + 1] / max_f - fps[k] / max_f;
     areas.push_back(dx * (tps[k + 1] / max_t + tps[k] / max_t) / 2.0);
   }
-  return detail::numpy_pairwise_sum(areas.data(), areas.size());
+  return aeval::detail::numpy_pairwise_sum(areas.data(), areas.size());
 }
 
 double accuracy(const std::vector<int>& truth, const std::vector<int>& predicted) {

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "aeval/error.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 #include "metrics/stats/special_functions.hpp"
 
 namespace aeval::metrics {
@@ -39,7 +39,7 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 std::vector<double> centered(const std::vector<double>& v) {
-  const double mean = detail::numpy_mean(v.data(), v.size());
+  const double mean = aeval::detail::numpy_mean(v.data(), v.size());
   std::vector<double> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] - mean;
   return out;
@@ -78,7 +78,7 @@ double kendall_p_exact(long n, long c) {
         for (std::size_t i = 0; i < before.size(); ++i) counts[static_cast<std::size_t>(j) + i] -= before[i];
       }
     }
-    const double sum = detail::numpy_pairwise_sum(counts.data(), counts.size());
+    const double sum = aeval::detail::numpy_pairwise_sum(counts.data(), counts.size());
     p = n < 171 ? 2.0 * sum / factorial(int(n)) : sum;
   }
   return std::clamp(p, 0.0, 1.0);

@@ -8,7 +8,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/unicode.hpp"
-#include "metrics/numpy_sum.hpp"
+#include "util/numpy_sum.hpp"
 #include "metrics/text/ngram_counts.hpp"
 
 namespace aeval::metrics {
@@ -136,12 +136,12 @@ CiderResult cider_with(const std::vector<std::string>& candidates, const std::ve
         score[k] += val;
       }
     }
-    double average = detail::numpy_mean(score.data(), score.size());
+    double average = aeval::detail::numpy_mean(score.data(), score.size());
     average /= double(refs[i].size());
     average *= 10.0;
     result.per_item.push_back(average);
   }
-  result.corpus = detail::numpy_mean(result.per_item.data(), result.per_item.size());
+  result.corpus = aeval::detail::numpy_mean(result.per_item.data(), result.per_item.size());
   return result;
 }
 
