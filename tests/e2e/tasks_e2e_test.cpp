@@ -140,6 +140,9 @@ TEST(TasksE2E, EveryTextMetricOfScoreIsAnEvaluatorWithTheSameValue) {
       {"exact-match", "score", "", ""},
       {"exist-match", "score", "", ""},
       {"token-f1", "score", "", ""},
+      {"qa-exist-match", "score", "", ""},
+      {"prefix-match", "score", "", ""},
+      {"strip-equal", "score", "", ""},
   };
   std::string evaluators, names;
   for (const auto& [metric, key, flags, args] : metrics) {

@@ -161,6 +161,13 @@ json match_segment(const std::string& hypothesis, const std::vector<std::string>
   return {{"score", Match(hypothesis, references)}};
 }
 
+// MMAU's rule needs the answer and the other choices: the first reference is the
+// answer, the rest are the choices (the answer may be among them, as in MMAU's rows).
+json choice_strings_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options&) {
+  const std::vector<std::string> choices(references.begin() + 1, references.end());
+  return {{"score", choice_strings_match(hypothesis, references.front(), choices)}};
+}
+
 // Correlations and ROC-AUC read numbers: references are x (or labels), hypotheses y (or scores).
 std::vector<double> numbers(const std::vector<std::string>& texts, const char* what) {
   std::vector<double> out;
@@ -263,6 +270,21 @@ const std::vector<TextMetric>& text_metrics() {
       metric({"exist-match", {"exist_match"}, "1 when a normalized reference occurs in the answer as whole words; mean",
               "SQuAD normalization, whole-word containment", MetricInput::text, Better::higher, kFractionScale},
              "score", {}, ReferenceCount::any, match_segment<exist_match>, nullptr),
+      metric({"qa-exist-match", {}, "1 when a reference's tokens occur in a row in the answer's (DPR has_answer); mean",
+              "UltraEval-Audio QAExistMatchEvaluator (DPR SimpleTokenizer, NFD, lowercase)", MetricInput::text,
+              Better::higher, kFractionScale},
+             "score", {}, ReferenceCount::any, match_segment<qa_exist_match>, nullptr),
+      metric({"choice-strings-match", {},
+              "MMAU string match; references: the answer first, then every choice; mean",
+              "MMAU string_match (UltraEval-Audio ChoiceStringMatch)", MetricInput::text, Better::higher,
+              kFractionScale},
+             "score", {}, ReferenceCount::any, choice_strings_segment, nullptr),
+      metric({"strip-equal", {}, "1 when the stripped answer equals a stripped reference; mean",
+              "UltraEval-Audio EM (text labels)", MetricInput::text, Better::higher, kFractionScale},
+             "score", {}, ReferenceCount::any, match_segment<strip_equal>, nullptr),
+      metric({"prefix-match", {}, "1 when the lowercased, stripped answer starts with a reference; mean",
+              "UltraEval-Audio PrefixMatch (ignore_case)", MetricInput::text, Better::higher, kFractionScale},
+             "score", {}, ReferenceCount::any, match_segment<prefix_match>, nullptr),
       metric({"token-f1", {}, "SQuAD token F1 against the best reference; mean", "SQuAD v1.1 f1_score",
               MetricInput::text, Better::higher, kFractionScale},
              "score", {}, ReferenceCount::any, match_segment<token_f1>, nullptr),

@@ -1,10 +1,22 @@
 // Exact/exist match and token F1 follow the SQuAD v1.1 evaluation script's
 // normalize_answer and f1_score; choice extraction is aeval's own rule set.
+// qa_exist_match follows UltraEval-Audio's QAExistMatchEvaluator (DPR's
+// has_answer with its SimpleTokenizer; Python `regex`) and choice_strings_match
+// MMAU's string_match as UltraEval-Audio's ChoiceStringMatch calls it (Python
+// `re`), both as in audio_evals/evaluator/{qa_exact_match,string_match}.py of
+// an UltraEval-Audio snapshot (AudioTrust/AudioTrust@b19fcf7); golden vectors in
+// tests/data/uea_match. prefix_match is UltraEval-Audio's PrefixMatch
+// (audio_evals/evaluator/base.py, OpenBMB/UltraEval-Audio@31b21cf).
 #include "aeval/metrics/match.hpp"
 
 #include <fmt/format.h>
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
 
 #include <map>
+#include <set>
+
+#include "aeval/error.hpp"
 
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
@@ -42,6 +54,87 @@ double exist_match(std::string_view prediction, const std::vector<std::string>& 
   for (const auto& r : references) {
     const std::string n = normalize_answer(r);
     if (!n.empty() && p.find(padded(n)) != std::string::npos) return 1.0;
+  }
+  return 0.0;
+}
+
+namespace {
+
+std::string nfd(std::string_view s) {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* normalizer = icu::Normalizer2::getNFDInstance(status);
+  if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU NFD normalizer unavailable");
+  const icu::UnicodeString result =
+      normalizer->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), int32_t(s.size()))), status);
+  if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU NFD normalization failed");
+  std::string out;
+  result.toUTF8String(out);
+  return out;
+}
+
+// Every match of `pattern` in `s`, in order (Python's finditer).
+std::vector<std::string> find_all(const text::Regex& pattern, std::string_view s) {
+  std::vector<std::string> out;
+  pattern.sub(s, [&out](const text::Regex::Match& m) {
+    out.push_back(m.group(0));
+    return std::string();
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> qa_exist_match_tokens(std::string_view text) {
+  static const text::Regex token(R"(([\p{L}\p{N}\p{M}]+)|([^\p{Z}\p{C}]))");
+  auto tokens = find_all(token, nfd(text));
+  for (auto& t : tokens) t = text::lower(t);
+  return tokens;
+}
+
+double qa_exist_match(std::string_view prediction, const std::vector<std::string>& references) {
+  const auto text = qa_exist_match_tokens(prediction);
+  for (const auto& r : references) {
+    const auto answer = qa_exist_match_tokens(r);
+    if (answer.size() > text.size()) continue;
+    for (std::size_t i = 0; i + answer.size() <= text.size(); ++i)
+      if (std::equal(answer.begin(), answer.end(), text.begin() + long(i))) return 1.0;
+  }
+  return 0.0;
+}
+
+double choice_strings_match(std::string_view prediction, std::string_view answer,
+                            const std::vector<std::string>& choices) {
+  // Python's \w: letters, numbers and the underscore (no marks).
+  static const text::Regex word(R"([\p{L}\p{N}_]+)");
+  const auto words = [](std::string_view s) {
+    const auto found = find_all(word, text::lower(s));
+    return std::set<std::string>(found.begin(), found.end());
+  };
+  const auto predicted = words(prediction), correct = words(answer);
+  if (predicted.empty()) return 0.0;
+  for (const auto& c : choices) {
+    const auto choice = words(c);
+    if (choice == correct) continue;
+    for (const auto& w : choice)
+      if (!correct.count(w) && predicted.count(w)) return 0.0;
+  }
+  for (const auto& w : correct)
+    if (!predicted.count(w)) return 0.0;
+  return 1.0;
+}
+
+double strip_equal(std::string_view prediction, const std::vector<std::string>& references) {
+  const std::string p = text::strip(prediction);
+  for (const auto& r : references)
+    if (text::strip(r) == p) return 1.0;
+  return 0.0;
+}
+
+double prefix_match(std::string_view prediction, const std::vector<std::string>& references) {
+  const std::string p = text::strip(text::lower(prediction));
+  for (const auto& r : references) {
+    const std::string label = text::strip(text::lower(r));
+    if (p.compare(0, label.size(), label) == 0) return 1.0;
   }
   return 0.0;
 }
