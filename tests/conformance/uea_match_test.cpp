@@ -12,18 +12,11 @@
 
 #include "aeval/metrics/catalog.hpp"
 #include "aeval/metrics/match.hpp"
+#include "support/reference.hpp"
 
 namespace {
 
-std::vector<nlohmann::json> read_vectors(const std::string& file) {
-  const auto path = std::filesystem::path(AEVAL_SOURCE_DIR) / "tests" / "data" / "uea_match" / file;
-  std::ifstream in(path);
-  std::vector<nlohmann::json> records;
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
-  return records;
-}
+std::vector<nlohmann::json> read_vectors(const std::string& file) { return aeval::testing::read_test_data("uea_match/" + file); }
 
 TEST(UeaMatchConformance, QaExistMatchTokens) {
   const auto records = read_vectors("qa_exist_match.jsonl");

@@ -17,20 +17,13 @@
 #include "aeval/text/chinese_text_norm.hpp"
 #include "aeval/text/japanese_tokenizer.hpp"
 #include "support/temp_dir.hpp"
+#include "support/reference.hpp"
 
 namespace {
 
 const std::filesystem::path kDebianIpadic = "/var/lib/mecab/dic/ipadic-utf8";
 
-std::vector<nlohmann::json> read_vectors(const std::string& file) {
-  const auto path = std::filesystem::path(AEVAL_SOURCE_DIR) / "tests" / "data" / "uea_text" / file;
-  std::ifstream in(path);
-  std::vector<nlohmann::json> records;
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
-  return records;
-}
+std::vector<nlohmann::json> read_vectors(const std::string& file) { return aeval::testing::read_test_data("uea_text/" + file); }
 
 #define AEVAL_REQUIRE_VECTORS(records, file)                          \
   const auto records = read_vectors(file);                            \

@@ -14,14 +14,20 @@ std::filesystem::path reference_dir() {
   return AEVAL_DEFAULT_REFERENCE_DIR;
 }
 
-std::vector<nlohmann::json> read_golden(const std::string& file_name) {
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
   std::vector<nlohmann::json> records;
-  std::ifstream in(reference_dir() / file_name);
+  std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty()) records.push_back(nlohmann::json::parse(line));
   }
   return records;
+}
+
+std::vector<nlohmann::json> read_golden(const std::string& file_name) { return read_jsonl(reference_dir() / file_name); }
+
+std::vector<nlohmann::json> read_test_data(const std::string& relative) {
+  return read_jsonl(std::filesystem::path(AEVAL_SOURCE_DIR) / "tests" / "data" / relative);
 }
 
 std::vector<double> reference_audio(const std::string& relative) {

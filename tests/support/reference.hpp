@@ -14,8 +14,14 @@ namespace aeval::testing {
 
 std::filesystem::path reference_dir();
 
+// The records of a JSONL file (none when it is absent).
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path);
+
 // All records of one golden file, or an empty vector when it is absent.
 std::vector<nlohmann::json> read_golden(const std::string& file_name);
+
+// Vectors the team produced with a reference and keeps in the repository: tests/data/RELATIVE.
+std::vector<nlohmann::json> read_test_data(const std::string& relative);
 
 // Python float semantics: the JSON number, or "NaN"/"Infinity" strings.
 double as_double(const nlohmann::json& value);
