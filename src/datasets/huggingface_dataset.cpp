@@ -24,6 +24,7 @@ struct HubDatasetConfig {
   datasets::HubSplitRequest split;
   std::string id_column, audio_column = "audio", text_column = "text", filter;
   std::vector<std::string> fields;  // empty: every other column
+  std::vector<std::pair<std::string, std::string>> computed;  // field name, DuckDB SQL expression over the columns
   int limit = 0;
 };
 
@@ -75,6 +76,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                                                 : "CAST(" + TableReader::quoted(config.text_column) + " AS VARCHAR)",
                                      audio.type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + TableReader::quoted(f) + ") AS VARCHAR)");
+  for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
   std::string columns;
   for (const auto& s : select) columns += (columns.empty() ? "" : ", ") + s;
 
@@ -109,6 +111,10 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       s.fields = nlohmann::json::object();
       for (std::size_t f = 0; f < fields.size(); ++f)
         s.fields[fields[f]] = row[4 + f] ? nlohmann::json::parse(*row[4 + f]) : nlohmann::json(nullptr);
+      for (std::size_t f = 0; f < config.computed.size(); ++f) {
+        const auto& value = row[4 + fields.size() + f];
+        s.fields[config.computed[f].first] = value ? nlohmann::json::parse(*value) : nlohmann::json(nullptr);
+      }
       d.samples.push_back(std::move(s));
     });
   }
@@ -129,6 +135,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                    {"samples", d.samples.size()}};
   if (split.source_commit != split.commit) d.description["source_commit"] = split.source_commit;
   if (!config.filter.empty()) d.description["filter"] = config.filter;
+  for (const auto& [field, expression] : config.computed) d.description["computed_fields"][field] = expression;
   if (config.limit > 0) d.description["limit"] = config.limit;
   return d;
 }
@@ -145,6 +152,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path)"),
       arg::text("text_column", kHubDefaults.text_column, "column with the reference text ('' for none)"),
       arg::texts("fields", {}, "columns kept as sample fields (default: every other column)"),
+      arg::map("computed_fields", "more fields, each a DuckDB SQL expression over the columns "
+                                  "(e.g. list_prepend(answer, choices))", false),
       arg::text("filter", "", "a DuckDB SQL condition on the columns that rows must meet"),
       arg::integer("limit", 0, "at most this many rows (0: all)"),
       arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets")})},
@@ -162,6 +171,11 @@ const DatasetClasses::Registration kHuggingfaceClass{
       config.audio_column = args.text("audio_column");
       config.text_column = args.text("text_column");
       config.fields = args.strings("fields");
+      if (args.given("computed_fields"))
+        for (const auto& item : args.node("computed_fields")) {
+          if (!item.second.IsScalar()) args.fail("computed_fields: each field is one SQL expression");
+          config.computed.emplace_back(item.first.as<std::string>(), item.second.as<std::string>());
+        }
       config.filter = args.text("filter");
       config.limit = args.integer("limit");
       if (config.limit < 0) args.fail("limit must be 0 (all rows) or more");

@@ -89,6 +89,9 @@ const std::map<std::string, HubSchema>& hub_schemas() {
          {"Sentiment", "string"}, {"Dialogue_ID", "int64"}, {"Utterance_ID", "int64"}, {"Season", "int64"},
          {"Episode", "int64"}, {"StartTime", "string"}, {"EndTime", "string"}, {"video_path", "string"},
          {"WavPath", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/MMAU",
+       {{{"id", "string"}, {"audio", "audio"}, {"question", "string"}, {"choices", "strings"}, {"answer", "string"},
+         {"task", "string"}, {"sub_category", "string"}}}},
       {"TwinkStart/TESS", {{{"audio", "audio"}, {"label", "string"}, {"WavPath", "string"}}}},
       {"TwinkStart/Nsynth",  // seen
        {{{"note", "int64"}, {"note_str", "string"}, {"instrument", "int64"}, {"instrument_str", "string"},
@@ -185,7 +188,10 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     const auto& evaluator_spec = aeval::pipeline::class_spec(evaluator, Kind::evaluator);
     if (evaluator_spec.find("references_field")) {
       const aeval::pipeline::Args evaluator_args(evaluator, evaluator_spec);
-      if (!evaluator_args.text("references_field").empty()) reference_column = evaluator_args.text("references_field");
+      // A field the entry computes from its columns (MMAU's answer and choices) keeps the reference in text_column.
+      const std::string field = evaluator_args.text("references_field");
+      if (!field.empty() && std::any_of(columns.begin(), columns.end(), [&](const Column& c) { return c.name == field; }))
+        reference_column = field;
     }
     bool letters = false;
     for (const auto& p : task_args.strings("post_process"))
