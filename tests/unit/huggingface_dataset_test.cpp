@@ -12,6 +12,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "aeval/text/unicode.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/registry.hpp"
@@ -174,6 +175,20 @@ TEST(HuggingfaceDataset, AudioNamedByUrlIsFetchedOnceIntoTheEntrysFolder) {
   }
   aeval::pipeline::load_dataset(f.registry(), "hub");
   EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size())) << "fetched once";
+}
+
+TEST(HuggingfaceDataset, ComputedFieldsAreDuckDbExpressionsOverTheColumns) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const auto d = aeval::pipeline::load_dataset(
+      f.registry("    computed_fields: {both: \"list_prepend(text, [id])\", loud: \"upper(text)\"}\n"), "hub");
+  ASSERT_FALSE(d.samples.empty());
+  const auto& s = d.samples.front();
+  EXPECT_EQ(s.fields["both"], nlohmann::json::array({"words of " + s.id, s.id}));
+  EXPECT_EQ(s.fields["loud"], "WORDS OF " + aeval::text::upper(s.id));
+  EXPECT_NE(f.error("    computed_fields: {x: \"no_such_column + 1\"}\n").find("no_such_column"), std::string::npos);
 }
 
 TEST(HuggingfaceDataset, AMissingColumnListsTheColumnsThereAre) {
