@@ -34,7 +34,7 @@ void add_component_options(CLI::App* command, ComponentOptions& options, bool in
 Action add_run_command(CLI::App& app, GlobalOptions& global);
 Action add_rescore_command(CLI::App& app);
 Action add_merge_command(CLI::App& app);
-Action add_report_command(CLI::App& app);
+Action add_report_command(CLI::App& app, GlobalOptions& global);
 Action add_list_command(CLI::App& app, GlobalOptions& global);
 Action add_describe_command(CLI::App& app, GlobalOptions& global);
 Action add_fetch_command(CLI::App& app, GlobalOptions& global);

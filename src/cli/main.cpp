@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   remember("run", cli::add_run_command(app, global));
   remember("rescore", cli::add_rescore_command(app));
   remember("merge", cli::add_merge_command(app));
-  remember("report", cli::add_report_command(app));
+  remember("report", cli::add_report_command(app, global));
   remember("list", cli::add_list_command(app, global));
   remember("describe", cli::add_describe_command(app, global));
   remember("fetch", cli::add_fetch_command(app, global));

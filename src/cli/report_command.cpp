@@ -2,14 +2,17 @@
 
 #include "util/atomic_file.hpp"
 #include "aeval/report/leaderboard.hpp"
+#include "aeval/error.hpp"
 #include "cli/commands.hpp"
+#include "pipeline/task.hpp"
+#include "registry/registry.hpp"
 
 namespace aeval::cli {
 
-Action add_report_command(CLI::App& app) {
+Action add_report_command(CLI::App& app, GlobalOptions& global) {
   struct Options {
     std::filesystem::path results = "results", out;
-    std::string format = "md";
+    std::string format = "md", suite;
   };
   auto o = std::make_shared<Options>();
   CLI::App* report = app.add_subcommand("report", "Leaderboard tables across runs (Markdown or self-contained HTML)");
@@ -22,13 +25,30 @@ Action add_report_command(CLI::App& app) {
       "needs no server, script or network.\n\n"
       "Examples:\n"
       "  aeval report results/\n"
-      "  aeval report results/ --format html --out leaderboard.html");
+      "  aeval report results/ --format html --out leaderboard.html\n"
+      "  aeval report results/ --suite asr-en     (a column per task of the suite, and their average)");
   report->add_option("results", o->results, "Folder of runs (searched recursively)")->capture_default_str();
   report->add_option("--format,-f", o->format, "md or html")->check(CLI::IsMember({"md", "html"}))->capture_default_str();
   report->add_option("--out,-o", o->out, "Write here instead of standard output");
-  return [o]() {
+  report->add_option("--suite", o->suite, "One table for a suite (`aeval list suites`), as the paper's Tables 4-6 (Markdown)");
+  return [o, &global]() {
     const auto boards = report::collect_leaderboards(o->results);
-    const std::string text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);
+    std::string text;
+    if (!o->suite.empty()) {
+      if (o->format != "md") throw Error(ErrorCategory::config, "--suite tables are Markdown; leave out --format html");
+      const pipeline::Registry registry(registry_folders(global));
+      const auto suites = pipeline::task_suites(registry);
+      const auto suite = suites.find(o->suite);
+      if (suite == suites.end()) {
+        std::vector<std::string> names;
+        for (const auto& [name, tasks] : suites) names.push_back(name);
+        throw Error(ErrorCategory::config,
+                    "no suite named '" + o->suite + "'" + pipeline::suggestion_suffix(o->suite, names) + " (`aeval list suites`)");
+      }
+      text = report::render_suite_markdown(o->suite, suite->second, boards);
+    } else {
+      text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);
+    }
     if (o->out.empty()) {
       std::fwrite(text.data(), 1, text.size(), stdout);
     } else {

@@ -203,6 +203,56 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
   return out;
 }
 
+std::string render_suite_markdown(const std::string& suite, const std::vector<std::string>& tasks,
+                                  const std::vector<Leaderboard>& boards) {
+  std::map<std::string, const Leaderboard*> by_task;
+  for (const auto& b : boards) by_task[b.task] = &b;
+  struct SuiteRow {
+    std::string model;
+    std::vector<std::optional<double>> scores;  // per task
+    std::optional<double> mean;
+    std::size_t ran = 0;
+  };
+  std::map<std::string, SuiteRow> rows;
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const auto found = by_task.find(tasks[t]);
+    if (found == by_task.end()) continue;
+    for (const auto& r : found->second->rows) {
+      SuiteRow& row = rows[r.model];
+      row.model = r.model;
+      row.scores.resize(tasks.size());
+      row.scores[t] = r.average;
+    }
+  }
+  std::vector<SuiteRow> ordered;
+  for (auto& [model, row] : rows) {
+    row.scores.resize(tasks.size());
+    double total = 0;
+    for (const auto& s : row.scores)
+      if (s) total += *s, ++row.ran;
+    if (row.ran) row.mean = total / double(row.ran);
+    ordered.push_back(row);
+  }
+  std::stable_sort(ordered.begin(), ordered.end(), [](const SuiteRow& a, const SuiteRow& b) {
+    return a.mean.value_or(-INFINITY) > b.mean.value_or(-INFINITY);
+  });
+  std::string out = fmt::format(
+      "# suite {}\n\naeval {} ({}). Each task column is the task's normalized average (100 − 100·error rate, "
+      "100·accuracy, BLEU, ...) from the model's latest run; average: their mean over the tasks the model ran.\n\n"
+      "| model |",
+      markdown_cell(suite), kVersion, kGitCommit);
+  for (const auto& t : tasks) out += fmt::format(" {}{} |", markdown_cell(t), by_task.count(t) ? "" : " (no runs)");
+  out += " average | tasks |\n|---|";
+  for (std::size_t i = 0; i < tasks.size(); ++i) out += "---:|";
+  out += "---:|---:|\n";
+  for (const auto& r : ordered) {
+    out += fmt::format("| {} |", markdown_cell(r.model));
+    for (const auto& s : r.scores) out += fmt::format(" {} |", s ? fmt::format("{:.2f}", *s) : "–");
+    out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, tasks.size());
+  }
+  return out;
+}
+
 namespace {
 
 // A bar per model: the normalized average, or the first metric when nothing normalizes.

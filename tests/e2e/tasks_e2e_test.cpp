@@ -256,3 +256,42 @@ TEST(ReportE2E, LeaderboardRanksModelsInMarkdownAndHtml) {
 }
 
 }  // namespace
+
+namespace {
+
+// A suite: `aeval run --suite` runs each of its tasks with the model given, and
+// `aeval report --suite` puts them side by side with the paper's normalization.
+TEST(TasksE2E, ASuiteRunsEachTaskAndReportsThemSideBySide) {
+  TempDir dir;
+  write_bytes(dir / "d.jsonl", R"({"id": "1", "audio": "a.wav", "text": "the cat sat on the mat"})" "\n"
+                               R"({"id": "2", "audio": "b.wav", "text": "rain"})" "\n");
+  write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "the dog sat on the mat"})" "\n"
+                               R"({"id": "2", "prediction": "rain"})" "\n");
+  write_registry(dir, "d.jsonl", "p.jsonl");
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml", "my-exact:\n  class: exact-match\n");
+  write_bytes(dir / "registry" / "tasks" / "t.yaml",
+              "mini-wer:\n  class: task\n  args:\n    dataset: my-data\n    evaluators: [wer]\n    suites: [mini]\n"
+              "mini-exact:\n  class: task\n  args:\n    dataset: my-data\n    evaluators: [my-exact]\n    suites: [mini]\n");
+  const std::string registry = (dir / "registry").string(), out = (dir / "out").string();
+  const auto ran = run_aeval(fmt::format("--registry {} run --suite mini --model my-answers -q --output {}", registry, out));
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("suite mini:\n  mini-exact"), std::string::npos) << ran.output;
+  const auto typo = run_aeval(fmt::format("--registry {} run --suite mni --model my-answers", registry));
+  EXPECT_EQ(typo.status, 1);
+  EXPECT_NE(typo.output.find("no suite named 'mni' (did you mean: mini?)"), std::string::npos) << typo.output;
+
+  // WER 1/7 (one substitution in seven words), exact match 1/2.
+  const auto report = run_aeval(fmt::format("--registry {} report {} --suite mini", registry, out), false);
+  ASSERT_EQ(report.status, 0) << report.output;
+  const double wer_score = 100 - 100.0 / 7, exact_score = 50;
+  EXPECT_NE(report.output.find("| model | mini-exact | mini-wer | average | tasks |"), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find(fmt::format("| my-answers | {:.2f} | {:.2f} | {:.2f} | 2 of 2 |", exact_score, wer_score,
+                                           (exact_score + wer_score) / 2)),
+            std::string::npos)
+      << report.output;
+  EXPECT_EQ(run_aeval(fmt::format("--registry {} report {} --suite mini --format html", registry, out)).status, 1);
+}
+
+}  // namespace

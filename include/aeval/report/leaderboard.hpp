@@ -47,4 +47,10 @@ std::string render_markdown(const std::vector<Leaderboard>& boards);
 // One self-contained HTML file: tables and SVG charts, no scripts, no network.
 std::string render_html(const std::vector<Leaderboard>& boards);
 
+// A suite as the UltraEval-Audio paper's Tables 4–6 show one: a row per model, a column per task
+// holding that task's normalized average (100 − WER, 100 × accuracy, BLEU, ...), and their mean
+// over the tasks the model ran (with how many). Tasks without runs are shown empty.
+std::string render_suite_markdown(const std::string& suite, const std::vector<std::string>& tasks,
+                                  const std::vector<Leaderboard>& boards);
+
 }  // namespace aeval::report
