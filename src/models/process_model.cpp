@@ -47,8 +47,6 @@ class ProcessModel final : public BlockingModel {
  public:
   explicit ProcessModel(ProcessModelConfig config) : config_(std::move(config)) {
     if (config_.command.empty()) throw Error(ErrorCategory::config, "process model '" + config_.name + "': empty command");
-    // A dead process must not take aeval down when it writes to the closed pipe.
-    signal(SIGPIPE, SIG_IGN);
     identity_ = {{"backend", "process"}, {"name", config_.name}, {"command", config_.command},
                  {"input_sample_rate", config_.input_sample_rate}, {"protocol", "aeval NDJSON v1"}};
     if (config_.bitrate_kbps > 0) identity_["bitrate_kbps"] = config_.bitrate_kbps;

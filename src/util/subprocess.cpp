@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,10 @@
 namespace aeval::detail {
 
 Child spawn(const std::vector<std::string>& args, const std::filesystem::path& working_dir) {
+  // A child that exits before reading all its input must not take aeval down with SIGPIPE when
+  // aeval writes to the closed pipe: the write fails with EPIPE and the child's status says why.
+  static const bool sigpipe_ignored = [] { return signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)sigpipe_ignored;
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
     throw Error(ErrorCategory::model, "cannot create pipes for " + args.at(0));
