@@ -37,15 +37,7 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
     if (!o->suite.empty()) {
       if (o->format != "md") throw Error(ErrorCategory::config, "--suite tables are Markdown; leave out --format html");
       const pipeline::Registry registry(registry_folders(global));
-      const auto suites = pipeline::task_suites(registry);
-      const auto suite = suites.find(o->suite);
-      if (suite == suites.end()) {
-        std::vector<std::string> names;
-        for (const auto& [name, tasks] : suites) names.push_back(name);
-        throw Error(ErrorCategory::config,
-                    "no suite named '" + o->suite + "'" + pipeline::suggestion_suffix(o->suite, names) + " (`aeval list suites`)");
-      }
-      text = report::render_suite_markdown(o->suite, suite->second, boards);
+      text = report::render_suite_markdown(o->suite, pipeline::suite_tasks(registry, o->suite), boards);
     } else {
       text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);
     }

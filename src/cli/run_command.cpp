@@ -68,18 +68,11 @@ int run_suite(const RunCommandOptions& o, const GlobalOptions& global, const pip
   base.registry = registry_folders(global);
   base.sets = o.sets;
   const pipeline::Registry registry = load_registry(base);
-  const auto suites = pipeline::task_suites(registry);
-  const auto suite = suites.find(o.suite);
-  if (suite == suites.end()) {
-    std::vector<std::string> names;
-    for (const auto& [name, tasks] : suites) names.push_back(name);
-    throw Error(ErrorCategory::config, "no suite named '" + o.suite + "'" + pipeline::suggestion_suffix(o.suite, names) +
-                                           " (`aeval list suites`)");
-  }
+  const std::vector<std::string> tasks = pipeline::suite_tasks(registry, o.suite);
   int status = 0;
   std::vector<std::pair<std::string, std::string>> outcomes;  // task, what happened
-  for (const auto& task : suite->second) {
-    std::printf("\n== %s (%zu of %zu in suite %s)\n", task.c_str(), outcomes.size() + 1, suite->second.size(),
+  for (const auto& task : tasks) {
+    std::printf("\n== %s (%zu of %zu in suite %s)\n", task.c_str(), outcomes.size() + 1, tasks.size(),
                 o.suite.c_str());
     std::fflush(stdout);
     try {

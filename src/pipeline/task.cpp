@@ -75,6 +75,15 @@ std::map<std::string, std::vector<std::string>> task_suites(const Registry& regi
   return suites;
 }
 
+std::vector<std::string> suite_tasks(const Registry& registry, const std::string& suite) {
+  const auto suites = task_suites(registry);
+  if (const auto found = suites.find(suite); found != suites.end()) return found->second;
+  std::vector<std::string> names;
+  for (const auto& [name, tasks] : suites) names.push_back(name);
+  throw Error(ErrorCategory::config,
+              "no suite named '" + suite + "'" + suggestion_suffix(suite, names) + " (`aeval list suites`)");
+}
+
 namespace {
 const TaskClasses::Registration kTaskClass{
     {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",

@@ -16,6 +16,9 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
 // Every suite the registry's tasks name, with its tasks in name order.
 std::map<std::string, std::vector<std::string>> task_suites(const Registry& registry);
 
+// The tasks of one suite; throws aeval::Error (config) with a did-you-mean for an unknown one.
+std::vector<std::string> suite_tasks(const Registry& registry, const std::string& suite);
+
 // Task entries; their one class, `task`, reads its arguments into a TaskSpec.
 using TaskClasses = ClassFactories<TaskSpec>;
 
