@@ -13,6 +13,7 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
   struct Options {
     std::filesystem::path results = "results", out;
     std::string format = "md", suite;
+    bool fail_on_deviation = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* report = app.add_subcommand("report", "Leaderboard tables across runs (Markdown or self-contained HTML)");
@@ -26,17 +27,39 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
       "Examples:\n"
       "  aeval report results/\n"
       "  aeval report results/ --format html --out leaderboard.html\n"
-      "  aeval report results/ --suite asr-en     (a column per task of the suite, and their average)");
+      "  aeval report results/ --suite asr-en     (a column per task of the suite, and their average)\n\n"
+      "Tasks whose registry entry lists published results (`published:`) get a table holding each\n"
+      "run against them; a run further from the published value than its tolerance is marked\n"
+      "DEVIATES (a different prompt, normalizer or split is the usual cause). Runs of one model\n"
+      "with several prompts (`aeval run --prompt-variants`) are rows of their own, and a table\n"
+      "shows how far the prompts move each metric.\n\n"
+      "Exit status: 0 written; 1 no runs or a malformed summary; 3 with --fail-on-deviation when a\n"
+      "run deviates from a published number.");
   report->add_option("results", o->results, "Folder of runs (searched recursively)")->capture_default_str();
   report->add_option("--format,-f", o->format, "md or html")->check(CLI::IsMember({"md", "html"}))->capture_default_str();
   report->add_option("--out,-o", o->out, "Write here instead of standard output");
   report->add_option("--suite", o->suite, "One table for a suite (`aeval list suites`), as the paper's Tables 4-6 (Markdown)");
+  report->add_flag("--fail-on-deviation", o->fail_on_deviation,
+                   "Exit with status 3 when a run deviates from a number its task entry publishes");
   return [o, &global]() {
-    const auto boards = report::collect_leaderboards(o->results);
+    auto boards = report::collect_leaderboards(o->results);
+    const pipeline::Registry registry(registry_folders(global));
+    std::size_t deviations = 0;
+    for (auto& board : boards) {
+      if (!registry.contains(pipeline::Kind::task, board.task)) continue;
+      report::check_published(
+          board, pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, board.task), pipeline::Kind::task).published);
+      for (const auto& check : board.published)
+        if (check.deviates()) {
+          ++deviations;
+          std::fprintf(stderr, "aeval: %s: %s's %s is %.4g, published %.4g ± %.4g (%s)\n", board.task.c_str(),
+                       check.row.c_str(), check.published.metric.c_str(), *check.run_value, check.published.value,
+                       check.published.tolerance, check.published.source.c_str());
+        }
+    }
     std::string text;
     if (!o->suite.empty()) {
       if (o->format != "md") throw Error(ErrorCategory::config, "--suite tables are Markdown; leave out --format html");
-      const pipeline::Registry registry(registry_folders(global));
       text = report::render_suite_markdown(o->suite, pipeline::suite_tasks(registry, o->suite), boards);
     } else {
       text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);
@@ -47,7 +70,7 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
       write_file_atomically(o->out, text);
       std::fprintf(stderr, "aeval: wrote %s\n", o->out.string().c_str());
     }
-    return 0;
+    return o->fail_on_deviation && deviations ? 3 : 0;
   };
 }
 

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
@@ -58,39 +60,69 @@ struct RunCommandOptions {
   std::size_t limit = 0;
   int jobs = 0;
   double max_fail_rate = 0.5;
-  bool no_cache = false, quiet = false, rerun_changed = false;
+  bool no_cache = false, quiet = false, rerun_changed = false, prompt_variants = false;
 };
 
-// Every task of the suite in turn, each a run of its own with the same options; a task that
-// cannot start is reported and the rest still run. Exit status: the worst of the runs.
-int run_suite(const RunCommandOptions& o, const GlobalOptions& global, const pipeline::RunOptions& options) {
+// The prompts a task runs with: its variants (its own prompt first) with --prompt-variants, else its one prompt.
+std::vector<std::string> prompts_to_run(const pipeline::TaskSpec& spec, bool variants, bool in_suite) {
+  if (!variants) return {spec.prompt};
+  if (spec.prompt_variants.empty() && !in_suite)
+    throw Error(ErrorCategory::config,
+                "task '" + spec.name + "' lists no prompt_variants: add them to its entry (`aeval describe task`), "
+                "or run other prompts one at a time with --prompt");
+  std::vector<std::string> prompts{spec.prompt};
+  for (const auto& p : spec.prompt_variants)
+    if (std::find(prompts.begin(), prompts.end(), p) == prompts.end()) prompts.push_back(p);
+  return prompts;
+}
+
+// Tasks (a suite's, or one with its prompt variants) in turn, each a run of its own with the same options;
+// a run that cannot start is reported and the rest still run. Exit status: the worst of the runs.
+int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipeline::RunOptions& options) {
   pipeline::Invocation base;
   base.registry = registry_folders(global);
   base.sets = o.sets;
   const pipeline::Registry registry = load_registry(base);
-  const std::vector<std::string> tasks = pipeline::suite_tasks(registry, o.suite);
+  const std::vector<std::string> tasks = o.suite.empty() ? std::vector<std::string>{o.task}
+                                                          : pipeline::suite_tasks(registry, o.suite);
+  const std::string what = o.suite.empty() ? "task " + o.task : "suite " + o.suite;
   int status = 0;
-  std::vector<std::pair<std::string, std::string>> outcomes;  // task, what happened
-  for (const auto& task : tasks) {
-    std::printf("\n== %s (%zu of %zu in suite %s)\n", task.c_str(), outcomes.size() + 1, tasks.size(),
-                o.suite.c_str());
+  std::vector<std::pair<std::string, std::string>> outcomes;  // run, what happened
+  const auto attempt = [&](const std::string& title, const std::function<pipeline::TaskSpec()>& spec) {
+    std::printf("\n== %s (%zu in %s)\n", title.c_str(), outcomes.size() + 1, what.c_str());
     std::fflush(stdout);
     try {
       pipeline::Invocation inv = base;
-      inv.task = pipeline::resolve_task(registry, task, o.components.overrides());
+      inv.task = spec();
       inv.limit = o.limit;
       if (!o.shard.empty()) inv.shard = pipeline::parse_shard(o.shard);
       const int run_status = report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
       status = std::max(status, run_status);
-      outcomes.emplace_back(task, run_status == 0 ? "done" : "done, too many samples failed");
+      outcomes.emplace_back(title, run_status == 0 ? "done" : "done, too many samples failed");
     } catch (const Error& e) {
-      std::fprintf(stderr, "aeval: %s: %s error: %s\n", task.c_str(), to_string(e.category()), e.what());
+      std::fprintf(stderr, "aeval: %s: %s error: %s\n", title.c_str(), to_string(e.category()), e.what());
       status = std::max(status, 1);
-      outcomes.emplace_back(task, std::string("stopped: ") + e.what());
+      outcomes.emplace_back(title, std::string("stopped: ") + e.what());
     }
+  };
+  for (const auto& task : tasks) {
+    std::vector<std::string> prompts;
+    try {
+      prompts = prompts_to_run(pipeline::resolve_task(registry, task, o.components.overrides()), o.prompt_variants,
+                               !o.suite.empty());
+    } catch (const Error& e) {
+      if (o.suite.empty()) throw;
+      prompts = {""};  // the run reports the error
+    }
+    for (const auto& prompt : prompts)
+      attempt(prompts.size() > 1 ? fmt::format("{} (prompt {})", task, prompt.empty() ? "none" : prompt) : task, [&] {
+        auto overrides = o.components.overrides();
+        if (o.prompt_variants) overrides.prompt = prompt;
+        return pipeline::resolve_task(registry, task, overrides);
+      });
   }
-  std::printf("\nsuite %s:\n", o.suite.c_str());
-  for (const auto& [task, outcome] : outcomes) std::printf("  %-32s %s\n", task.c_str(), outcome.c_str());
+  std::printf("\n%s:\n", what.c_str());
+  for (const auto& [run, outcome] : outcomes) std::printf("  %-40s %s\n", run.c_str(), outcome.c_str());
   return status;
 }
 
@@ -138,6 +170,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       "  aeval run --dataset my-manifest.jsonl --model pocketsphinx-en --evaluator wer,cer\n"
       "     (JSONL rows: {\"id\": ..., \"audio\": path relative to the manifest, \"text\": reference})\n"
       "  aeval run --task asr-quickstart --shard 0/4      (and 1/4, 2/4, 3/4; then `aeval merge`)\n"
+      "  aeval run --task mmau-test-mini --model my-server --prompt-variants   (each prompt wording in turn)\n"
       "  aeval run --resume results/asr-quickstart/pocketsphinx-en/20261122T101500Z\n"
       "  aeval run --resume                                (the latest run under --output)\n\n"
       "Exit status: 0 the run finished; 1 an error stopped it (its message says where);\n"
@@ -147,6 +180,10 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--suite", o->suite, "Run every task of a suite in turn (`aeval list suites`), e.g. with --model")
       ->excludes("--task");
   add_component_options(run, o->components, true);
+  run->add_flag("--prompt-variants", o->prompt_variants,
+                "Run the task (or each task of the suite) once per prompt it lists in prompt_variants, its own "
+                "first; `aeval report` shows the spread")
+      ->excludes("--prompt");
   run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
   run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")
@@ -182,7 +219,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     if (run->count("--resume")) {
       // A resumed run takes all of these from its store; accepting one would silently ignore it.
       std::vector<std::string> given;
-      for (const char* name : {"--task", "--suite", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
+      for (const char* name : {"--task", "--suite", "--prompt-variants", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
                                "--aggregator", "--set", "--limit", "--shard"})
         if (run->count(name)) given.emplace_back(name);
       if (!global.registries.empty()) given.emplace_back("--registry");
@@ -195,7 +232,10 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       if (!o->quiet) std::fprintf(stderr, "aeval: resuming %s\n", dir.string().c_str());
       return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);
     }
-    if (!o->suite.empty()) return run_suite(*o, global, options);
+    if (!o->suite.empty() || o->prompt_variants) {
+      if (o->task.empty() && o->suite.empty()) throw Error(ErrorCategory::config, "--prompt-variants needs --task or --suite");
+      return run_each(*o, global, options);
+    }
     if (o->task.empty() && o->components.dataset.empty())
       throw Error(ErrorCategory::config, "name a --task, or a --dataset (with --model and --evaluator unless the "
                                          "dataset has a default task); `aeval list tasks` shows the tasks");

@@ -1,4 +1,7 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
@@ -85,6 +88,33 @@ std::vector<std::string> suite_tasks(const Registry& registry, const std::string
 }
 
 namespace {
+
+std::vector<report::PublishedResult> read_published(const Args& args) {
+  std::vector<report::PublishedResult> out;
+  if (!args.given("published")) return out;
+  for (const auto& item : args.node("published")) {
+    const auto field = [&](const char* key) {
+      if (!item.IsMap() || !item[key] || !item[key].IsScalar())
+        args.fail(fmt::format("published: each item is a map with model, metric, value, tolerance and source "
+                              "(and dataset when the task runs on several); '{}' is missing",
+                              key));
+      return item[key].as<std::string>();
+    };
+    const auto number = [&](const char* key) {
+      try {
+        return std::stod(field(key));
+      } catch (const std::exception&) {
+        args.fail(fmt::format("published: {} must be a number, not '{}'", key, field(key)));
+      }
+    };
+    report::PublishedResult p{field("model"), field("metric"), "", number("value"), number("tolerance"), field("source")};
+    if (item["dataset"]) p.dataset = field("dataset");
+    if (p.tolerance < 0) args.fail("published: tolerance must not be negative");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 const TaskClasses::Registration kTaskClass{
     {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
      {arg::required_reference("dataset", Kind::dataset, "a dataset entry or a .jsonl manifest path"),
@@ -92,6 +122,11 @@ const TaskClasses::Registration kTaskClass{
       arg::reference("model", Kind::model, "", "(benchmarks of the catalog name none: give --model)"),
       arg::texts("suites", {}, "suites the task belongs to: `aeval run --suite NAME` runs them all"),
       arg::text("language", "", "what the benchmark's audio is in (en, zh, de, en->zh...), for the catalog's table"),
+      arg::references("prompt_variants", Kind::prompt, false,
+                      "other wordings of the prompt: `aeval run --prompt-variants` runs each, and the report "
+                      "shows the spread"),
+      arg::list("published", "published results: [{model, metric, value, tolerance, source, dataset?}]; "
+                             "`aeval report` flags runs further from them than the tolerance", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
       arg::references("evaluators", Kind::evaluator, true),
       arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")}},
@@ -104,6 +139,12 @@ const TaskClasses::Registration kTaskClass{
       spec.post_process = args.strings("post_process");
       spec.evaluators = args.strings("evaluators");
       spec.aggregators = args.strings("aggregators");
+      spec.prompt_variants = args.strings("prompt_variants");
+      spec.published = read_published(args);
+      for (const auto& p : spec.published)
+        if (std::find(spec.evaluators.begin(), spec.evaluators.end(), p.metric) == spec.evaluators.end())
+          args.fail(fmt::format("published: metric '{}' is none of the task's evaluators ({})", p.metric,
+                                fmt::join(spec.evaluators, ", ")));
       return spec;
     }};
 }  // namespace

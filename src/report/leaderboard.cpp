@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
@@ -52,7 +53,7 @@ std::string markdown_cell(const std::string& s) {
 
 // One summary.json, as much of it as a leaderboard needs.
 struct RunSummary {
-  std::string task, dataset, model;
+  std::string task, dataset, model, prompt;
   std::vector<std::pair<std::string, metrics::LeaderboardScale>> metrics;  // (evaluator name, its scale)
   std::map<std::string, double> values;
   std::map<std::string, std::pair<double, double>> intervals;
@@ -67,6 +68,7 @@ RunSummary read_summary(const std::filesystem::path& file) {
     r.task = s.at("task");
     r.dataset = s.at("dataset");
     r.model = s.at("model");
+    r.prompt = s.at("provenance").at("task").value("prompt", "");
     r.samples = s.at("counts").at("samples");
     r.failed = s.at("counts").at("failed");
     const json aggregations = s.value("aggregations", json::object());
@@ -92,6 +94,25 @@ RunSummary read_summary(const std::filesystem::path& file) {
   }
 }
 
+// Per model and column, across the prompts the model ran with (rows are in (model, prompt) order).
+std::vector<PromptSpread> prompt_spreads(const std::vector<LeaderboardRow>& rows) {
+  std::map<std::pair<std::string, std::size_t>, std::vector<double>> values;
+  for (const auto& r : rows)
+    for (const auto& [column, value] : r.values) values[{r.model, column}].push_back(value);
+  std::vector<PromptSpread> out;
+  for (const auto& [key, v] : values) {
+    if (v.size() < 2) continue;
+    PromptSpread s{key.first, key.second, v.size(), *std::min_element(v.begin(), v.end()),
+                   *std::max_element(v.begin(), v.end())};
+    for (double x : v) s.mean += x / double(v.size());
+    double squares = 0;
+    for (double x : v) squares += (x - s.mean) * (x - s.mean);
+    s.sd = std::sqrt(squares / double(v.size() - 1));
+    out.push_back(s);
+  }
+  return out;
+}
+
 Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& runs) {
   Leaderboard board;
   board.task = task;
@@ -109,19 +130,24 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
             scales.push_back(scale);
             board.columns.push_back({dataset, metric, scale.rule});
           }
-  std::map<std::string, LeaderboardRow> rows;
-  std::map<std::string, std::size_t> failed;
+  std::map<std::pair<std::string, std::string>, LeaderboardRow> rows;  // (model, prompt) → row
+  std::map<std::pair<std::string, std::string>, std::size_t> failed;
+  std::set<std::string> prompts;
   for (const auto& r : runs) {
-    LeaderboardRow& row = rows[r.model];
+    LeaderboardRow& row = rows[{r.model, r.prompt}];
     row.model = r.model;
+    row.prompt = r.prompt;
+    prompts.insert(r.prompt);
     row.samples += r.samples;
-    failed[r.model] += r.failed;
+    failed[{r.model, r.prompt}] += r.failed;
     if (r.bitrate_kbps) row.bitrate_kbps = r.bitrate_kbps;
     for (const auto& [metric, value] : r.values) row.values[column_of.at({r.dataset, metric})] = value;
     for (const auto& [metric, interval] : r.intervals) row.intervals[column_of.at({r.dataset, metric})] = interval;
   }
-  for (auto& [model, row] : rows) {
-    row.fail_rate = row.samples ? double(failed[model]) / double(row.samples) : 0.0;
+  for (auto& [key, row] : rows) {
+    row.label = prompts.size() > 1 ? fmt::format("{} (prompt {})", row.model, row.prompt.empty() ? "none" : row.prompt)
+                                   : row.model;
+    row.fail_rate = row.samples ? double(failed[key]) / double(row.samples) : 0.0;
     double total = 0;
     int averaged = 0;
     for (const auto& [column, value] : row.values)
@@ -129,6 +155,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     if (averaged) row.average = total / averaged;
     board.rows.push_back(row);
   }
+  board.prompt_spreads = prompt_spreads(board.rows);
   std::stable_sort(board.rows.begin(), board.rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
     return a.average.value_or(-INFINITY) > b.average.value_or(-INFINITY);
   });
@@ -151,6 +178,64 @@ std::string datasets_text(const Leaderboard& b) {
   return fmt::format("{}", fmt::join(b.datasets, ", "));
 }
 
+std::string verdict(const PublishedCheck& c) {
+  return !c.run_value ? "not run" : c.reproduced() ? "reproduced" : "DEVIATES";
+}
+
+std::string signed_number(double v) { return fmt::format("{:+.4g}", v); }
+
+std::string spreads_markdown(const Leaderboard& b) {
+  if (b.prompt_spreads.empty()) return "";
+  std::string out = "\nPrompt sensitivity (each model's latest run per prompt):\n\n"
+                    "| model | metric | prompts | min | max | max − min | sd |\n|---|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& s : b.prompt_spreads)
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(s.model),
+                       markdown_cell(column_title(b, b.columns[s.column])), s.prompts, number(s.min), number(s.max),
+                       number(s.max - s.min), number(s.sd));
+  return out;
+}
+
+std::string published_markdown(const Leaderboard& b) {
+  if (b.published.empty()) return "";
+  std::string out = "\nPublished numbers (DEVIATES: further from the published value than its tolerance):\n\n"
+                    "| model | metric | published | this run | difference | tolerance | verdict | source |\n"
+                    "|---|---|---:|---:|---:|---:|---|---|\n";
+  for (const auto& c : b.published)
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(c.row),
+                       markdown_cell(c.published.metric), number(c.published.value),
+                       c.run_value ? number(*c.run_value) : "–",
+                       c.run_value ? signed_number(*c.run_value - c.published.value) : "–",
+                       number(c.published.tolerance), verdict(c), markdown_cell(c.published.source));
+  return out;
+}
+
+std::string spreads_html(const Leaderboard& b) {
+  if (b.prompt_spreads.empty()) return "";
+  std::string out = "<table class=\"spread\">\n<caption>Prompt sensitivity</caption>\n<thead><tr><th>model</th>"
+                    "<th>metric</th><th>prompts</th><th>min</th><th>max</th><th>max − min</th><th>sd</th></tr></thead>\n"
+                    "<tbody>\n";
+  for (const auto& s : b.prompt_spreads)
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       escape(s.model), escape(column_title(b, b.columns[s.column])), s.prompts, number(s.min),
+                       number(s.max), number(s.max - s.min), number(s.sd));
+  return out + "</tbody>\n</table>\n";
+}
+
+std::string published_html(const Leaderboard& b) {
+  if (b.published.empty()) return "";
+  std::string out = "<table class=\"published\">\n<caption>Published numbers</caption>\n<thead><tr><th>model</th>"
+                    "<th>metric</th><th>published</th><th>this run</th><th>difference</th><th>tolerance</th>"
+                    "<th>verdict</th><th>source</th></tr></thead>\n<tbody>\n";
+  for (const auto& c : b.published)
+    out += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                       "</tr>\n",
+                       c.deviates() ? " class=\"deviates\"" : "", escape(c.row), escape(c.published.metric),
+                       number(c.published.value), c.run_value ? number(*c.run_value) : "–",
+                       c.run_value ? signed_number(*c.run_value - c.published.value) : "–",
+                       number(c.published.tolerance), verdict(c), escape(c.published.source));
+  return out + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 bool Leaderboard::has_bitrates() const {
@@ -165,11 +250,11 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
     if (e.path().filename() == "summary.json") files.push_back(e.path());
   if (files.empty()) throw Error(ErrorCategory::data, fmt::format("no summary.json under {}", root.string()));
   std::sort(files.begin(), files.end());  // run ids are UTC timestamps: later runs sort later
-  // The latest run of each (task, model, dataset).
-  std::map<std::string, std::map<std::pair<std::string, std::string>, RunSummary>> latest;
+  // The latest run of each (task, model, dataset, prompt).
+  std::map<std::string, std::map<std::tuple<std::string, std::string, std::string>, RunSummary>> latest;
   for (const auto& file : files) {
     RunSummary r = read_summary(file);
-    latest[r.task][{r.model, r.dataset}] = std::move(r);
+    latest[r.task][{r.model, r.dataset, r.prompt}] = std::move(r);
   }
   std::vector<Leaderboard> out;
   for (const auto& [task, by_model] : latest) {
@@ -194,11 +279,12 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
     for (std::size_t i = 0; i < b.columns.size(); ++i) out += "---:|";
     out += "---:|---:|---:|\n";
     for (const auto& r : b.rows) {
-      out += fmt::format("| {} |{}", markdown_cell(r.model), kbps ? fmt::format(" {} |", bitrate_text(r)) : "");
+      out += fmt::format("| {} |{}", markdown_cell(r.label), kbps ? fmt::format(" {} |", bitrate_text(r)) : "");
       for (std::size_t i = 0; i < b.columns.size(); ++i) out += fmt::format(" {} |", value_text(r, i));
       out += fmt::format(" {} | {} | {:.3f} |\n", r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples,
                          r.fail_rate);
     }
+    out += spreads_markdown(b) + published_markdown(b);
   }
   return out;
 }
@@ -218,8 +304,8 @@ std::string render_suite_markdown(const std::string& suite, const std::vector<st
     const auto found = by_task.find(tasks[t]);
     if (found == by_task.end()) continue;
     for (const auto& r : found->second->rows) {
-      SuiteRow& row = rows[r.model];
-      row.model = r.model;
+      SuiteRow& row = rows[r.label];
+      row.model = r.label;
       row.scores.resize(tasks.size());
       row.scores[t] = r.average;
     }
@@ -263,7 +349,7 @@ std::string bar_chart(const Leaderboard& b) {
   std::vector<std::pair<std::string, double>> bars;
   for (const auto& r : b.rows) {
     const double v = by_average ? r.average.value_or(0) : (r.values.count(0) ? r.values.at(0) : 0);
-    bars.emplace_back(r.model, v);
+    bars.emplace_back(r.label, v);
     top = std::max(top, std::fabs(v));
   }
   constexpr int kLabel = 220, kWidth = 420, kBar = 22;
@@ -287,7 +373,7 @@ std::string bitrate_chart(const Leaderboard& b, std::size_t column) {
   std::vector<std::tuple<double, double, std::string>> points;  // kbps, value, model
   for (const auto& r : b.rows)
     if (r.bitrate_kbps && *r.bitrate_kbps > 0 && r.values.count(column))
-      points.emplace_back(*r.bitrate_kbps, r.values.at(column), r.model);
+      points.emplace_back(*r.bitrate_kbps, r.values.at(column), r.label);
   if (points.size() < 2) return "";
   double x0 = INFINITY, x1 = -INFINITY, y0 = 0, y1 = -INFINITY;
   for (const auto& [kbps, v, model] : points) {
@@ -332,7 +418,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
       "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
       "caption{{font-weight:bold;text-align:left}}.rule{{font-weight:normal;color:#555;font-size:.85em}}"
       ".ci{{color:#555;font-size:.8em;white-space:nowrap}}"
-      "svg.bitrate{{margin-right:1em}}</style>\n"
+      "svg.bitrate{{margin-right:1em}}tr.deviates td{{background:#fbe3e3}}</style>\n"
       "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: each model's latest run per dataset. Average: "
       "the normalized mean of the metrics that show a rule. Brackets: bootstrap confidence intervals, where the run "
       "computed them.</p>\n",
@@ -346,7 +432,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
       out += fmt::format("<th>{}<br><span class=\"rule\">{}</span></th>", escape(column_title(b, c)), escape(c.rule));
     out += "<th>average</th><th>samples</th><th>fail rate</th></tr></thead>\n<tbody>\n";
     for (const auto& r : b.rows) {
-      out += fmt::format("<tr><td>{}</td>{}", escape(r.model), kbps ? fmt::format("<td>{}</td>", bitrate_text(r)) : "");
+      out += fmt::format("<tr><td>{}</td>{}", escape(r.label), kbps ? fmt::format("<td>{}</td>", bitrate_text(r)) : "");
       for (std::size_t i = 0; i < b.columns.size(); ++i) {
         const auto interval = r.intervals.find(i);
         out += interval == r.intervals.end()
@@ -358,6 +444,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
                          r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples, r.fail_rate);
     }
     out += "</tbody>\n</table>\n";
+    out += spreads_html(b) + published_html(b);
     out += bar_chart(b);
     if (kbps)
       for (std::size_t i = 0; i < b.columns.size(); ++i) out += bitrate_chart(b, i);

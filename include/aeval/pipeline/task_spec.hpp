@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "aeval/report/published.hpp"
+
 namespace aeval::pipeline {
 
 // A task: one dataset, an optional prompt, one model, a post-process chain,
@@ -14,6 +16,9 @@ struct TaskSpec {
   std::string name;
   std::string dataset, prompt, model;  // prompt "": the sample's audio alone
   std::vector<std::string> post_process, evaluators, aggregators;
+  // What the entry says about the task, not how a run computes it (not in a run's provenance):
+  std::vector<std::string> prompt_variants;          // prompts `aeval run --prompt-variants` runs in turn
+  std::vector<report::PublishedResult> published;    // numbers `aeval report` holds runs against
   nlohmann::json to_json() const;
   static TaskSpec from_json(const nlohmann::json& j);
 };

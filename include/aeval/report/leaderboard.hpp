@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "aeval/report/published.hpp"
+
 namespace aeval::report {
 
 struct LeaderboardColumn {
@@ -23,6 +25,8 @@ struct LeaderboardColumn {
 
 struct LeaderboardRow {
   std::string model;
+  std::string prompt;                           // the prompt entry the run used ("" : the audio alone)
+  std::string label;                            // model, with the prompt when the board has several
   std::map<std::size_t, double> values;         // column index → corpus value
   std::map<std::size_t, std::pair<double, double>> intervals;  // column index → bootstrap interval, when run with one
   std::optional<double> average;                // normalized average, when any column normalizes
@@ -31,17 +35,30 @@ struct LeaderboardRow {
   std::size_t samples = 0;
 };
 
+// How much one model's value of one column moves across the prompts it ran with.
+struct PromptSpread {
+  std::string model;
+  std::size_t column = 0;
+  std::size_t prompts = 0;  // at least 2
+  double min = 0, max = 0, mean = 0, sd = 0;  // sd: sample standard deviation
+};
+
 struct Leaderboard {
   std::string task;
   std::vector<std::string> datasets;
   std::vector<LeaderboardColumn> columns;  // per dataset, in the task's evaluator order
-  std::vector<LeaderboardRow> rows;        // best normalized average first
+  std::vector<LeaderboardRow> rows;        // best normalized average first; a row per model and prompt
+  std::vector<PromptSpread> prompt_spreads;  // models that ran the task with several prompts
+  std::vector<PublishedCheck> published;     // filled by check_published
   bool has_bitrates() const;
 };
 
-// Reads every summary.json under `root`. Throws aeval::Error (data) when
+// Reads every summary.json under `root`; a row is the latest run of each (model, dataset, prompt). Throws aeval::Error (data) when
 // there is none, or a summary is malformed (naming the file).
 std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root);
+
+// Holds each published number against the board's rows of its model (every prompt it ran with).
+void check_published(Leaderboard& board, const std::vector<PublishedResult>& published);
 
 std::string render_markdown(const std::vector<Leaderboard>& boards);
 // One self-contained HTML file: tables and SVG charts, no scripts, no network.
