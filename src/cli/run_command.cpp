@@ -247,8 +247,8 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     inv.limit = o->limit;
     if (!o->shard.empty()) inv.shard = pipeline::parse_shard(o->shard);
     if (!o->quiet)
-      std::fprintf(stderr, "aeval: task %s: model %s on dataset %s\n", inv.task.name.c_str(), inv.task.model.c_str(),
-                   inv.task.dataset.c_str());
+      std::fprintf(stderr, "aeval: task %s: model %s on dataset %s%s\n", inv.task.name.c_str(), inv.task.model.c_str(),
+                   inv.task.dataset.c_str(), inv.task.prompt.empty() ? "" : (", prompt " + inv.task.prompt).c_str());
     return report_result(pipeline::run_task(registry, inv, options), o->max_fail_rate);
   };
 }

@@ -32,6 +32,29 @@ TaskSpec TaskSpec::from_json(const nlohmann::json& j) {
   return t;
 }
 
+namespace {
+
+// The model entry's own prompt for the task's: by "prompt@language", then by "prompt"; else the task's.
+// Keys must name prompt entries, so that a misspelt one is an error rather than never chosen.
+std::string model_prompt(const Registry& registry, const Entry& model, const TaskSpec& spec) {
+  const YAML::Node prompts = model.args["prompts"];
+  if (!prompts) return spec.prompt;
+  for (const auto& item : prompts) {
+    const std::string key = item.first.as<std::string>();
+    if (!registry.contains(Kind::prompt, key.substr(0, key.find('@'))) || !item.second.IsScalar())
+      throw Error(ErrorCategory::config,
+                  fmt::format("model '{}' ({}): prompts: '{}' must be a prompt entry's name (with @LANGUAGE for one "
+                              "language) mapped to another prompt entry's name",
+                              model.name, model.where(), key));
+  }
+  if (spec.prompt.empty()) return spec.prompt;
+  for (const std::string& key : {spec.prompt + "@" + spec.language, spec.prompt})
+    if (const YAML::Node chosen = prompts[key]) return chosen.as<std::string>();
+  return spec.prompt;
+}
+
+}  // namespace
+
 TaskSpec resolve_task(const Registry& registry, const std::string& task, const TaskOverrides& overrides) {
   std::string task_name = task;
   if (task_name.empty() && overrides.dataset && !is_manifest_path(*overrides.dataset))
@@ -49,6 +72,8 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
   spec.evaluators = overrides.evaluators.value_or(spec.evaluators);
   spec.aggregators = overrides.aggregators.value_or(spec.aggregators);
   if (spec.name.empty()) spec.name = std::filesystem::path(spec.dataset).stem().string();
+  if (!overrides.prompt && !spec.model.empty() && registry.contains(Kind::model, spec.model))
+    spec.prompt = model_prompt(registry, registry.get(Kind::model, spec.model), spec);
 
   const auto missing = [&](const char* what, const char* option) {
     throw Error(ErrorCategory::config,
@@ -61,6 +86,10 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
 
   // Command-line names are checked here; registry names were checked on load.
   if (!is_manifest_path(spec.dataset)) registry.get(Kind::dataset, spec.dataset);
+  if (!overrides.prompt && !spec.prompt.empty() && !registry.contains(Kind::prompt, spec.prompt))
+    throw Error(ErrorCategory::config, fmt::format("model '{}' ({}) names prompt '{}' in its prompts, which no prompt "
+                                                   "entry has (`aeval list prompts`)",
+                                                   spec.model, registry.get(Kind::model, spec.model).where(), spec.prompt));
   if (!spec.prompt.empty()) registry.get(Kind::prompt, spec.prompt);
   registry.get(Kind::model, spec.model);
   for (const auto& name : spec.post_process) registry.get(Kind::post_process, name);
@@ -139,6 +168,7 @@ const TaskClasses::Registration kTaskClass{
       spec.post_process = args.strings("post_process");
       spec.evaluators = args.strings("evaluators");
       spec.aggregators = args.strings("aggregators");
+      spec.language = args.text("language");
       spec.prompt_variants = args.strings("prompt_variants");
       spec.published = read_published(args);
       for (const auto& p : spec.published)

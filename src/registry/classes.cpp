@@ -97,7 +97,15 @@ const ArgSpec* ClassSpec::find(const std::string& arg) const {
   return nullptr;
 }
 
-void declare_class(const ClassSpec& spec) {
+void declare_class(const ClassSpec& declared) {
+  ClassSpec spec = declared;
+  // Every model may name its own prompts (pipeline/task.cpp chooses them).
+  if (spec.kind == Kind::model)
+    spec.args.push_back(arg::map("prompts",
+                                 "the model's own prompt entry for a task's prompt, by the task prompt's name, or "
+                                 "NAME@LANGUAGE for tasks of one language (transcribe@zh, translate-to-english@zh->en); "
+                                 "used unless --prompt is given",
+                                 false));
   bool unique = catalog().emplace(std::pair(spec.kind, spec.id), spec).second;
   for (const auto& alias : spec.aliases) unique = renamed().emplace(std::pair(spec.kind, alias), spec.id).second && unique;
   if (!unique) {

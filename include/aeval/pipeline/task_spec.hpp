@@ -17,6 +17,7 @@ struct TaskSpec {
   std::string dataset, prompt, model;  // prompt "": the sample's audio alone
   std::vector<std::string> post_process, evaluators, aggregators;
   // What the entry says about the task, not how a run computes it (not in a run's provenance):
+  std::string language;                              // the benchmark's language (en, zh, en->zh); "" : unstated
   std::vector<std::string> prompt_variants;          // prompts `aeval run --prompt-variants` runs in turn
   std::vector<report::PublishedResult> published;    // numbers `aeval report` holds runs against
   nlohmann::json to_json() const;
