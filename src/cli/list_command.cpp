@@ -117,6 +117,37 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
   };
 }
 
+namespace {
+
+// The models a task's evaluators ask (judges, ASR for generated speech, ...), which the user must be able to
+// reach besides --model: where each one points, and how to point it elsewhere.
+void print_models_called(const pipeline::Registry& registry, const pipeline::Entry& task) {
+  const pipeline::Args args(task, pipeline::class_spec(task, pipeline::Kind::task));
+  bool first = true;
+  for (const auto& evaluator_name : args.strings("evaluators")) {
+    const auto& evaluator = registry.get(pipeline::Kind::evaluator, evaluator_name);
+    const auto& spec = pipeline::class_spec(evaluator, pipeline::Kind::evaluator);
+    const pipeline::Args evaluator_args(evaluator, spec);
+    for (const auto& arg : spec.args) {
+      if (arg.type != pipeline::ArgType::reference || arg.refers_to != pipeline::Kind::model) continue;
+      const std::string model_name = evaluator_args.text(arg.name);
+      if (model_name.empty() || !registry.contains(pipeline::Kind::model, model_name)) continue;
+      const auto& model = registry.get(pipeline::Kind::model, model_name);
+      if (first) std::printf("models its evaluators call, besides --model:\n"), first = false;
+      std::string where = "class " + model.class_id;
+      if (const auto url = model.args["base_url"]) {
+        where += " at " + (url.IsSequence() ? url[0].as<std::string>() : url.as<std::string>());
+        if (const auto key = model.args["api_key_env"]) where += ", key from $" + key.as<std::string>();
+        where += "; elsewhere: --set " + model_name + ".base_url=URL";
+      }
+      std::printf("  %s (evaluator %s, %s): %s\n", model_name.c_str(), evaluator_name.c_str(), arg.name.c_str(),
+                  where.c_str());
+    }
+  }
+}
+
+}  // namespace
+
 Action add_describe_command(CLI::App& app, GlobalOptions& global) {
   auto name = std::make_shared<std::string>();
   CLI::App* describe = app.add_subcommand("describe", "Show a registry entry, its class and the arguments it takes");
@@ -134,6 +165,7 @@ Action add_describe_command(CLI::App& app, GlobalOptions& global) {
       std::printf("%s '%s' (%s)\n", pipeline::kind_name(k), name->c_str(), e.where().c_str());
       std::printf("  args as written: %s\n", pipeline::yaml_to_json(e.args).dump().c_str());
       print_class(pipeline::class_spec(e, k));
+      if (k == pipeline::Kind::task) print_models_called(registry, e);
       found = true;
     }
     for (const auto* spec : pipeline::class_catalog())

@@ -21,6 +21,7 @@
 #include "registry/registry.hpp"
 #include "support/asterisk.hpp"
 #include "support/hub_test_server.hpp"
+#include "support/openai_test_server.hpp"
 #include "support/parquet_writer.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
@@ -79,6 +80,11 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/speech-web-questions",  // seen
        {{{"url", "string"}, {"question", "string"}, {"answers", "strings"}, {"audio", "audio"}}}},
       {"fixie-ai/llama-questions", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/speech-chatbot-alpaca-eval",
+       {{{"instruction", "string"}, {"output", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/air-chat",  // AIR-Bench's Chat_meta.json fields
+       {{{"path", "string"}, {"question", "string"}, {"answer_gt", "string"}, {"task_name", "string"},
+         {"dataset_name", "string"}, {"meta_info", "string"}, {"uniq_id", "int64"}, {"audio", "audio"}}}},
       {"TwinkStart/speech-HSK",
        {{{"question", "string"}, {"choices", "strings"}, {"ans_choice", "string"}, {"ans", "string"},
          {"WavPath", "string"}, {"choices_path", "strings"}, {"question_path", "string"}, {"text", "string"},
@@ -250,6 +256,17 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
   aeval::testing::HubTestServer hub(repos);
   aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   aeval::testing::ScopedEnv token("HF_TOKEN", nullptr);
+  // The text judge of the judged benchmarks: the exact answer (the fox sentence) rates 10, any other 3;
+  // next to a reference answer (AIR-Bench chat's pairs) the reference gets 10 or 8.
+  aeval::testing::OpenAiTestServer judge([](const aeval::testing::ReceivedRequest& request, int) {
+    const std::string asked = request.body.dump();
+    const bool exact = asked.find("quick brown fox") != std::string::npos;
+    aeval::testing::ScriptedReply reply;
+    reply.text = asked.find("Answer 2:") != std::string::npos ? (exact ? "10 10" : "8 3")
+                                                               : (exact ? "Fine. Rating: [[10]]" : "Off. Rating: [[3]]");
+    return reply;
+  });
+  aeval::testing::ScopedEnv judge_key("OPENAI_API_KEY", "test-key");
 
   for (const auto& c : catalog) {
     SCOPED_TRACE(c.dataset);
@@ -269,8 +286,9 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     std::ofstream(dir / "models" / "models" / "scripted.yaml")
         << "scripted:\n  class: predictions_file\n  args:\n    path: " << answers.string() << "\n";
     const fs::path results = dir / "results" / c.dataset;
-    const auto run = aeval::testing::run_aeval(fmt::format("--registry {} run --task {} --model scripted --no-cache -q --output {}",
-                                                           (dir / "models").string(), c.dataset, results.string()));
+    const auto run = aeval::testing::run_aeval(
+        fmt::format("--registry {} run --task {} --model scripted --no-cache -q --output {} --set gpt-4o-mini-judge.base_url={}",
+                    (dir / "models").string(), c.dataset, results.string(), judge.base_url()));
     ASSERT_EQ(run.status, 0) << run.output;
     const auto r = aeval::testing::read_only_run(results);
     ASSERT_EQ(r.by_id.size(), 2u);
@@ -279,10 +297,10 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     const auto& wrong = r.by_id.at(ids[1])["scores"];
     ASSERT_EQ(exact.size(), 1u) << exact;
     const std::string metric = exact.begin().key();
-    // Error rates are best at 0, BLEU at 100, matches at 1; CIDEr-D has no value per sample.
+    // Error rates are best at 0, BLEU at 100, judges' ratings at 10, matches at 1; CIDEr-D has no value per sample.
     const auto& evaluator = registry.get(Kind::evaluator, metric);
     const bool error_rate = evaluator.class_id == "error_rate";
-    const double best = metric.rfind("bleu", 0) == 0 ? 100.0 : error_rate ? 0.0 : 1.0;
+    const double best = metric.rfind("bleu", 0) == 0 ? 100.0 : error_rate ? 0.0 : evaluator.class_id == "rating_judge" ? 10.0 : 1.0;
     if (!exact[metric]["value"].is_null()) {
       EXPECT_DOUBLE_EQ(exact[metric]["value"].get<double>(), best) << exact;
       EXPECT_NE(wrong[metric]["value"].get<double>(), best) << wrong;
