@@ -78,7 +78,8 @@ class ProcessModel final : public BlockingModel {
       if (!running_) continue;
       id = std::to_string(next_id_++);
       generation = generation_;
-      pending_[id] = Pending{generation, false, {}, {}, {}};
+      pending_[id] = Pending{};
+      pending_[id].generation = generation;
     }
     // Audio files for this request, removed whatever happens.
     std::vector<std::filesystem::path> files;
@@ -104,11 +105,17 @@ class ProcessModel final : public BlockingModel {
                               : nlohmann::json{{"type", "text"}, {"text", part.text}});
       messages.push_back({{"role", m.role}, {"content", content}});
     }
-    // Where the process may put audio it answers with (codecs, TTS).
+    // Where the process may put audio (codecs, TTS) or an embedding (embedders) it answers with.
     files.push_back(audio_dir_ / fmt::format("{}-out.wav", id));
-    const nlohmann::json line = {{"type", "request"},  {"id", id},         {"sample_id", request.sample_id},
-                                 {"messages", messages}, {"fields", request.fields}, {"audio", audio},
-                                 {"output_audio", files.back().string()}};
+    files.push_back(audio_dir_ / fmt::format("{}-out.npy", id));
+    const nlohmann::json line = {{"type", "request"},
+                                 {"id", id},
+                                 {"sample_id", request.sample_id},
+                                 {"messages", messages},
+                                 {"fields", request.fields},
+                                 {"audio", audio},
+                                 {"output_audio", files[files.size() - 2].string()},
+                                 {"output_embedding", files.back().string()}};
     send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     std::unique_lock lock(mutex_);
@@ -131,6 +138,16 @@ class ProcessModel final : public BlockingModel {
                                                       config_.name, request.sample_id, e.what()));
       }
     }
+    r.scores = std::move(result.scores);
+    if (!result.embedding.empty()) {
+      try {
+        r.embedding = read_npy(result.embedding);
+      } catch (const Error& e) {
+        throw Error(ErrorCategory::model, fmt::format("process model '{}' answered sample '{}' with an embedding that "
+                                                      "cannot be read: {}",
+                                                      config_.name, request.sample_id, e.what()));
+      }
+    }
     r.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
@@ -148,7 +165,9 @@ class ProcessModel final : public BlockingModel {
     std::uint64_t generation = 0;
     bool done = false;
     std::string text, error;
-    std::string audio;  // the WAV file an audio answer names
+    std::string audio;      // the WAV file an audio answer names
+    std::string embedding;  // the .npy file an embedding answer names
+    nlohmann::json scores;
   };
 
   void log(nlohmann::json event) {
@@ -230,6 +249,8 @@ class ProcessModel final : public BlockingModel {
       if (reply.error.empty()) {
         if (reply.text) it->second.text = std::move(*reply.text);
         if (reply.audio) it->second.audio = std::move(*reply.audio);
+        if (reply.embedding) it->second.embedding = std::move(*reply.embedding);
+        it->second.scores = std::move(reply.scores);
       } else {
         it->second.error = fmt::format("process model '{}': {}", config_.name, reply.error);
       }
@@ -346,15 +367,24 @@ ProcessReply read_process_reply(const std::string& line) {
   reply.type = type == "response" ? ProcessReply::Type::response : ProcessReply::Type::error;
   const bool text = message.contains("text") && message["text"].is_string();
   const bool audio = message.contains("audio") && message["audio"].is_string();
-  if (reply.type == ProcessReply::Type::response && (text || audio)) {
+  const bool embedding = message.contains("embedding") && message["embedding"].is_string();
+  bool scores = message.contains("scores") && message["scores"].is_object() && !message["scores"].empty();
+  if (scores)
+    for (const auto& [name, value] : message["scores"].items()) scores = scores && value.is_number();
+  if (reply.type == ProcessReply::Type::response && message.contains("scores") && !scores) {
+    reply.error = "its scores are not an object of numbers: " + message["scores"].dump().substr(0, 200);
+  } else if (reply.type == ProcessReply::Type::response && (text || audio || embedding || scores)) {
     if (text) reply.text = message["text"];
     if (audio) reply.audio = message["audio"];
+    if (embedding) reply.embedding = message["embedding"];
+    if (scores) reply.scores = message["scores"];
   } else {
     reply.error = string_field("message");
     // Never empty: an empty error would pass for an empty answer.
     if (reply.error.empty())
-      reply.error = reply.type == ProcessReply::Type::error ? "an error reply without a message"
-                                                            : "a response with neither text nor audio";
+      reply.error = reply.type == ProcessReply::Type::error
+                        ? "an error reply without a message"
+                        : "a response with none of text, audio, embedding, or scores as an object of numbers";
   }
   return reply;
 }

@@ -34,6 +34,8 @@ struct ProcessReply {
   nlohmann::json message;                  // the parsed line (discarded when it is not JSON)
   std::string id;                          // the request it answers ("" if none)
   std::optional<std::string> text, audio;  // what a response answers
+  std::optional<std::string> embedding;    // the .npy file a response names
+  nlohmann::json scores;                   // {"name": number, ...}; null when none
   std::string error;                       // why a response or error answers nothing usable
 };
 ProcessReply read_process_reply(const std::string& line);

@@ -82,7 +82,8 @@ class Dnsmos final : public Evaluator {
             {"audio", on_output_ ? "output" : "sample"},
             {"models", models_.string()},
             {"options", options_},
-            {"corpus", "mean"}};
+            {"corpus", "mean"},
+            {"scale", {{"rule", "20·x"}, {"factor", 20}}}};
   }
 
  private:

@@ -51,38 +51,48 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
 
 nlohmann::json ScoringModels::identity(const std::string& name) { return get(name).identity(); }
 
-std::string ScoringModels::transcribe(const std::string& name, const std::filesystem::path& audio) {
+models::Response ScoringModels::hear(const std::string& name, const std::filesystem::path& audio) {
   models::Model& model = get(name);
   if (model.input_sample_rate() <= 0)
-    throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio: it cannot transcribe", name));
+    throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio: it cannot score audio", name));
   const std::string content = aeval::audio_sha256(audio);
-  std::promise<std::string> promise;
-  std::shared_future<std::string> transcript;
+  std::promise<models::Response> promise;
+  std::shared_future<models::Response> answer;
   bool mine = false;
   {
     const std::lock_guard lock(mutex_);
-    auto [it, inserted] = transcripts_.try_emplace(name + '\n' + content, promise.get_future().share());
-    transcript = it->second;
+    auto [it, inserted] = heard_.try_emplace(name + '\n' + content, promise.get_future().share());
+    answer = it->second;
     mine = inserted;
   }
   if (!mine) {  // another evaluator asked first: its answer
     const models::WaitingOnModel waiting;
-    return transcript.get();
+    return answer.get();
   }
   try {
     // Content-addressed: the same audio under any path or sample id is the same question.
     const std::string key = ResponseCache::key(model.identity(), "", {{"transcribe", content}}, {});
-    const models::Response response = cached_infer(model, key, [&] {
+    promise.set_value(cached_infer(model, key, [&] {
       models::Request request;
       request.sample_id = audio.filename().string();
       request.audio.push_back(load_mono(audio, model.input_sample_rate()));
       return request;
-    });
-    promise.set_value(response.text);
+    }));
   } catch (...) {
     promise.set_exception(std::current_exception());
   }
-  return transcript.get();
+  return answer.get();
+}
+
+models::Response ScoringModels::embed_text(const std::string& name, const std::string& text) {
+  models::Model& model = get(name);
+  const std::string key = ResponseCache::key(model.identity(), "", {{"embed_text", text}}, {});
+  return cached_infer(model, key, [&] {
+    models::Request request;
+    request.sample_id = "text";
+    request.fields = {{"text", text}};
+    return request;
+  });
 }
 
 }  // namespace aeval::pipeline

@@ -27,8 +27,14 @@ class ScoringModels {
  public:
   explicit ScoringModels(const Registry& registry) : registry_(registry) {}
 
-  // The text `model` (a registry name) hears in `audio`; thread-safe.
-  std::string transcribe(const std::string& model, const std::filesystem::path& audio);
+  // What `model` (a registry name) makes of `audio`: a transcript, scores or an embedding, as the
+  // model declares. Each (model, audio content) is asked once per run however many evaluators ask,
+  // and kept in the response cache by content. Thread-safe.
+  models::Response hear(const std::string& model, const std::filesystem::path& audio);
+  // The text `model` hears in `audio`.
+  std::string transcribe(const std::string& model, const std::filesystem::path& audio) { return hear(model, audio).text; }
+  // A joint text-audio embedder's embedding of `text` (CLAP-style scores); cached like hear().
+  models::Response embed_text(const std::string& model, const std::string& text);
   // The answer of `model` to `prompt` rendered for `context` (a sample, or
   // fields shaped like one); cached by the rendered request and the audio's
   // content, so a judge or decomposer asked the same thing again, in this
@@ -48,7 +54,7 @@ class ScoringModels {
   ResponseCache* cache_ = nullptr;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<models::Model>> models_;
-  std::map<std::string, std::shared_future<std::string>> transcripts_;  // (model, audio sha256) → text
+  std::map<std::string, std::shared_future<models::Response>> heard_;  // (model, audio sha256) → answer
 };
 
 }  // namespace aeval::pipeline

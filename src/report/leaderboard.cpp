@@ -75,7 +75,12 @@ RunSummary read_summary(const std::filesystem::path& file) {
     for (const auto& evaluator : s.at("provenance").at("evaluators")) {
       const std::string name = evaluator.at("name");
       const metrics::MetricInfo* metric = metric_of(evaluator);
-      r.metrics.emplace_back(name, metric ? metric->scale : metrics::LeaderboardScale{});
+      metrics::LeaderboardScale scale = metric ? metric->scale : metrics::LeaderboardScale{};
+      // Scores from scoring models state their scale themselves (MOS as 20·x, similarity as 100·x).
+      if (evaluator.contains("scale") && evaluator["scale"].is_object())
+        scale = {evaluator["scale"].value("rule", ""), evaluator["scale"].value("factor", 1.0),
+                 evaluator["scale"].value("offset", 0.0)};
+      r.metrics.emplace_back(name, scale);
       const json& v = s.at("metrics").at(name).at("value");
       if (v.is_number()) r.values[name] = v.get<double>();
       // The first aggregation that bootstrapped this metric gives its interval.

@@ -45,6 +45,11 @@ Statement& Statement::bind(int index, const std::string& text) {
   return *this;
 }
 
+Statement& Statement::bind_blob(int index, const std::string& bytes) {
+  sqlite3_bind_blob(stmt_, index, bytes.data(), int(bytes.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
 Statement& Statement::bind(int index, long long value) {
   sqlite3_bind_int64(stmt_, index, value);
   return *this;
@@ -64,6 +69,11 @@ void Statement::reset() {
 
 std::string Statement::text(int column) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+  return p ? std::string(p, std::size_t(sqlite3_column_bytes(stmt_, column))) : std::string();
+}
+
+std::string Statement::blob(int column) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, column));
   return p ? std::string(p, std::size_t(sqlite3_column_bytes(stmt_, column))) : std::string();
 }
 

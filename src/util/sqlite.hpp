@@ -35,9 +35,11 @@ class Statement {
 
   Statement& bind(int index, const std::string& text);
   Statement& bind(int index, long long value);
+  Statement& bind_blob(int index, const std::string& bytes);
   bool step();  // true while rows come
   void reset();  // ready to run again, with new bindings
   std::string text(int column) const;
+  std::string blob(int column) const;
   long long integer(int column) const;
 
  private:

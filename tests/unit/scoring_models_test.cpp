@@ -100,4 +100,39 @@ TEST(ScoringModels, AModelThatReadsNoAudioCannotTranscribe) {
   }
 }
 
+// A process embedder that logs each request and answers scores and a 2×3 embedding.
+TEST(ScoringModels, ScoresAndEmbeddingsComeBackFromTheCacheInALaterRun) {
+  TempDir dir;
+  write_bytes(dir / "embedder.py",
+              "import json, struct, sys\n"
+              "print(json.dumps({'type': 'ready'}), flush=True)\n"
+              "header = \"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\"\n"
+              "header += ' ' * (63 - (10 + len(header)) % 64) + '\\n'\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    open('requests.log', 'a').write(r['id'] + '\\n')\n"
+              "    with open(r['output_embedding'], 'wb') as f:\n"
+              "        f.write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(header)) + header.encode())\n"
+              "        f.write(struct.pack('<6f', 0.5, -1, 2, 0.25, 3, -0.125))\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'embedding': r['output_embedding'],\n"
+              "                      'scores': {'mos': 3.75}}), flush=True)\n");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              "embedder:\n  class: process\n  args:\n    command: [python3, ../../embedder.py]\n");
+  write_tone(dir / "a.wav", 440);
+  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  ResponseCache cache(dir / "responses.sqlite");
+  for (int run = 0; run < 2; ++run) {
+    ScoringModels scoring(registry);
+    scoring.use_cache(&cache);
+    const aeval::models::Response r = scoring.hear("embedder", dir / "a.wav");
+    ASSERT_TRUE(r.embedding) << "run " << run;
+    EXPECT_EQ(r.embedding->shape, (std::vector<std::size_t>{2, 3}));
+    EXPECT_EQ(r.embedding->dtype, "f4");
+    EXPECT_EQ(r.embedding->values, (std::vector<double>{0.5, -1, 2, 0.25, 3, -0.125}));
+    EXPECT_EQ(r.scores, nlohmann::json({{"mos", 3.75}}));
+  }
+  EXPECT_EQ(lines(dir / "registry" / "models" / "requests.log"), 1u) << "the second run reads the cache";
+}
+
 }  // namespace

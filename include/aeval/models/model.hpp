@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "aeval/audio.hpp"
+#include "aeval/npy.hpp"
 
 namespace aeval::models {
 
@@ -39,6 +40,8 @@ struct Response {
   double compute_seconds = 0;  // time the model itself spent
   nlohmann::json logprobs;     // the server's logprobs object, intact (null when none)
   std::optional<Audio> audio;  // codecs and TTS: the audio produced
+  nlohmann::json scores;       // scoring models: {"name": number, ...} (null when none)
+  std::optional<NpyArray> embedding;  // embedders: a vector, or frames × dimensions
 };
 
 // Receives the end of one inference: the response when `error` is null, else

@@ -1,0 +1,108 @@
+// Scoring models end to end: the mos, speaker_similarity, audiobertscore, fad and
+// clap_score evaluators asking a process model that answers with scores and .npy
+// embeddings (examples/process-models/signal_features.py: plain signal features,
+// so these are plumbing tests of the protocol, the cache and the arithmetic's
+// identities, not of any model's accuracy), on real speech through real codecs.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "support/asterisk.hpp"
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::testing::read_only_run;
+using aeval::testing::run_aeval;
+using aeval::testing::TempDir;
+using aeval::testing::write_bytes;
+
+void write_registry(const TempDir& dir) {
+  std::filesystem::create_directories(dir / "registry" / "evaluators");
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  std::filesystem::create_directories(dir / "registry" / "models");
+  write_bytes(dir / "registry" / "evaluators" / "e.yaml",
+              "loudness: {class: mos, args: {model: signal-scores, score: rms_dbfs}}\n"
+              "voice: {class: speaker_similarity, args: {model: signal-vector}}\n"
+              "abs: {class: audiobertscore, args: {model: signal-frames}}\n"
+              "distance: {class: fad, args: {model: signal-frames}}\n"
+              "text-match: {class: clap_score, args: {model: signal-vector}}\n"
+              "bad-scores: {class: mos, args: {model: bad-scorer}}\n"
+              "no-such-score: {class: mos, args: {model: signal-scores, score: utmos}}\n");
+  write_bytes(dir / "registry" / "tasks" / "t.yaml",
+              "scored-codec:\n  class: task\n  args:\n    dataset: asterisk-en\n    model: identity-codec\n"
+              "    evaluators: [loudness, voice, abs, distance, text-match]\n");
+  // A scorer whose scores are words: every sample fails with what it said.
+  write_bytes(dir / "bad_scorer.py",
+              "import json, sys\nprint(json.dumps({'type': 'ready'}), flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'scores': {'mos': 'excellent'}}), flush=True)\n");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("bad-scorer:\n  class: process\n  args:\n    command: [python3, {}]\n    input_sample_rate: 16000\n",
+                          (dir / "bad_scorer.py").string()));
+}
+
+aeval::testing::RunResults run(const TempDir& dir, const std::string& model, const std::string& folder) {
+  const auto out = dir / folder;
+  const auto o = run_aeval(fmt::format("--registry {} run --task scored-codec --model {} --limit 4 -q --output {}",
+                                       (dir / "registry").string(), model, out.string()),
+                           false);
+  EXPECT_EQ(o.status, 0) << o.output;
+  return read_only_run(out);
+}
+
+TEST(ScoringModelsE2E, ALosslessCodecIsItsOwnVoiceAndDistributionAndALossyOneIsNot) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  write_registry(dir);
+  const auto same = run(dir, "identity-codec", "same");
+  ASSERT_EQ(same.summary["counts"]["failed"], 0) << same.samples_text;
+  for (const auto& [id, record] : same.by_id) {
+    const auto& scores = record["scores"];
+    EXPECT_NEAR(scores["voice"]["value"].get<double>(), 1.0, 1e-12) << id;
+    // The same frames on both sides: AudioBERTScore's precision and recall agree.
+    EXPECT_DOUBLE_EQ(scores["abs"]["precision"].get<double>(), scores["abs"]["recall"].get<double>()) << id;
+    EXPECT_EQ(scores["loudness"]["value"], scores["loudness"]["rms_dbfs"]) << id;
+    EXPECT_TRUE(scores["loudness"].contains("peak_dbfs")) << id;
+    EXPECT_LE(std::fabs(scores["text-match"]["value"].get<double>()), 1.0) << id;
+  }
+  const auto& metrics = same.summary["metrics"];
+  EXPECT_NEAR(metrics["distance"]["value"].get<double>(), 0.0, 1e-6) << "the outputs are the reference set";
+  double loudness = 0;
+  for (const auto& [id, record] : same.by_id) loudness += record["scores"]["loudness"]["value"].get<double>() / 4;
+  EXPECT_NEAR(metrics["loudness"]["value"].get<double>(), loudness, 1e-12);
+  EXPECT_EQ(same.summary["provenance"]["evaluators"][0]["model"]["name"], "signal-scores");
+
+  const auto lossy = run(dir, "opus-6k", "lossy");
+  ASSERT_EQ(lossy.summary["counts"]["failed"], 0) << lossy.samples_text;
+  EXPECT_GT(lossy.summary["metrics"]["distance"]["value"].get<double>(), 1e-4);
+  EXPECT_LT(lossy.summary["metrics"]["voice"]["value"].get<double>(), 1.0 - 1e-9);
+
+  // Again: the scores come from the response cache (embeddings included) and are the same bytes.
+  const auto again = run(dir, "opus-6k", "again");
+  EXPECT_EQ(again.samples_text, lossy.samples_text);
+}
+
+TEST(ScoringModelsE2E, AScorerThatAnswersBadlyFailsEachSampleSayingWhy) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  write_registry(dir);
+  const auto bad = run_aeval(fmt::format("--registry {} run --task scored-codec --evaluator bad-scores --limit 2 -q -o {}",
+                                         (dir / "registry").string(), (dir / "bad").string()));
+  EXPECT_EQ(bad.status, 3) << bad.output;
+  EXPECT_NE(read_only_run(dir / "bad").samples_text.find("its scores are not an object of numbers"), std::string::npos);
+
+  const auto missing = run_aeval(fmt::format("--registry {} run --task scored-codec --evaluator no-such-score --limit 2 "
+                                             "-q -o {}",
+                                             (dir / "registry").string(), (dir / "missing").string()));
+  EXPECT_EQ(missing.status, 3) << missing.output;
+  EXPECT_NE(read_only_run(dir / "missing").samples_text.find("model 'signal-scores' gave no score 'utmos'"),
+            std::string::npos);
+}
+
+}  // namespace
