@@ -139,6 +139,11 @@ void print_models_called(const pipeline::Registry& registry, const pipeline::Ent
         where += " at " + (url.IsSequence() ? url[0].as<std::string>() : url.as<std::string>());
         if (const auto key = model.args["api_key_env"]) where += ", key from $" + key.as<std::string>();
         where += "; elsewhere: --set " + model_name + ".base_url=URL";
+      } else if (const auto command = model.args["command"]; command && command.IsSequence()) {
+        where += ", runs";
+        for (const auto& part : command) where += " " + part.as<std::string>();
+        if (model.args["requirements"])
+          where += " in an environment of its own (built on first use; weights downloaded on first use)";
       }
       std::printf("  %s (evaluator %s, %s): %s\n", model_name.c_str(), evaluator_name.c_str(), arg.name.c_str(),
                   where.c_str());

@@ -45,15 +45,17 @@ class SignalMetric final : public Evaluator {
   metrics::AudioPairOptions options_;
 };
 
-// WER/CER of what an ASR model hears in the output audio: an error rate
-// whose hypothesis is the transcript (its corpus is the error rate's).
+// A text metric of what an ASR model hears in the output audio: WER/CER of synthesized or
+// reconstructed speech (asr_error_rate), or a spoken answer matched against the answers
+// (spoken_answer). The hypothesis is the transcript; an error rate's corpus is its own.
 class AsrErrorRate final : public TextMetricEvaluator {
  public:
-  AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original, bool characters,
-               std::optional<PostProcess> normalizer)
-      : TextMetricEvaluator(*metrics::find_text_metric(characters ? "cer" : "wer"), {}, "asr_error_rate"),
-        scoring_(std::move(scoring)), model_(std::move(model)),
-        against_original_(against_original), normalizer_(std::move(normalizer)) {}
+  AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original,
+               const metrics::TextMetric& metric, std::vector<PostProcess> normalizers, bool mean_of_samples,
+               std::string class_id)
+      : TextMetricEvaluator(metric, {}, std::move(class_id)),
+        scoring_(std::move(scoring)), model_(std::move(model)), against_original_(against_original),
+        normalizers_(std::move(normalizers)), mean_of_samples_(mean_of_samples) {}
 
   json score(const Scored& s) const override {
     if (s.output_audio.empty())
@@ -70,22 +72,30 @@ class AsrErrorRate final : public TextMetricEvaluator {
     }
     json out = {{"transcript", heard}};
     if (against_original_) out["original_transcript"] = original;
-    if (normalizer_) {
-      heard = normalizer_->apply(heard, s.sample);
-      for (auto& r : references) r = normalizer_->apply(r, s.sample);
+    for (const auto& normalizer : normalizers_) {
+      heard = normalizer.apply(heard, s.sample);
+      for (auto& r : references) r = normalizer.apply(r, s.sample);
     }
     out.update(TextMetricEvaluator::score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
     return out;
   }
-  // The hypotheses are transcripts, not the predictions: the corpus sums the samples' edits.
-  json corpus(const std::vector<const json*>& records) const override { return corpus_of_results(records); }
+  // The hypotheses are transcripts, not the predictions: the corpus sums the samples' edits, or (as
+  // Seed-TTS-Eval reports it) averages the samples' rates.
+  json corpus(const std::vector<const json*>& records) const override {
+    const bool error_rate = metric_.name == "wer" || metric_.name == "cer";
+    if (error_rate && !mean_of_samples_) return corpus_of_results(records);
+    json value = mean_score(records, name);
+    return value.is_null() ? value : json{{"value", value}, {"samples", records.size()}};
+  }
   bool compares_with_references() const override { return !against_original_; }
   json identity() const override {
-    json j{{"name", name}, {"class", class_id_}, {"unit", metric_.name == "cer" ? "chars" : "words"},
+    json j{{"name", name}, {"class", class_id_}, {"metric", metric_.name}, {"unit", metric_.name == "cer" ? "chars" : "words"},
            {"reference", metric_.reference}, {"corpus", "sum of edits over sum of reference tokens"}};
     j["asr_model"] = {{"name", model_}, {"identity", scoring_->identity(model_)}};
     j["against"] = against_original_ ? "original" : "reference";
-    j["normalizer"] = normalizer_ ? normalizer_->identity : json(nullptr);
+    j["normalizer"] = json::array();
+    for (const auto& n : normalizers_) j["normalizer"].push_back(n.identity);
+    if (mean_of_samples_ || (metric_.name != "wer" && metric_.name != "cer")) j["corpus"] = "mean of the samples' values";
     return j;
   }
 
@@ -93,7 +103,8 @@ class AsrErrorRate final : public TextMetricEvaluator {
   std::shared_ptr<ScoringModels> scoring_;
   std::string model_;
   bool against_original_;
-  std::optional<PostProcess> normalizer_;
+  std::vector<PostProcess> normalizers_;
+  bool mean_of_samples_;
 };
 
 using Made = std::unique_ptr<Evaluator>;
@@ -128,15 +139,36 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
       arg::choice("against", "reference", {"reference", "original"},
                   "reference (the sample's text) or original (the original audio's transcript)"),
       arg::choice("unit", "words", {"words", "chars"}, "words or chars"),
-      arg::reference("normalizer", Kind::post_process, "", "a post-process entry applied to both texts"),
+      arg::references("normalizer", Kind::post_process, false, "post-process entries applied in order to both texts"),
+      arg::choice("corpus", "pooled", {"pooled", "mean"},
+                  "pooled (summed edits over summed reference tokens) or mean (of the samples' rates: Seed-TTS-Eval)"),
       references_field_arg()}},
     [](const Args& args, const Registry& registry, const Scoring& scoring) {
-      const std::string normalizer = args.text("normalizer");
+      std::vector<PostProcess> normalizers;
+      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n));
       return with_references(
-          std::make_unique<AsrErrorRate>(
-              scoring, args.text("model"), args.text("against") == "original", args.text("unit") == "chars",
-              normalizer.empty() ? std::nullopt : std::optional<PostProcess>(load_post_process(registry, normalizer))),
+          std::make_unique<AsrErrorRate>(scoring, args.text("model"), args.text("against") == "original",
+                                         *metrics::find_text_metric(args.text("unit") == "chars" ? "cer" : "wer"),
+                                         std::move(normalizers), args.text("corpus") == "mean", "asr_error_rate"),
           args);
+    }};
+
+const EvaluatorClasses::Registration kSpokenAnswerClass{
+    {Kind::evaluator, "spoken_answer",
+     "A text metric of what an ASR model hears in a spoken answer (speech-to-speech QA: the transcript matched "
+     "against the answers)",
+     {arg::required_reference("model", Kind::model, "the ASR model (a model entry)"),
+      arg::text("metric", "qa-exist-match", "a text metric of `aeval score --list`"),
+      arg::references("normalizer", Kind::post_process, false, "post-process entries applied in order to both texts"),
+      references_field_arg()}},
+    [](const Args& args, const Registry& registry, const Scoring& scoring) {
+      const metrics::TextMetric* metric = metrics::find_text_metric(args.text("metric"));
+      if (!metric) args.fail("metric: '" + args.text("metric") + "' is no text metric (`aeval score --list`)");
+      std::vector<PostProcess> normalizers;
+      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n));
+      return with_references(std::make_unique<AsrErrorRate>(scoring, args.text("model"), false, *metric,
+                                                            std::move(normalizers), false, "spoken_answer"),
+                              args);
     }};
 
 }  // namespace

@@ -244,6 +244,24 @@ const PostProcessClasses::Registration kRegex{
       return t;
     }};
 
+const PostProcessClasses::Registration kReplace{
+    {Kind::post_process, "replace", "Python's re.sub: every match of a regular expression replaced (\\1, \\g<1> refer to groups)",
+     {arg::required_text("pattern"), arg::text("replacement", "", "what each match becomes"), apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      const std::string pattern = args.text("pattern"), replacement = args.text("replacement");
+      std::shared_ptr<text::Regex> regex;
+      try {
+        regex = std::make_shared<text::Regex>(pattern);
+      } catch (const Error& e) {
+        args.fail(fmt::format("pattern: {}", e.what()));
+      }
+      t.apply = [regex, replacement](const std::string& s, const Sample&) { return regex->sub(s, replacement); };
+      t.identity["pattern"] = pattern;
+      t.identity["replacement"] = replacement;
+      return t;
+    }};
+
 }  // namespace
 
 }  // namespace aeval::pipeline

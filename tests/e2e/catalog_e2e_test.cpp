@@ -80,6 +80,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/speech-web-questions",  // seen
        {{{"url", "string"}, {"question", "string"}, {"answers", "strings"}, {"audio", "audio"}}}},
       {"fixie-ai/llama-questions", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/Seed-TTS-Eval", {{{"audio", "audio"}, {"text", "string"}, {"prompt_text", "string"}}}},
+      {"yuekai/CV3-Eval", {{{"prompt_audio", "audio"}, {"target_text", "string"}, {"prompt_text", "string"}}}},
       {"TwinkStart/speech-chatbot-alpaca-eval",
        {{{"instruction", "string"}, {"output", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/air-chat",  // AIR-Bench's Chat_meta.json fields
@@ -268,48 +270,109 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
   });
   aeval::testing::ScopedEnv judge_key("OPENAI_API_KEY", "test-key");
 
+  // Speech generation tasks answer with audio and are scored by scoring models, which stand-ins
+  // replace here (a later registry folder overrides the built-in entries): the speaking model says
+  // the text the test chose as a tone whose length encodes it, and the ASR stand-in reads the length
+  // back; speaker similarity asks the signal-features vector.
+  const fs::path spoken = dir / "spoken";
+  fs::create_directories(spoken);
+  aeval::testing::write_bytes(dir / "speaker.py", R"(import json, math, os, struct, sys, wave
+answers = json.load(open(sys.argv[1]))
+print(json.dumps({'type': 'ready'}), flush=True)
+for line in sys.stdin:
+    r = json.loads(line)
+    frames = 16000 + 160 * len(os.listdir(sys.argv[2]))
+    open(os.path.join(sys.argv[2], str(frames)), 'w').write(answers[r['sample_id']])
+    with wave.open(r['output_audio'], 'wb') as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000)
+        w.writeframes(b''.join(struct.pack('<h', int(3000 * math.sin(i / 8))) for i in range(frames)))
+    print(json.dumps({'type': 'response', 'id': r['id'], 'audio': r['output_audio']}), flush=True)
+)");
+  aeval::testing::write_bytes(dir / "listener.py", R"(import json, os, sys, wave
+print(json.dumps({'type': 'ready'}), flush=True)
+for line in sys.stdin:
+    r = json.loads(line)
+    with wave.open(r['audio'][0]) as w:
+        said = open(os.path.join(sys.argv[1], str(w.getnframes()))).read()
+    print(json.dumps({'type': 'response', 'id': r['id'], 'text': said}), flush=True)
+)");
+  std::string stand_ins;
+  for (const char* asr : {"whisper-large-v3", "whisper-large-v3-en", "paraformer-zh"})
+    stand_ins += fmt::format("{}:\n  class: process\n  args:\n    command: [python3, {}, {}]\n", asr,
+                             (dir / "listener.py").string(), spoken.string());
+  stand_ins += fmt::format("wavlm-ecapa-sim:\n  class: process\n  args:\n    command: [python3, {}, --answer, vector]\n",
+                           (fs::path(AEVAL_SOURCE_DIR) / "examples/process-models/signal_features.py").string());
+
+  std::set<std::string> ran;
   for (const auto& c : catalog) {
     SCOPED_TRACE(c.dataset);
-    // The scripted model: the first row answered exactly, the second wrongly.
-    const fs::path answers = dir / "answers" / (c.dataset + ".jsonl");
+    // The scripted models: the first row answered exactly, the second wrongly; in text, or aloud.
+    const fs::path answers = dir / "answers" / (c.dataset + ".jsonl"), said = dir / "answers" / (c.dataset + ".json");
     fs::create_directories(answers.parent_path());
     std::ofstream out(answers);
+    nlohmann::json to_say = nlohmann::json::object();
     std::vector<std::string> ids;
     for (int row = 0; row < 2; ++row) {
       const std::string id = c.id_column.empty() ? std::to_string(row) : fmt::format("row-{}", row);
       ids.push_back(id);
       const Texts& t = expected[c.dataset][std::size_t(row)];
       out << nlohmann::json{{"id", id}, {"prediction", row == 0 ? t.reference : t.wrong}}.dump() << "\n";
+      to_say[id] = row == 0 ? t.reference : t.wrong;
     }
     out.close();
+    std::ofstream(said) << to_say.dump();
     fs::create_directories(dir / "models" / "models");
     std::ofstream(dir / "models" / "models" / "scripted.yaml")
-        << "scripted:\n  class: predictions_file\n  args:\n    path: " << answers.string() << "\n";
-    const fs::path results = dir / "results" / c.dataset;
-    const auto run = aeval::testing::run_aeval(
-        fmt::format("--registry {} run --task {} --model scripted --no-cache -q --output {} --set gpt-4o-mini-judge.base_url={}",
-                    (dir / "models").string(), c.dataset, results.string(), judge.base_url()));
-    ASSERT_EQ(run.status, 0) << run.output;
-    const auto r = aeval::testing::read_only_run(results);
-    ASSERT_EQ(r.by_id.size(), 2u);
-    EXPECT_EQ(r.summary["counts"]["failed"], 0) << r.samples_text;
-    const auto& exact = r.by_id.at(ids[0])["scores"];
-    const auto& wrong = r.by_id.at(ids[1])["scores"];
-    ASSERT_EQ(exact.size(), 1u) << exact;
-    const std::string metric = exact.begin().key();
-    // Error rates are best at 0, BLEU at 100, judges' ratings at 10, matches at 1; CIDEr-D has no value per sample.
-    const auto& evaluator = registry.get(Kind::evaluator, metric);
-    const bool error_rate = evaluator.class_id == "error_rate";
-    const double best = metric.rfind("bleu", 0) == 0 ? 100.0 : error_rate ? 0.0 : evaluator.class_id == "rating_judge" ? 10.0 : 1.0;
-    if (!exact[metric]["value"].is_null()) {
-      EXPECT_DOUBLE_EQ(exact[metric]["value"].get<double>(), best) << exact;
-      EXPECT_NE(wrong[metric]["value"].get<double>(), best) << wrong;
-    } else {
-      EXPECT_EQ(evaluator.class_id, "cider-d") << exact;
+        << "scripted:\n  class: predictions_file\n  args:\n    path: " << answers.string() << "\n"
+        << "scripted-speech:\n  class: process\n  args:\n    command: [python3, " << (dir / "speaker.py").string() << ", "
+        << said.string() << ", " << spoken.string() << "]\n    input_sample_rate: 16000\n"
+        << stand_ins;
+
+    // Every task of the catalog on this dataset: its default one and the others (spoken answers).
+    for (const auto& task_name : registry.names(Kind::task)) {
+      const auto& task = registry.get(Kind::task, task_name);
+      const aeval::pipeline::Args task_args(task, aeval::pipeline::class_spec(task, Kind::task));
+      if (task_args.text("dataset") != c.dataset) continue;
+      SCOPED_TRACE(task_name);
+      ran.insert(task_name);
+      const std::string metric = task_args.strings("evaluators").front();
+      const auto& evaluator = registry.get(Kind::evaluator, metric);
+      const bool aloud = evaluator.class_id == "asr_error_rate" || evaluator.class_id == "spoken_answer";
+      const fs::path results = dir / "results" / task_name;
+      const auto run = aeval::testing::run_aeval(fmt::format(
+          "--registry {} run --task {} --model {} --no-cache -q --output {} --set gpt-4o-mini-judge.base_url={}",
+          (dir / "models").string(), task_name, aloud ? "scripted-speech" : "scripted", results.string(),
+          judge.base_url()));
+      ASSERT_EQ(run.status, 0) << run.output;
+      const auto r = aeval::testing::read_only_run(results);
+      ASSERT_EQ(r.by_id.size(), 2u);
+      EXPECT_EQ(r.summary["counts"]["failed"], 0) << r.samples_text;
+      const auto& exact = r.by_id.at(ids[0])["scores"];
+      const auto& wrong = r.by_id.at(ids[1])["scores"];
+      ASSERT_EQ(exact.size(), task_args.strings("evaluators").size()) << exact;
+      // Error rates are best at 0, BLEU at 100, judges' ratings at 10, matches at 1; CIDEr-D has no value per sample.
+      const bool error_rate = evaluator.class_id == "error_rate" || evaluator.class_id == "asr_error_rate";
+      const double best = metric.rfind("bleu", 0) == 0            ? 100.0
+                          : error_rate                            ? 0.0
+                          : evaluator.class_id == "rating_judge" ? 10.0
+                                                                  : 1.0;
+      if (!exact[metric]["value"].is_null()) {
+        EXPECT_DOUBLE_EQ(exact[metric]["value"].get<double>(), best) << exact;
+        EXPECT_NE(wrong[metric]["value"].get<double>(), best) << wrong;
+      } else {
+        EXPECT_EQ(evaluator.class_id, "cider-d") << exact;
+      }
+      // The summary says where the data came from, down to the commit.
+      EXPECT_NE(r.summary.dump().find(c.commit()), std::string::npos);
     }
-    // The summary says where the data came from, down to the commit.
-    EXPECT_NE(r.summary.dump().find(c.commit()), std::string::npos);
   }
+  // Every task of a suite (the catalog's) ran here.
+  for (const auto& name : registry.names(Kind::task)) {
+    const auto& task = registry.get(Kind::task, name);
+    const bool in_a_suite = !aeval::pipeline::Args(task, aeval::pipeline::class_spec(task, Kind::task)).strings("suites").empty();
+    EXPECT_TRUE(!in_a_suite || ran.count(name)) << name << " is in a suite but reads no Hub dataset of the catalog";
+  }
+  EXPECT_GE(ran.size(), 85u);
 }
 
 }  // namespace
