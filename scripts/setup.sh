@@ -31,6 +31,9 @@ packages=(
   python3-venv python3-pip
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
+  # the same prompts in Spanish, French, Italian and Russian, for multilingual ASR tasks
+  asterisk-core-sounds-es asterisk-core-sounds-es-g722 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722
+  asterisk-core-sounds-it asterisk-core-sounds-it-g722 asterisk-core-sounds-ru asterisk-core-sounds-ru-g722
   # real recordings for dataset-source tests (LibriSpeech layout, Kaldi folders)
   pocketsphinx-testdata
   # WordNet 3.0 for METEOR synonyms

@@ -1,5 +1,7 @@
 #include "datasets/asterisk_prompts.hpp"
 
+#include <set>
+
 #include <zlib.h>
 
 #include <nlohmann/json.hpp>
@@ -50,15 +52,17 @@ std::string unusable_transcript_reason(const std::string& transcript) {
 
 AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, const std::filesystem::path& manifest) {
   if (!std::filesystem::exists(config.transcripts))
-    throw Error(ErrorCategory::data, "asterisk-en: transcripts " + config.transcripts.string() +
-                                         " are missing (install Debian's asterisk-core-sounds-en: scripts/setup.sh)");
+    throw Error(ErrorCategory::data, config.name + ": transcripts " + config.transcripts.string() +
+                                         " are missing (Debian's asterisk-core-sounds-LANG: scripts/setup.sh installs them)");
   if (!std::filesystem::is_directory(config.sounds_dir))
-    throw Error(ErrorCategory::data, "asterisk-en: prompts folder " + config.sounds_dir.string() +
-                                         " is missing (install Debian's asterisk-core-sounds-en-g722: scripts/setup.sh)");
+    throw Error(ErrorCategory::data, config.name + ": prompts folder " + config.sounds_dir.string() +
+                                         " is missing (Debian's asterisk-core-sounds-LANG-g722: scripts/setup.sh installs "
+                                         "them)");
 
   AsteriskManifest result;
   result.path = manifest;
   std::string rows;
+  std::set<std::string> listed;
   for (const std::string& raw : read_gzip_lines(config.transcripts)) {
     const std::string line = text::strip(raw);
     if (line.empty() || line[0] == ';') continue;
@@ -68,6 +72,8 @@ AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, co
     const std::string transcript = text::strip(line.substr(colon + 1));
     const std::filesystem::path audio = config.sounds_dir / (name + config.extension);
     std::string reason = unusable_transcript_reason(transcript);
+    // Spanish lists digits/0 twice ("cero", then "diez"): the file is one, its first transcript stays.
+    if (reason.empty() && !listed.insert(name).second) reason = "listed twice (its first transcript kept)";
     std::error_code unreadable;  // e.g. a name too long for a file: no such prompt either
     if (reason.empty() && !std::filesystem::exists(audio, unreadable)) reason = "no audio file";
     if (!reason.empty()) {

@@ -9,6 +9,7 @@
 namespace aeval::pipeline {
 
 struct AsteriskPromptsConfig {
+  std::string name = "asterisk-en";  // the dataset entry, for messages
   std::filesystem::path sounds_dir = "/usr/share/asterisk/sounds/en_US_f_Allison";
   std::filesystem::path transcripts = "/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz";
   std::string extension = ".g722";

@@ -72,6 +72,7 @@ const DatasetClasses::Registration kAsteriskClass{
     [](const Args& args) {
       const Entry& entry = args.entry();
       AsteriskPromptsConfig config;
+      config.name = entry.name;
       config.sounds_dir = args.path("sounds_dir");
       config.transcripts = args.path("transcripts");
       config.extension = args.text("extension");
