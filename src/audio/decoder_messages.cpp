@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <mutex>
 
 namespace aeval::detail {
@@ -15,9 +16,9 @@ std::mutex& sink_mutex() {
   return m;
 }
 
-DecoderMessageSink& installed() {
-  static DecoderMessageSink sink;
-  return sink;
+std::map<std::uint64_t, DecoderMessageSink>& installed() {
+  static std::map<std::uint64_t, DecoderMessageSink> sinks;
+  return sinks;
 }
 
 // One capture at a time: file descriptor 2 is the process's, not a thread's.
@@ -28,20 +29,26 @@ std::mutex& capture_mutex() {
 
 }  // namespace
 
-DecoderMessageSink set_decoder_message_sink(DecoderMessageSink sink) {
+ScopedDecoderMessageSink::ScopedDecoderMessageSink(DecoderMessageSink sink) {
+  static std::uint64_t next = 0;
   const std::lock_guard lock(sink_mutex());
-  std::swap(installed(), sink);
-  return sink;
+  id_ = next++;
+  if (sink) installed().emplace(id_, std::move(sink));
+}
+
+ScopedDecoderMessageSink::~ScopedDecoderMessageSink() {
+  const std::lock_guard lock(sink_mutex());
+  installed().erase(id_);
 }
 
 bool has_decoder_message_sink() {
   const std::lock_guard lock(sink_mutex());
-  return bool(installed());
+  return !installed().empty();
 }
 
 void decoder_message(const std::filesystem::path& file, const std::string& library, const std::string& message) {
   const std::lock_guard lock(sink_mutex());
-  if (installed()) installed()(file, library, message);
+  for (const auto& [id, sink] : installed()) sink(file, library, message);
 }
 
 CapturedStderr::CapturedStderr(std::filesystem::path file, std::string library)

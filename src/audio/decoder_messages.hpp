@@ -5,6 +5,7 @@
 // runs (its run.log); with none installed, mpg123 prints as it always did
 // and FFmpeg stays quiet.
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -14,10 +15,20 @@ namespace aeval::detail {
 using DecoderMessageSink =
     std::function<void(const std::filesystem::path& file, const std::string& library, const std::string& message)>;
 
-// Installs `sink` (empty: none) and returns the one it replaces.
-DecoderMessageSink set_decoder_message_sink(DecoderMessageSink sink);
+// Installs a sink while alive. Several may be installed at once (runs side by side): each gets every
+// message, since a decoding library does not say which run's file it is reading.
+class ScopedDecoderMessageSink {
+ public:
+  explicit ScopedDecoderMessageSink(DecoderMessageSink sink);
+  ~ScopedDecoderMessageSink();
+  ScopedDecoderMessageSink(const ScopedDecoderMessageSink&) = delete;
+  ScopedDecoderMessageSink& operator=(const ScopedDecoderMessageSink&) = delete;
 
-// Sends one message to the installed sink, if any.
+ private:
+  std::uint64_t id_;
+};
+
+// Sends one message to the installed sinks, if any.
 void decoder_message(const std::filesystem::path& file, const std::string& library, const std::string& message);
 bool has_decoder_message_sink();
 

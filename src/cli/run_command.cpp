@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <atomic>
 #include <functional>
+#include <mutex>
+#include <thread>
 
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
@@ -61,6 +64,7 @@ struct RunCommandOptions {
   int jobs = 0;
   double max_fail_rate = 0.5;
   bool no_cache = false, quiet = false, rerun_changed = false, prompt_variants = false;
+  int tasks_at_once = 1;
 };
 
 // The prompts a task runs with: its variants (its own prompt first) with --prompt-variants, else its one prompt.
@@ -87,24 +91,43 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
                                                           : pipeline::suite_tasks(registry, o.suite);
   const std::string what = o.suite.empty() ? "task " + o.task : "suite " + o.suite;
   int status = 0;
-  std::vector<std::pair<std::string, std::string>> outcomes;  // run, what happened
-  const auto attempt = [&](const std::string& title, const std::function<pipeline::TaskSpec()>& spec) {
-    std::printf("\n== %s (%zu in %s)\n", title.c_str(), outcomes.size() + 1, what.c_str());
-    std::fflush(stdout);
+  std::vector<std::pair<std::string, std::string>> outcomes;  // per run: title, what happened
+  // Runs may go side by side (--tasks-at-once); each prints its result whole, and progress bars,
+  // which would overwrite each other, give way to a line as each run starts.
+  std::mutex print;
+  pipeline::RunOptions run_options = options;
+  if (o.tasks_at_once > 1) run_options.log = nullptr;
+  const auto attempt = [&](std::size_t index, const std::string& title, const std::function<pipeline::TaskSpec()>& spec) {
+    {
+      const std::lock_guard lock(print);
+      std::printf("\n== %s (%zu in %s)%s\n", title.c_str(), index + 1, what.c_str(), o.tasks_at_once > 1 ? ": started" : "");
+      std::fflush(stdout);
+    }
+    std::string outcome;
+    int run_status = 1;
     try {
       pipeline::Invocation inv = base;
       inv.task = spec();
       inv.limit = o.limit;
       if (!o.shard.empty()) inv.shard = pipeline::parse_shard(o.shard);
-      const int run_status = report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
-      status = std::max(status, run_status);
-      outcomes.emplace_back(title, run_status == 0 ? "done" : "done, too many samples failed");
+      const pipeline::RunResult result = pipeline::run_task(registry, inv, run_options);
+      const std::lock_guard lock(print);
+      if (o.tasks_at_once > 1) std::printf("\n== %s: finished\n", title.c_str());
+      run_status = report_result(result, o.max_fail_rate);
+      outcome = run_status == 0 ? "done" : "done, too many samples failed";
     } catch (const Error& e) {
+      const std::lock_guard lock(print);
       std::fprintf(stderr, "aeval: %s: %s error: %s\n", title.c_str(), to_string(e.category()), e.what());
-      status = std::max(status, 1);
-      outcomes.emplace_back(title, std::string("stopped: ") + e.what());
+      outcome = std::string("stopped: ") + e.what();
     }
+    const std::lock_guard lock(print);
+    status = std::max(status, run_status);
+    outcomes[index] = {title, outcome};
   };
+  struct Run {
+    std::string title, task, prompt;
+  };
+  std::vector<Run> runs;
   for (const auto& task : tasks) {
     std::vector<std::string> prompts;
     try {
@@ -115,12 +138,23 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
       prompts = {""};  // the run reports the error
     }
     for (const auto& prompt : prompts)
-      attempt(prompts.size() > 1 ? fmt::format("{} (prompt {})", task, prompt.empty() ? "none" : prompt) : task, [&] {
-        auto overrides = o.components.overrides();
-        if (o.prompt_variants) overrides.prompt = prompt;
-        return pipeline::resolve_task(registry, task, overrides);
-      });
+      runs.push_back({prompts.size() > 1 ? fmt::format("{} (prompt {})", task, prompt.empty() ? "none" : prompt) : task,
+                      task, prompt});
   }
+  outcomes.resize(runs.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < runs.size();)
+      attempt(i, runs[i].title, [&] {
+        auto overrides = o.components.overrides();
+        if (o.prompt_variants) overrides.prompt = runs[i].prompt;
+        return pipeline::resolve_task(registry, runs[i].task, overrides);
+      });
+  };
+  std::vector<std::thread> workers;
+  for (int w = 1; w < std::min<int>(o.tasks_at_once, int(runs.size())); ++w) workers.emplace_back(worker);
+  worker();
+  for (auto& w : workers) w.join();
   std::printf("\n%s:\n", what.c_str());
   for (const auto& [run, outcome] : outcomes) std::printf("  %-40s %s\n", run.c_str(), outcome.c_str());
   return status;
@@ -184,6 +218,11 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
                 "Run the task (or each task of the suite) once per prompt it lists in prompt_variants, its own "
                 "first; `aeval report` shows the spread")
       ->excludes("--prompt");
+  run->add_option("--tasks-at-once", o->tasks_at_once,
+                  "With --suite or --prompt-variants: runs side by side (remote models share their endpoint's "
+                  "max_concurrency across them)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
   run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")

@@ -221,13 +221,10 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
     ~Detach() { model.set_log(nullptr); }
   } detach{*task.model};
   // So do the decoders' own messages about the files it reads (mpg123 on a damaged MP3).
-  struct RestoreSink {
-    detail::DecoderMessageSink previous;
-    ~RestoreSink() { detail::set_decoder_message_sink(std::move(previous)); }
-  } restore{detail::set_decoder_message_sink(
+  const detail::ScopedDecoderMessageSink decoder_messages(
       [&store](const std::filesystem::path& file, const std::string& library, const std::string& message) {
         store.log({{"event", "decoder_message"}, {"file", file.string()}, {"library", library}, {"message", message}});
-      })};
+      });
   const auto start = std::chrono::steady_clock::now();
   Session session = execute(store, positions, changed, task, model_identity, options, inv.task.name);
   session.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -149,6 +149,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     for (const auto& [metric, value] : r.values) row.values[column_of.at({r.dataset, metric})] = value;
     for (const auto& [metric, interval] : r.intervals) row.intervals[column_of.at({r.dataset, metric})] = interval;
   }
+  board.scales = scales;
   for (auto& [key, row] : rows) {
     row.label = prompts.size() > 1 ? fmt::format("{} (prompt {})", row.model, row.prompt.empty() ? "none" : row.prompt)
                                    : row.model;
@@ -294,52 +295,76 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
   return out;
 }
 
-std::string render_suite_markdown(const std::string& suite, const std::vector<std::string>& tasks,
-                                  const std::vector<Leaderboard>& boards) {
+SuiteTable build_suite_table(const std::string& suite, const std::vector<std::string>& tasks,
+                             const std::vector<Leaderboard>& boards) {
+  SuiteTable table{suite, tasks, std::vector<bool>(tasks.size(), false), {}};
   std::map<std::string, const Leaderboard*> by_task;
   for (const auto& b : boards) by_task[b.task] = &b;
-  struct SuiteRow {
-    std::string model;
-    std::vector<std::optional<double>> scores;  // per task
-    std::optional<double> mean;
-    std::size_t ran = 0;
-  };
-  std::map<std::string, SuiteRow> rows;
+  std::map<std::string, SuiteTable::Row> rows;
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const auto found = by_task.find(tasks[t]);
     if (found == by_task.end()) continue;
-    for (const auto& r : found->second->rows) {
-      SuiteRow& row = rows[r.label];
+    table.has_runs[t] = true;
+    const Leaderboard& board = *found->second;
+    for (const auto& r : board.rows) {
+      SuiteTable::Row& row = rows[r.label];
       row.model = r.label;
-      row.scores.resize(tasks.size());
-      row.scores[t] = r.average;
+      row.cells.resize(tasks.size());
+      SuiteCell& cell = row.cells[t];
+      cell.score = r.average;
+      // One averaged metric with a bootstrap interval: the interval on the task's normalized scale.
+      std::vector<std::size_t> averaged;
+      for (const auto& [column, value] : r.values)
+        if (!board.columns[column].rule.empty()) averaged.push_back(column);
+      if (averaged.size() == 1 && r.intervals.count(averaged[0])) {
+        const auto& scale = board.scales[averaged[0]];
+        const auto [low, high] = r.intervals.at(averaged[0]);
+        const double a = scale.apply(low), b = scale.apply(high);
+        cell.interval = std::pair{std::min(a, b), std::max(a, b)};
+      }
     }
   }
-  std::vector<SuiteRow> ordered;
   for (auto& [model, row] : rows) {
-    row.scores.resize(tasks.size());
+    row.cells.resize(tasks.size());
     double total = 0;
-    for (const auto& s : row.scores)
-      if (s) total += *s, ++row.ran;
+    for (const auto& c : row.cells)
+      if (c.score) total += *c.score, ++row.ran;
     if (row.ran) row.mean = total / double(row.ran);
-    ordered.push_back(row);
+    table.rows.push_back(row);
   }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const SuiteRow& a, const SuiteRow& b) {
+  std::stable_sort(table.rows.begin(), table.rows.end(), [](const SuiteTable::Row& a, const SuiteTable::Row& b) {
     return a.mean.value_or(-INFINITY) > b.mean.value_or(-INFINITY);
   });
-  std::string out = fmt::format(
-      "# suite {}\n\naeval {} ({}). Each task column is the task's normalized average (100 − 100·error rate, "
-      "100·accuracy, BLEU, ...) from the model's latest run; average: their mean over the tasks the model ran.\n\n"
-      "| model |",
-      markdown_cell(suite), kVersion, kGitCommit);
-  for (const auto& t : tasks) out += fmt::format(" {}{} |", markdown_cell(t), by_task.count(t) ? "" : " (no runs)");
+  return table;
+}
+
+namespace {
+
+std::string cell_text(const SuiteCell& c) {
+  if (!c.score) return "–";
+  return c.interval ? fmt::format("{:.2f} [{:.2f}, {:.2f}]", *c.score, c.interval->first, c.interval->second)
+                    : fmt::format("{:.2f}", *c.score);
+}
+
+const char* kSuiteExplanation =
+    "Each task column is the task's normalized average (100 − 100·error rate, 100·accuracy, BLEU, 20·MOS, ...) from "
+    "the model's latest run, with its bootstrap interval where the task has one averaged metric run with one; "
+    "average: their mean over the tasks the model ran.";
+
+}  // namespace
+
+std::string render_suite_markdown(const SuiteTable& table) {
+  std::string out = fmt::format("# suite {}\n\naeval {} ({}). {}\n\n| model |", markdown_cell(table.suite), kVersion,
+                                kGitCommit, kSuiteExplanation);
+  for (std::size_t t = 0; t < table.tasks.size(); ++t)
+    out += fmt::format(" {}{} |", markdown_cell(table.tasks[t]), table.has_runs[t] ? "" : " (no runs)");
   out += " average | tasks |\n|---|";
-  for (std::size_t i = 0; i < tasks.size(); ++i) out += "---:|";
+  for (std::size_t i = 0; i < table.tasks.size(); ++i) out += "---:|";
   out += "---:|---:|\n";
-  for (const auto& r : ordered) {
+  for (const auto& r : table.rows) {
     out += fmt::format("| {} |", markdown_cell(r.model));
-    for (const auto& s : r.scores) out += fmt::format(" {} |", s ? fmt::format("{:.2f}", *s) : "–");
-    out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, tasks.size());
+    for (const auto& c : r.cells) out += fmt::format(" {} |", cell_text(c));
+    out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, table.tasks.size());
   }
   return out;
 }
@@ -415,6 +440,31 @@ std::string bitrate_chart(const Leaderboard& b, std::size_t column) {
 }
 
 }  // namespace
+
+std::string render_suite_html(const SuiteTable& table) {
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>aeval suite {0}</title>\n"
+      "<style>body{{font-family:sans-serif;margin:2em;max-width:90em}}table{{border-collapse:collapse;margin:1em 0}}"
+      "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
+      ".ci{{color:#555;font-size:.8em;white-space:nowrap}}</style>\n</head><body>\n<h1>suite {0}</h1>\n"
+      "<p>aeval {1} ({2}). {3}</p>\n<table class=\"suite\">\n<thead><tr><th>model</th>",
+      escape(table.suite), kVersion, kGitCommit, escape(kSuiteExplanation));
+  for (std::size_t t = 0; t < table.tasks.size(); ++t)
+    out += fmt::format("<th>{}{}</th>", escape(table.tasks[t]), table.has_runs[t] ? "" : "<br><span class=\"ci\">no runs</span>");
+  out += "<th>average</th><th>tasks</th></tr></thead>\n<tbody>\n";
+  for (const auto& r : table.rows) {
+    out += fmt::format("<tr><td>{}</td>", escape(r.model));
+    for (const auto& c : r.cells)
+      out += !c.score ? "<td>–</td>"
+             : c.interval
+                 ? fmt::format("<td>{:.2f}<br><span class=\"ci\">[{:.2f}, {:.2f}]</span></td>", *c.score,
+                               c.interval->first, c.interval->second)
+                 : fmt::format("<td>{:.2f}</td>", *c.score);
+    out += fmt::format("<td>{}</td><td>{} of {}</td></tr>\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran,
+                       table.tasks.size());
+  }
+  return out + "</tbody>\n</table>\n</body></html>\n";
+}
 
 std::string render_html(const std::vector<Leaderboard>& boards) {
   std::string out = fmt::format(

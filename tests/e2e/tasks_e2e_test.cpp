@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "support/asterisk.hpp"
@@ -273,11 +274,22 @@ TEST(TasksE2E, ASuiteRunsEachTaskAndReportsThemSideBySide) {
   write_bytes(dir / "registry" / "evaluators" / "e.yaml", "my-exact:\n  class: exact-match\n");
   write_bytes(dir / "registry" / "tasks" / "t.yaml",
               "mini-wer:\n  class: task\n  args:\n    dataset: my-data\n    evaluators: [wer]\n    suites: [mini]\n"
+              "    aggregators: [bootstrap-95]\n"
               "mini-exact:\n  class: task\n  args:\n    dataset: my-data\n    evaluators: [my-exact]\n    suites: [mini]\n");
   const std::string registry = (dir / "registry").string(), out = (dir / "out").string();
   const auto ran = run_aeval(fmt::format("--registry {} run --suite mini --model my-answers -q --output {}", registry, out));
   ASSERT_EQ(ran.status, 0) << ran.output;
   EXPECT_NE(ran.output.find("suite mini:\n  mini-exact"), std::string::npos) << ran.output;
+  // Side by side, the same runs: the same samples, byte for byte.
+  const std::string side_by_side = (dir / "side-by-side").string();
+  const auto ran2 = run_aeval(
+      fmt::format("--registry {} run --suite mini --model my-answers --tasks-at-once 2 -q --output {}", registry, side_by_side));
+  ASSERT_EQ(ran2.status, 0) << ran2.output;
+  EXPECT_NE(ran2.output.find("== mini-wer: finished"), std::string::npos) << ran2.output;
+  for (const char* task : {"mini-wer", "mini-exact"})
+    EXPECT_EQ(aeval::testing::read_only_run(dir / "side-by-side" / task).samples_text,
+              aeval::testing::read_only_run(dir / "out" / task).samples_text)
+        << task;
   const auto typo = run_aeval(fmt::format("--registry {} run --suite mni --model my-answers", registry));
   EXPECT_EQ(typo.status, 1);
   EXPECT_NE(typo.output.find("no suite named 'mni' (did you mean: mini?)"), std::string::npos) << typo.output;
@@ -287,11 +299,24 @@ TEST(TasksE2E, ASuiteRunsEachTaskAndReportsThemSideBySide) {
   ASSERT_EQ(report.status, 0) << report.output;
   const double wer_score = 100 - 100.0 / 7, exact_score = 50;
   EXPECT_NE(report.output.find("| model | mini-exact | mini-wer | average | tasks |"), std::string::npos) << report.output;
-  EXPECT_NE(report.output.find(fmt::format("| my-answers | {:.2f} | {:.2f} | {:.2f} | 2 of 2 |", exact_score, wer_score,
-                                           (exact_score + wer_score) / 2)),
-            std::string::npos)
+  // The WER task ran with a bootstrap: its cell carries the interval on the 100 − WER scale.
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(report.output, row,
+                                std::regex(R"(\| my-answers \| ([0-9.]+) \| ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] \| ([0-9.]+) \| 2 of 2 \|)")))
       << report.output;
-  EXPECT_EQ(run_aeval(fmt::format("--registry {} report {} --suite mini --format html", registry, out)).status, 1);
+  EXPECT_EQ(row[1].str(), fmt::format("{:.2f}", exact_score));
+  EXPECT_EQ(row[2].str(), fmt::format("{:.2f}", wer_score));
+  EXPECT_LE(std::stod(row[3].str()), wer_score);
+  EXPECT_GE(std::stod(row[4].str()), wer_score);
+  EXPECT_LE(std::stod(row[4].str()), 100.0);
+  EXPECT_EQ(row[5].str(), fmt::format("{:.2f}", (exact_score + wer_score) / 2));
+  const auto html = run_aeval(fmt::format("--registry {} report {} --suite mini --format html", registry, out), false);
+  ASSERT_EQ(html.status, 0) << html.output;
+  EXPECT_NE(html.output.find("<table class=\"suite\">"), std::string::npos) << html.output;
+  EXPECT_NE(html.output.find(fmt::format("<tr><td>my-answers</td><td>{:.2f}</td><td>{:.2f}<br><span class=\"ci\">[",
+                                         exact_score, wer_score)),
+            std::string::npos)
+      << html.output;
 }
 
 }  // namespace

@@ -87,17 +87,19 @@ TEST(DecoderMessages, Mpg123NotesGoToTheSinkNotToStderr) {
   write_bytes(dir / "damaged.mp3", mp3.substr(0, mp3.size() / 2) + std::string(300, 'x') + mp3.substr(mp3.size() / 2));
 
   std::vector<std::tuple<std::string, std::string, std::string>> messages;
-  const auto previous = aeval::detail::set_decoder_message_sink(
-      [&](const std::filesystem::path& file, const std::string& library, const std::string& message) {
-        messages.emplace_back(file.filename().string(), library, message);
-      });
-  testing::internal::CaptureStderr();
-  try {
-    aeval::decode_audio(dir / "damaged.mp3");
-  } catch (const aeval::Error&) {  // decoded or not, the notes are what this test is about
+  std::string printed;
+  {
+    const aeval::detail::ScopedDecoderMessageSink sink(
+        [&](const std::filesystem::path& file, const std::string& library, const std::string& message) {
+          messages.emplace_back(file.filename().string(), library, message);
+        });
+    testing::internal::CaptureStderr();
+    try {
+      aeval::decode_audio(dir / "damaged.mp3");
+    } catch (const aeval::Error&) {  // decoded or not, the notes are what this test is about
+    }
+    printed = testing::internal::GetCapturedStderr();
   }
-  const std::string printed = testing::internal::GetCapturedStderr();
-  aeval::detail::set_decoder_message_sink(previous);
 
   EXPECT_EQ(printed, "");
   ASSERT_FALSE(messages.empty());

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "aeval/metrics/catalog.hpp"
 #include "aeval/report/published.hpp"
 
 namespace aeval::report {
@@ -50,6 +51,7 @@ struct Leaderboard {
   std::vector<LeaderboardRow> rows;        // best normalized average first; a row per model and prompt
   std::vector<PromptSpread> prompt_spreads;  // models that ran the task with several prompts
   std::vector<PublishedCheck> published;     // filled by check_published
+  std::vector<metrics::LeaderboardScale> scales;  // per column: how it enters the average
   bool has_bitrates() const;
 };
 
@@ -65,9 +67,29 @@ std::string render_markdown(const std::vector<Leaderboard>& boards);
 std::string render_html(const std::vector<Leaderboard>& boards);
 
 // A suite as the UltraEval-Audio paper's Tables 4–6 show one: a row per model, a column per task
-// holding that task's normalized average (100 − WER, 100 × accuracy, BLEU, ...), and their mean
-// over the tasks the model ran (with how many). Tasks without runs are shown empty.
-std::string render_suite_markdown(const std::string& suite, const std::vector<std::string>& tasks,
-                                  const std::vector<Leaderboard>& boards);
+// holding that task's normalized average (100 − WER, 100 × accuracy, BLEU, ...) with its bootstrap
+// interval where the task has one averaged metric, and their mean over the tasks the model ran
+// (with how many). Tasks without runs are shown empty.
+struct SuiteCell {
+  std::optional<double> score;
+  std::optional<std::pair<double, double>> interval;  // on the normalized scale
+};
+struct SuiteTable {
+  std::string suite;
+  std::vector<std::string> tasks;
+  std::vector<bool> has_runs;  // per task
+  struct Row {
+    std::string model;
+    std::vector<SuiteCell> cells;  // per task
+    std::optional<double> mean;
+    std::size_t ran = 0;
+  };
+  std::vector<Row> rows;  // best mean first
+};
+SuiteTable build_suite_table(const std::string& suite, const std::vector<std::string>& tasks,
+                             const std::vector<Leaderboard>& boards);
+std::string render_suite_markdown(const SuiteTable& table);
+// One self-contained HTML file, like render_html.
+std::string render_suite_html(const SuiteTable& table);
 
 }  // namespace aeval::report
