@@ -4,7 +4,8 @@
 #
 #   scripts/quickstart.sh [aeval run options]   the default task
 #   scripts/quickstart.sh --codecs [SAMPLES]    the codec and TTS leaderboard (UltraEval-Audio's
-#                                               Table 6 axes that run offline) on the first SAMPLES
+#                                               Table 6 axes that run offline, DNSMOS when its models
+#                                               are cached or DNSMOS_MODELS names them) on the first SAMPLES
 #                                               Asterisk prompts (default 60), as Markdown on stdout
 #                                               and HTML in results/leaderboard/leaderboard.html
 set -euo pipefail
@@ -16,12 +17,31 @@ if [ "${1:-}" != "--codecs" ]; then
 fi
 samples=${2:-60}
 out=results/leaderboard
+# DNSMOS (P.835 OVRL and P.808, as the paper's acoustics) joins when its official models are at hand:
+# downloaded once by `aeval fetch model dnsmos`, or a folder of them named by DNSMOS_MODELS.
+codec_evaluators=asr-wer,asr-wer-vs-original,si-sdr,stoi,estoi,mel-distance,mcd
+tts_evaluators=asr-wer
+dnsmos=()
+if [ -n "${DNSMOS_MODELS:-}" ]; then
+  dnsmos=(--set "dnsmos.models_dir=$DNSMOS_MODELS")
+elif ! build/aeval fetch model dnsmos >&2; then
+  echo "quickstart: no DNSMOS models (aeval fetch model dnsmos needs the network once): leaderboard without DNSMOS" >&2
+  dnsmos=(skip)
+fi
+if [ "${dnsmos[0]:-}" != skip ]; then
+  codec_evaluators+=,dnsmos
+  tts_evaluators+=,dnsmos
+else
+  dnsmos=()
+fi
 for codec in identity-codec opus-6k opus-12k opus-24k mp3-32k gsm codec2-1200 codec2-3200 mulaw-process; do
-  build/aeval run --task codec-speech --model "$codec" --limit "$samples" --output "$out" --quiet >/dev/null
+  build/aeval run --task codec-speech --model "$codec" --limit "$samples" --evaluator "$codec_evaluators" \
+    "${dnsmos[@]}" --output "$out" --quiet >/dev/null
   echo "quickstart: codec-speech $codec done" >&2
 done
 for voice in espeak-en-us espeak-en-gb; do
-  build/aeval run --task tts-intelligibility --model "$voice" --output "$out" --quiet >/dev/null
+  build/aeval run --task tts-intelligibility --model "$voice" --evaluator "$tts_evaluators" "${dnsmos[@]}" \
+    --output "$out" --quiet >/dev/null
   echo "quickstart: tts-intelligibility $voice done" >&2
 done
 build/aeval report "$out" --format html --out "$out/leaderboard.html"

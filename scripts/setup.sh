@@ -42,6 +42,12 @@ packages=(
   openssl
 )
 
+# The tests alone (scripts/test.sh passes --tests): Debian's PyTorch, on which the scoring-model
+# scripts run with random weights (scoring-models/plumbing_test.py: plumbing, never accuracy).
+if [ "${1:-}" = --tests ]; then
+  packages+=(python3-torch python3-torchaudio python3-numpy)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,7 @@
 # runs the whole test suite of each with ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 jobs=$(nproc)
 scripts/build.sh release
 (cd build && ctest --output-on-failure --parallel "$jobs")

@@ -421,7 +421,11 @@ const ModelClasses::Registration kProcessClass{
       if (const auto requirements = args.path("requirements"); !requirements.empty()) {
         if (config.command.empty() || (config.command[0] != "python3" && config.command[0] != "python"))
           args.fail("has requirements, so its command must start with python3 (run in the environment)");
-        config.command[0] = python_environment(requirements).string();
+        try {
+          config.command[0] = python_environment(requirements).string();
+        } catch (const Error& e) {
+          throw Error(e.category(), fmt::format("model '{}': {}", config.name, e.what()));
+        }
       }
       if (config.input_sample_rate < 0 || config.max_concurrency < 1 || config.timeout_seconds <= 0 ||
           config.max_restarts < 0)

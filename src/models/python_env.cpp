@@ -31,6 +31,18 @@ std::string last_lines(const std::string& text, int count) {
   return text.substr(at == std::string::npos ? 0 : at + 1);
 }
 
+// pip's reason on one line: its last "ERROR:" line, else its last line.
+std::string pip_reason(const std::string& output) {
+  std::istringstream lines(output);
+  std::string last, last_error;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    last = line;
+    if (line.rfind("ERROR:", 0) == 0) last_error = line;
+  }
+  return last_error.empty() ? last : last_error;
+}
+
 bool has_requirements(const std::string& content) {
   std::istringstream lines(content);
   for (std::string line; std::getline(lines, line);) {
@@ -72,9 +84,9 @@ std::filesystem::path python_environment(const std::filesystem::path& requiremen
     if (pip_status != 0) {
       std::filesystem::remove_all(dir);
       throw Error(ErrorCategory::model,
-                  fmt::format("installing {} failed (without network, point PIP_FIND_LINKS at a wheelhouse and set "
-                              "PIP_NO_INDEX=1): {}",
-                              requirements.string(), last_lines(pip_output, 3)));
+                  fmt::format("installing {} failed ({}); without network, point PIP_FIND_LINKS at a wheelhouse "
+                              "and set PIP_NO_INDEX=1",
+                              requirements.lexically_normal().string(), pip_reason(pip_output)));
     }
   }
   std::ofstream(ready) << requirements.string() << "\n" << version;

@@ -12,6 +12,7 @@
 #include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
+#include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -103,6 +104,31 @@ TEST(ScoringModelsE2E, AScorerThatAnswersBadlyFailsEachSampleSayingWhy) {
   EXPECT_EQ(missing.status, 3) << missing.output;
   EXPECT_NE(read_only_run(dir / "missing").samples_text.find("model 'signal-scores' gave no score 'utmos'"),
             std::string::npos);
+}
+
+// The field's scoring models (registry/models/scoring.yaml) build their Python environment on first
+// use. Without an index to install from (no network here, PIP_NO_INDEX in the test), a run that needs
+// one stops before any sample with one line naming the model, its requirements and the way out.
+TEST(ScoringModelsE2E, EveryScoringModelOfTheFieldStopsARunWithOneLineWhenItCannotBeInstalled) {
+  TempDir dir;
+  const aeval::testing::ScopedEnv no_index("PIP_NO_INDEX", "1");
+  const aeval::testing::ScopedEnv no_links("PIP_FIND_LINKS", (dir / "no-wheels").c_str());
+  std::filesystem::create_directories(dir / "no-wheels");
+  for (const char* evaluator : {"seed-tts-wer-en", "seed-tts-cer-zh", "speaker-sim", "utmos", "spoken-answer-match",
+                                "audiobertscore-ast", "fad-vggish", "clap-score"}) {
+    SCOPED_TRACE(evaluator);
+    // (The spoken answer is compared with the sentence itself here: these rows have no answer field.)
+    const auto o = run_aeval(fmt::format("run --dataset tts-sentences --model espeak-en-us --prompt speak --evaluator {} "
+                                         "--set spoken-answer-match.references_field=text --limit 1 -q -o {}",
+                                         evaluator, (dir / evaluator).string()));
+    EXPECT_EQ(o.status, 1) << o.output;
+    const auto error = o.output.find("aeval: model error: model '");
+    ASSERT_NE(error, std::string::npos) << o.output;
+    const std::string line = o.output.substr(error, o.output.find('\n', error) - error);
+    EXPECT_NE(line.find("requirements.txt failed (ERROR: "), std::string::npos) << line;
+    EXPECT_NE(line.find("without network, point PIP_FIND_LINKS at a wheelhouse"), std::string::npos) << line;
+    EXPECT_EQ(o.output.find('\n', error), o.output.size() - 1) << "one line, the last:\n" << o.output;
+  }
 }
 
 }  // namespace

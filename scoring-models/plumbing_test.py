@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""PLUMBING test of the scoring-model scripts in this folder: never an accuracy test.
+
+Run with Debian's interpreter, which has python3-torch and python3-torchaudio (torch 1.13,
+torchaudio 0.13.1) but neither transformers nor FunASR, and no network:
+
+    /usr/bin/python3 scoring-models/plumbing_test.py
+
+What it checks:
+  * speaker_embedding.py on a random-weight checkpoint (frontend hubert_base, the smallest in
+    torchaudio 0.13.1) speaks the protocol: "ready" first; 1 x 256 finite float32 .npy
+    embeddings; the same clip gives the same embedding; an unreadable clip gets an error reply for
+    its id and the process goes on; a missing or UniSpeech-layout checkpoint ends it with one line.
+  * utmos.py and vggish_embed.py answer requests through torch.hub with stand-in local hub
+    repositories (tiny fake models, not UTMOS or VGGish): the scripts' request paths and shapes.
+  * every script, when its library is missing or its weights cannot be had (HF_HUB_OFFLINE=1,
+    TRANSFORMERS_OFFLINE=1, empty HF_HOME / TORCH_HOME / XDG_CACHE_HOME in a temp dir, no
+    network), exits with status 2 and exactly one stderr line starting with its name, nothing on
+    stdout; and the same with stub libraries that fail to fetch weights (and print noise first).
+With any other interpreter the tests are skipped, with the reason.
+"""
+import importlib.util
+import json
+import math
+import os
+import queue
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import unittest
+import wave
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEBIAN_PYTHON = "/usr/bin/python3"
+BANNER = ("PLUMBING test (random weights, stand-in models): it checks the protocol, the shapes and the "
+          "failure lines of scoring-models/, never accuracy")
+
+
+def skip_reason():
+    if os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON):
+        return (f"runs only with Debian's {DEBIAN_PYTHON} (python3-torch, python3-torchaudio installed), "
+                f"not {sys.executable}")
+    try:
+        import numpy  # noqa: F401
+        import torch  # noqa: F401
+        import torchaudio
+    except ImportError as error:
+        return f"Debian's python3-torch, python3-torchaudio and python3-numpy are needed ({error})"
+    if not hasattr(torchaudio.models, "hubert_base"):
+        return f"torchaudio {torchaudio.__version__} has no models.hubert_base"
+    return None
+
+
+SKIP = skip_reason()
+
+
+def write_wav(path, seconds=1.0, rate=16000, seed=0, tone=220.0):
+    rng = random.Random(seed)
+    frames = bytearray()
+    for i in range(int(seconds * rate)):
+        value = 0.3 * math.sin(2 * math.pi * tone * i / rate) + rng.gauss(0.0, 0.03)
+        frames += struct.pack("<h", max(-32768, min(32767, int(value * 32767))))
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(bytes(frames))
+    return path
+
+
+def isolated_env(root, **extra):
+    """No weights anywhere: offline flags and empty caches under a temp dir."""
+    env = dict(os.environ)
+    for name in ("HF_HOME", "TORCH_HOME", "XDG_CACHE_HOME", "MODELSCOPE_CACHE", "HOME"):
+        path = os.path.join(root, name.lower())
+        os.makedirs(path, exist_ok=True)
+        env[name] = path
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SPEAKER_EMBEDDING_CHECKPOINT="")
+    env.pop("PYTHONPATH", None)
+    env.update(extra)
+    return env
+
+
+class ModelProcess:
+    """A script run as aeval runs it: NDJSON on stdin/stdout, stderr kept aside."""
+
+    def __init__(self, script, args, env):
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, script), *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.stderr, env=env, text=True)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def receive(self, timeout=60):
+        line = self.lines.get(timeout=timeout)
+        if line is None:
+            raise AssertionError(f"the process ended (status {self.proc.wait()}): {self.stderr_text()}")
+        return json.loads(line)
+
+    def send(self, message):
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def finish(self):
+        self.proc.stdin.close()
+        status = self.proc.wait(timeout=60)
+        rest = []
+        while True:
+            line = self.lines.get(timeout=10)
+            if line is None:
+                break
+            rest.append(line)
+        return status, rest
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(timeout=10)
+        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+
+    def stderr_text(self):
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", "replace")
+
+
+def request(rid, wav, out):
+    return {"type": "request", "id": rid, "sample_id": rid, "messages": [], "fields": {},
+            "audio": [wav], "output_audio": out + ".wav", "output_embedding": out}
+
+
+class ScriptTestCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="aeval-scoring-plumbing-")
+        self.processes = []
+
+    def tearDown(self):
+        for process in self.processes:
+            process.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start(self, script, args, env):
+        process = ModelProcess(script, args, env)
+        self.processes.append(process)
+        return process
+
+    def assert_one_line_failure(self, script, args=(), env=None, contains=None):
+        result = subprocess.run([sys.executable, os.path.join(HERE, script), *args], stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, env=env or isolated_env(self.tmp), timeout=90)
+        lines = result.stderr.splitlines()
+        print(f"    {script} -> status {result.returncode}: {result.stderr.strip()[:200]}")
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(result.stdout, "", "nothing may reach stdout")
+        self.assertEqual(len(lines), 1, f"exactly one stderr line expected, got: {result.stderr!r}")
+        self.assertTrue(lines[0].startswith(script + ":"), lines[0])
+        if contains:
+            self.assertIn(contains, lines[0])
+        return lines[0]
+
+    def load_npy(self, path):
+        import numpy
+        return numpy.load(path)
+
+
+@unittest.skipIf(SKIP, SKIP)
+class SpeakerEmbeddingPlumbing(ScriptTestCase):
+    """speaker_embedding.py with RANDOM weights on hubert_base: protocol and shapes, not accuracy."""
+
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        cls.shared = tempfile.mkdtemp(prefix="aeval-speaker-plumbing-")
+        sys.dont_write_bytecode = True  # leave no __pycache__ beside the scripts
+        spec = importlib.util.spec_from_file_location("speaker_embedding", os.path.join(HERE, "speaker_embedding.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        torch.manual_seed(0)
+        model = module.build_model("hubert_base")
+        cls.checkpoint = os.path.join(cls.shared, "random_hubert_base_ecapa.pt")
+        torch.save(model.state_dict(), cls.checkpoint)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.shared, ignore_errors=True)
+
+    def test_embeddings_over_the_protocol(self):
+        import numpy
+        voice = write_wav(os.path.join(self.tmp, "voice.wav"), seed=1)
+        other = write_wav(os.path.join(self.tmp, "other.wav"), seed=2, tone=330.0)
+        process = self.start("speaker_embedding.py", ["--frontend", "hubert_base", "--checkpoint", self.checkpoint,
+                                                      "--device", "cpu"], isolated_env(self.tmp))
+        ready = process.receive()
+        self.assertEqual(ready.get("type"), "ready", ready)
+        outputs = {rid: os.path.join(self.tmp, f"{rid}.npy") for rid in ("a", "b", "c", "d")}
+        process.send(request("a", voice, outputs["a"]))
+        process.send(request("b", os.path.join(self.tmp, "missing.wav"), outputs["b"]))
+        process.send(request("c", voice, outputs["c"]))
+        process.send(request("d", other, outputs["d"]))
+        replies = {}
+        for _ in range(4):
+            reply = process.receive()
+            replies[reply["id"]] = reply
+        self.assertEqual(replies["b"]["type"], "error", replies["b"])
+        self.assertTrue(replies["b"]["message"])
+        vectors = {}
+        for rid in ("a", "c", "d"):
+            self.assertEqual(replies[rid], {"type": "response", "id": rid, "embedding": outputs[rid]})
+            vectors[rid] = self.load_npy(outputs[rid])
+            self.assertEqual(vectors[rid].shape, (1, 256))
+            self.assertEqual(vectors[rid].dtype, numpy.float32)
+            self.assertTrue(numpy.isfinite(vectors[rid]).all())
+        self.assertTrue(numpy.array_equal(vectors["a"], vectors["c"]), "the same clip must give the same embedding")
+        self.assertFalse(numpy.array_equal(vectors["a"], vectors["d"]), "two different clips gave one embedding")
+        status, rest = process.finish()
+        self.assertEqual((status, rest), (0, []), process.stderr_text())
+
+    def test_missing_checkpoint_is_one_line(self):
+        self.assert_one_line_failure("speaker_embedding.py", ["--frontend", "hubert_base"], contains="no checkpoint")
+
+    def test_unispeech_layout_is_refused_in_one_line(self):
+        import torch
+        path = os.path.join(self.tmp, "unispeech_like.pth")
+        torch.save({"model": {"feature_weight": torch.zeros(13), "layer1.conv.weight": torch.zeros(2, 2, 5)}}, path)
+        self.assert_one_line_failure("speaker_embedding.py", ["--frontend", "hubert_base", "--checkpoint", path],
+                                     contains="UniSpeech")
+
+
+FAKE_UTMOS_HUBCONF = '''
+dependencies = ["torch"]
+import torch
+
+
+class FakeMos(torch.nn.Module):
+    """A stand-in, not UTMOS: 1 + 4 x the clip's mean absolute amplitude."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.tensor(4.0))
+
+    def forward(self, wave, sr=16000):
+        assert sr == 16000
+        return 1 + self.scale * wave.abs().mean(dim=1)
+
+
+def utmos22_strong(progress=True, pretrained=True):
+    print("noise from the stand-in hub repository on stdout")
+    return FakeMos().eval()
+'''
+
+FAKE_VGGISH_HUBCONF = '''
+dependencies = ["torch", "numpy"]
+import numpy as np
+import torch
+
+
+class FakeVggish(torch.nn.Module):
+    """A stand-in, not VGGish: one row per 0.96 s, from 64 averaged sample bands."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.embeddings = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(True))
+        self.postprocess = True
+        self.device = torch.device("cpu")
+
+    def forward(self, x, fs=None):
+        assert isinstance(x, np.ndarray) and fs == 16000
+        n = len(x) // 15360
+        bands = torch.from_numpy(np.abs(x[: n * 15360]).reshape(n, 240, 64).mean(axis=1)).float()
+        rows = self.embeddings(bands.to(self.device))
+        assert not self.postprocess
+        return rows
+
+
+def vggish(**kwargs):
+    return FakeVggish()
+'''
+
+
+@unittest.skipIf(SKIP, SKIP)
+class HubScriptsPlumbing(ScriptTestCase):
+    """utmos.py and vggish_embed.py through torch.hub with STAND-IN local repositories."""
+
+    def fake_repo(self, name, hubconf):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(path)
+        with open(os.path.join(path, "hubconf.py"), "w") as f:
+            f.write(hubconf)
+        return path
+
+    def test_utmos_scores(self):
+        repo = self.fake_repo("fake_speechmos", FAKE_UTMOS_HUBCONF)
+        clip = write_wav(os.path.join(self.tmp, "clip.wav"))
+        process = self.start("utmos.py", ["--source", "local", "--repo", repo, "--device", "cpu"], isolated_env(self.tmp))
+        self.assertEqual(process.receive().get("type"), "ready", "the ready line must come first on stdout")
+        process.send(request("1", clip, os.path.join(self.tmp, "1.npy")))
+        process.send(request("2", os.path.join(self.tmp, "missing.wav"), os.path.join(self.tmp, "2.npy")))
+        first, second = process.receive(), process.receive()
+        self.assertEqual(set(first), {"type", "id", "scores"})
+        self.assertEqual(list(first["scores"]), ["mos"])
+        self.assertTrue(1.0 < first["scores"]["mos"] < 5.0)
+        self.assertEqual((second["type"], second["id"]), ("error", "2"))
+        self.assertEqual(process.finish(), (0, []))
+
+    def test_vggish_frames(self):
+        import numpy
+        repo = self.fake_repo("fake_torchvggish", FAKE_VGGISH_HUBCONF)
+        stubs = os.path.join(self.tmp, "stubs")
+        os.makedirs(stubs)
+        with open(os.path.join(stubs, "soundfile.py"), "w") as f:
+            f.write("# stand-in: torchvggish's hubconf lists soundfile, which Debian's python lacks\n")
+        env = isolated_env(self.tmp, PYTHONPATH=stubs)
+        process = self.start("vggish_embed.py", ["--source", "local", "--repo", repo, "--device", "cpu"], env)
+        self.assertEqual(process.receive().get("type"), "ready")
+        expected = {"short": (0.5, 1), "one": (1.0, 1), "long": (2.5, 2)}
+        for rid, (seconds, _) in expected.items():
+            clip = write_wav(os.path.join(self.tmp, rid + ".wav"), seconds=seconds)
+            process.send(request(rid, clip, os.path.join(self.tmp, rid + ".npy")))
+        for _ in expected:
+            reply = process.receive()
+            rows = self.load_npy(reply["embedding"])
+            self.assertEqual(rows.shape, (expected[reply["id"]][1], 128), reply)
+            self.assertEqual(rows.dtype, numpy.float32)
+            self.assertTrue((rows < 0).any(), "the final ReLU should be gone (as fadtk)")
+        self.assertEqual(process.finish(), (0, []))
+
+
+STUB_TRANSFORMERS = '''
+import sys
+__version__ = "0.0-stub"
+print("stub transformers: noise on stdout")
+print("stub transformers: noise on stderr", file=sys.stderr)
+
+
+class logging:
+    @staticmethod
+    def set_verbosity_error():
+        pass
+
+
+class _Offline:
+    @classmethod
+    def from_pretrained(cls, name, *args, **kwargs):
+        print("stub: trying to download", name)
+        raise OSError(f"We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find "
+                      f"them in the cached files (stub of an offline hub, {name})")
+
+
+WhisperProcessor = WhisperForConditionalGeneration = ASTModel = ClapModel = ClapProcessor = _Offline
+'''
+
+STUB_FUNASR = '''
+import sys
+__version__ = "0.0-stub"
+
+
+class AutoModel:
+    def __init__(self, model=None, **kwargs):
+        # as FunASR does offline: the download failure printed on stdout, then a later, vaguer error
+        print("funasr stub: a table of settings on stdout")
+        print(f"Download: {model} failed!: stub of an unreachable ModelScope hub")
+        print("funasr stub: more noise", file=sys.stderr)
+        raise AssertionError(f"{model} is not registered")
+'''
+
+
+@unittest.skipIf(SKIP, SKIP)
+class OneLineFailures(ScriptTestCase):
+    """Missing libraries or weights: status 2, one stderr line naming the script, nothing on stdout."""
+
+    def test_missing_library_or_weights(self):
+        cases = [("whisper_asr.py", ["--language", "english"]), ("whisper_asr.py", ["--language", "auto"]),
+                 ("paraformer_asr.py", []), ("utmos.py", []), ("ast_frames.py", ["--layer", "13"]),
+                 ("clap_embed.py", []), ("vggish_embed.py", []), ("speaker_embedding.py", ["--frontend", "wavlm_large"])]
+        for script, args in cases:
+            with self.subTest(script=script, args=args):
+                self.assert_one_line_failure(script, args)
+
+    def test_weights_unreachable_with_stub_libraries(self):
+        stubs = os.path.join(self.tmp, "stubs")
+        os.makedirs(os.path.join(stubs, "transformers"))
+        os.makedirs(os.path.join(stubs, "funasr"))
+        with open(os.path.join(stubs, "transformers", "__init__.py"), "w") as f:
+            f.write(textwrap.dedent(STUB_TRANSFORMERS))
+        with open(os.path.join(stubs, "funasr", "__init__.py"), "w") as f:
+            f.write(textwrap.dedent(STUB_FUNASR))
+        with open(os.path.join(stubs, "soundfile.py"), "w") as f:
+            f.write("")
+        env = isolated_env(self.tmp, PYTHONPATH=stubs)
+        for script in ("whisper_asr.py", "ast_frames.py", "clap_embed.py", "paraformer_asr.py", "vggish_embed.py"):
+            with self.subTest(script=script):
+                line = self.assert_one_line_failure(script, env=env, contains="cannot load")
+                if script == "paraformer_asr.py":
+                    self.assertIn("unreachable ModelScope hub", line)
+
+
+if __name__ == "__main__":
+    print(BANNER)
+    if SKIP:
+        print(f"SKIPPED: {SKIP}")
+    unittest.main(verbosity=2)
