@@ -29,6 +29,8 @@ packages=(
   python3 python3-nltk python3-scipy python3-sklearn
   # isolated Python environments for process models
   python3-venv python3-pip
+  # the Python package (python/, `pip install .`): pybind11, the headers, NumPy, setuptools as its backend
+  pybind11-dev python3-dev python3-numpy python3-setuptools
   # data and models used by the built-in quickstart task
   pocketsphinx-en-us asterisk-core-sounds-en asterisk-core-sounds-en-g722
   # the same prompts in Spanish, French, Italian and Russian, for multilingual ASR tasks
@@ -42,10 +44,10 @@ packages=(
   openssl
 )
 
-# The tests alone (scripts/test.sh passes --tests): Debian's PyTorch, on which the scoring-model
-# scripts run with random weights (scoring-models/plumbing_test.py: plumbing, never accuracy).
+# The tests alone (scripts/test.sh passes --tests): pytest for the Python package, and Debian's PyTorch,
+# on which the scoring-model scripts run with random weights (scoring-models/plumbing_test.py: plumbing).
 if [ "${1:-}" = --tests ]; then
-  packages+=(python3-torch python3-torchaudio python3-numpy)
+  packages+=(python3-torch python3-torchaudio python3-pytest)
 fi
 
 missing=()

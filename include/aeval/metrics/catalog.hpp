@@ -88,6 +88,9 @@ struct TextMetric : MetricInfo {
   // fills in each segment's value); null: the mean of the segments' values.
   nlohmann::json (*corpus)(const Segments& segments, std::vector<nlohmann::json>& segment_results,
                            const TextMetricOptions& options) = nullptr;
+  // Metrics of numbers (statistics): the corpus result straight from the numbers, which `corpus` reaches
+  // after parsing the texts (the Python package calls it with NumPy arrays). Throws aeval::Error (data).
+  nlohmann::json (*numbers)(const std::vector<double>& references, const std::vector<double>& hypotheses) = nullptr;
 
   // Throws aeval::Error (data) naming the first segment without a reference
   // or with more than `references` allows, and when hypotheses and

@@ -189,11 +189,14 @@ std::vector<std::string> first_references(const Segments& s) {
 }
 
 template <Correlation (*Compute)(const std::vector<double>&, const std::vector<double>&)>
-json correlation_corpus(const Segments& s, Results&, const Options&) {
-  const auto x = numbers(first_references(s), "reference");
-  const auto y = numbers(s.hypotheses, "hypothesis");
+json correlation_numbers(const std::vector<double>& x, const std::vector<double>& y) {
   const Correlation c = Compute(x, y);
   return {{"statistic", c.statistic}, {"pvalue", c.pvalue}, {"n", x.size()}};
+}
+
+template <Correlation (*Compute)(const std::vector<double>&, const std::vector<double>&)>
+json correlation_corpus(const Segments& s, Results&, const Options&) {
+  return correlation_numbers<Compute>(numbers(first_references(s), "reference"), numbers(s.hypotheses, "hypothesis"));
 }
 
 Correlation kendall_b(const std::vector<double>& x, const std::vector<double>& y) { return kendall(x, y); }
@@ -213,6 +216,15 @@ json roc_auc_corpus(const Segments& s, Results&, const Options&) {
   }
   const auto positive = numeric ? positive_labels(numbers(labels, "label")) : positive_labels(labels);
   return {{"roc_auc", roc_auc(positive, scores)}, {"n", scores.size()}};
+}
+
+json roc_auc_numbers(const std::vector<double>& labels, const std::vector<double>& scores) {
+  return {{"roc_auc", roc_auc(positive_labels(labels), scores)}, {"n", scores.size()}};
+}
+
+TextMetric with_numbers(TextMetric m, decltype(TextMetric::numbers) numbers) {
+  m.numbers = numbers;
+  return m;
 }
 
 TextMetric metric(MetricInfo info, std::string key, std::vector<std::string> parameters, ReferenceCount references,
@@ -288,21 +300,21 @@ const std::vector<TextMetric>& text_metrics() {
       metric({"token-f1", {}, "SQuAD token F1 against the best reference; mean", "SQuAD v1.1 f1_score",
               MetricInput::text, Better::higher, kFractionScale},
              "score", {}, ReferenceCount::any, match_segment<token_f1>, nullptr),
-      metric({"pearson", {}, "Pearson r and p-value (references = x numbers, hypotheses = y numbers)",
+      with_numbers(metric({"pearson", {}, "Pearson r and p-value (references = x numbers, hypotheses = y numbers)",
               "scipy 1.10 pearsonr", MetricInput::numbers, Better::higher, kNotAveraged},
-             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<pearson>),
-      metric({"spearman", {}, "Spearman rho (average ranks) and p-value", "scipy 1.10 spearmanr", MetricInput::numbers,
+             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<pearson>), correlation_numbers<pearson>),
+      with_numbers(metric({"spearman", {}, "Spearman rho (average ranks) and p-value", "scipy 1.10 spearmanr", MetricInput::numbers,
               Better::higher, kNotAveraged},
-             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<spearman>),
-      metric({"kendall", {}, "Kendall tau-b and p-value", "scipy 1.10 kendalltau (variant b)", MetricInput::numbers,
+             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<spearman>), correlation_numbers<spearman>),
+      with_numbers(metric({"kendall", {}, "Kendall tau-b and p-value", "scipy 1.10 kendalltau (variant b)", MetricInput::numbers,
               Better::higher, kNotAveraged},
-             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<kendall_b>),
-      metric({"kendall-c", {}, "Kendall tau-c and p-value", "scipy 1.10 kendalltau (variant c)", MetricInput::numbers,
+             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<kendall_b>), correlation_numbers<kendall_b>),
+      with_numbers(metric({"kendall-c", {}, "Kendall tau-c and p-value", "scipy 1.10 kendalltau (variant c)", MetricInput::numbers,
               Better::higher, kNotAveraged},
-             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<kendall_c>),
-      metric({"roc-auc", {}, "ROC-AUC (references = labels, the greater label positive; hypotheses = scores)",
+             "statistic", {}, ReferenceCount::one, nullptr, correlation_corpus<kendall_c>), correlation_numbers<kendall_c>),
+      with_numbers(metric({"roc-auc", {}, "ROC-AUC (references = labels, the greater label positive; hypotheses = scores)",
               "scikit-learn 1.2 roc_auc_score", MetricInput::numbers, Better::higher, kNotAveraged},
-             "roc_auc", {}, ReferenceCount::one, nullptr, roc_auc_corpus),
+             "roc_auc", {}, ReferenceCount::one, nullptr, roc_auc_corpus), roc_auc_numbers),
   };
   return metrics;
 }

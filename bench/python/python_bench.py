@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""aeval's Python package side by side with the Python references, in one process (bench/README.md).
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/python/python_bench.py [--repeat 5]
+
+Per-call overhead of a tiny WER (Python list in, result dict out), and throughput on larger inputs:
+corpus BLEU-4 (NLTK method1), Pearson/Spearman/Kendall (SciPy), ROC-AUC (scikit-learn), each against
+aeval on the same data (NumPy arrays for the statistics), and the aeval CLI (`aeval score wer`, process start included) on the WER corpus.
+Each number is the median of --repeat runs.
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+
+import aeval
+
+
+def median_seconds(function, repeat):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def corpus(n, seed=0):
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(500)]
+    refs = [" ".join(rng.choice(words) for _ in range(rng.randint(5, 20))) for _ in range(n)]
+    hyps = [" ".join(w if rng.random() > 0.2 else rng.choice(words) for w in r.split()) for r in refs]
+    return hyps, refs
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--binary", default=os.path.join(os.path.dirname(__file__), "..", "..", "build", "aeval"))
+    a = parser.parse_args()
+    rows = []
+
+    calls = 20000
+    t = median_seconds(lambda: [aeval.score("wer", ["a b c"], ["a b d"]) for _ in range(calls)], a.repeat)
+    rows.append(("tiny WER, one call (aeval.score)", f"{t / calls * 1e6:.1f} µs/call", ""))
+
+    hyps, refs = corpus(20000)
+    t_aeval = median_seconds(lambda: aeval.score("wer", hyps, refs), a.repeat)
+    with tempfile.TemporaryDirectory() as d:
+        for name, lines in (("h.txt", hyps), ("r.txt", refs)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write("\n".join(lines) + "\n")
+        cli = lambda: subprocess.run([a.binary, "score", "wer", "--hyp", os.path.join(d, "h.txt"), "--ref",
+                                      os.path.join(d, "r.txt")], check=True, capture_output=True)
+        t_cli = median_seconds(cli, a.repeat)
+    rows.append(("WER, 20,000 segments", f"aeval.score {t_aeval * 1e3:.1f} ms", f"aeval CLI {t_cli * 1e3:.1f} ms"))
+
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
+    hyps_b, refs_b = corpus(5000, seed=1)
+    t_aeval = median_seconds(lambda: aeval.score("nltk-bleu", hyps_b, [[r] for r in refs_b]), a.repeat)
+    t_nltk = median_seconds(lambda: corpus_bleu([[r.lower().split()] for r in refs_b], [h.lower().split() for h in hyps_b],
+                                                smoothing_function=SmoothingFunction().method1), a.repeat)
+    rows.append(("corpus BLEU-4, 5,000 segments", f"aeval {t_aeval * 1e3:.1f} ms", f"NLTK 3.8 {t_nltk * 1e3:.1f} ms ({t_nltk / t_aeval:.0f}×)"))
+
+    from scipy import stats
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(100000)
+    y = x + rng.standard_normal(100000)
+    for metric, reference in (("pearson", lambda: stats.pearsonr(x, y)), ("spearman", lambda: stats.spearmanr(x, y)),
+                              ("kendall", lambda: stats.kendalltau(x, y))):
+        t_aeval = median_seconds(lambda: aeval.score(metric, y, x), a.repeat)
+        t_ref = median_seconds(reference, a.repeat)
+        rows.append((f"{metric}, 100,000 pairs", f"aeval {t_aeval * 1e3:.1f} ms", f"SciPy 1.10 {t_ref * 1e3:.1f} ms ({t_ref / t_aeval:.1f}×)"))
+
+    from sklearn.metrics import roc_auc_score
+    labels = (rng.random(100000) < 0.3).astype(int)
+    scores = labels + rng.standard_normal(100000)
+    t_aeval = median_seconds(lambda: aeval.score("roc-auc", scores, labels), a.repeat)
+    t_ref = median_seconds(lambda: roc_auc_score(labels, scores), a.repeat)
+    rows.append(("ROC-AUC, 100,000 scores", f"aeval {t_aeval * 1e3:.1f} ms", f"scikit-learn 1.2 {t_ref * 1e3:.1f} ms ({t_ref / t_aeval:.1f}×)"))
+
+    print("| measurement | aeval | reference |\n|---|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]} |")
+
+
+if __name__ == "__main__":
+    main()

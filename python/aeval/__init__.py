@@ -1,0 +1,141 @@
+"""aeval from Python: the exact metrics of the C++ library and aeval's runs.
+
+    import aeval
+    aeval.score("wer", ["the cat sat"], ["the cat sat down"]).value     # 0.25
+    aeval.score("bleu", hyps, refs, tokenize="zh").signature
+    aeval.score_audio("stoi", clean, denoised, 16000).value
+    aeval.run(task="asr-quickstart", limit=20).summary["metrics"]["wer"]["value"]
+
+Drop-in modules with the call shapes of popular libraries: aeval.jiwer, aeval.sacrebleu, aeval.pystoi.
+docs/python.md has the whole API.
+"""
+import os as _os
+import sys as _sys
+import tempfile as _tempfile
+import threading as _threading
+from dataclasses import dataclass as _dataclass, field as _field
+from pathlib import Path as _Path
+
+# A wheel carries the registry (and what its entries point at) next to the package.
+_bundled = _Path(__file__).parent / "data" / "registry"
+if _bundled.is_dir() and not _os.environ.get("AEVAL_REGISTRY_DIR"):
+    _os.environ["AEVAL_REGISTRY_DIR"] = str(_bundled)
+
+from . import _metrics  # noqa: E402
+
+__all__ = ["Result", "RunResult", "metrics", "score", "score_audio", "score_embeddings", "run"]
+
+
+@_dataclass(frozen=True)
+class Result:
+    """A metric's value, its details (hits, substitutions, precision, ... as `aeval score` prints them),
+    the per-segment results for text metrics, and the signature where the reference defines one (BLEU, chrF)."""
+    value: float
+    details: dict
+    segments: list = _field(default_factory=list)
+    parameters: dict = _field(default_factory=dict)
+
+    @property
+    def signature(self):
+        return self.details.get("signature")
+
+    def __float__(self):
+        return float(self.value)
+
+
+def metrics():
+    """Every metric of `aeval score --list`: name, summary, reference, input, better, parameters."""
+    return _metrics.list_metrics()
+
+
+_NUMBER_METRICS = None
+
+
+def _numbers(items):
+    """A NumPy array, or a list of numbers (not of str): the statistics take these without a text round trip."""
+    if type(items).__module__ == "numpy":
+        return True
+    return isinstance(items, (list, tuple)) and len(items) > 0 and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in items)
+
+
+def score(metric, hypotheses, references, **parameters):
+    """A text metric over a corpus: hypotheses[i] against references[i] (a str, or a list of str).
+    Parameters are the metric's own (`tokenize="zh"`, `max_ngram_order=4`, ...), as `aeval score` takes them.
+    The statistics (pearson, spearman, kendall, kendall-c, roc-auc) also take NumPy arrays or lists of numbers:
+    references = x (or labels), hypotheses = y (or scores)."""
+    global _NUMBER_METRICS
+    if _NUMBER_METRICS is None:
+        _NUMBER_METRICS = {m["name"] for m in _metrics.list_metrics() if m["input"] == "numbers"}
+    if metric in _NUMBER_METRICS and not parameters and (_numbers(hypotheses) or _numbers(references)):
+        out = _metrics.score_numbers(metric, hypotheses, references)
+    else:
+        out = _metrics.score_text(metric, hypotheses, references, parameters)
+    corpus = out["corpus"]
+    value = corpus.get(out["key"]) if isinstance(corpus, dict) else corpus
+    return Result(value, corpus, out["segments"], out["parameters"])
+
+
+def score_audio(metric, reference, degraded, sample_rate, *, trim=False, compare_rate=0):
+    """A signal metric (stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec) of `degraded` against
+    `reference`, both 1-D NumPy arrays at `sample_rate`; compare_rate: resample both first (0: keep)."""
+    out = _metrics.score_audio(metric, reference, degraded, int(sample_rate), bool(trim), int(compare_rate))
+    return Result(out["value"], out)
+
+
+def score_embeddings(metric, a, b, *, p=106.0, lambda_=-3.5, float64=False):
+    """audiobertscore (a: generated frames, b: reference frames), cosine (row by row) or fad (two sets)."""
+    out = _metrics.score_embeddings(metric, a, b, float(p), float(lambda_), bool(float64))
+    return Result(out["value"], out)
+
+
+@_dataclass(frozen=True)
+class RunResult:
+    """A finished run: summary.json as a dict, and its folder (samples.jsonl, run.sqlite, ...)."""
+    summary: dict
+    run_dir: _Path
+    samples_run: int
+    cached_responses: int
+    elapsed_seconds: float
+
+
+_callables_lock = _threading.Lock()
+_callable_registry = None
+
+
+def _callable_entry(function, input_sample_rate, max_concurrency):
+    """A registry folder entry naming a Python callable model, registered with the native module."""
+    global _callable_registry
+    from . import _runs
+    with _callables_lock:
+        if _callable_registry is None:
+            _callable_registry = _tempfile.mkdtemp(prefix="aeval-python-models-")
+            _os.makedirs(_os.path.join(_callable_registry, "models"))
+        name = "python-" + getattr(function, "__name__", "model").replace("_", "-").lower()
+        name = "".join(c if c.isalnum() or c in "-." else "-" for c in name)
+        _runs.register_callable(name, function)
+        with open(_os.path.join(_callable_registry, "models", name + ".yaml"), "w") as f:
+            f.write(f"{name}:\n  class: python_callable\n  args:\n    input_sample_rate: {int(input_sample_rate)}\n"
+                    f"    max_concurrency: {int(max_concurrency)}\n")
+        return name, _callable_registry
+
+
+def run(task=None, model=None, dataset=None, *, prompt=None, post_process=None, evaluators=None, aggregators=None,
+        sets=(), registry=(), output="results", limit=0, jobs=0, cache=True, quiet=True, input_sample_rate=16000,
+        max_concurrency=1):
+    """Runs a task as `aeval run` does, with the same registry, response cache and output folder.
+
+    model: a registry name, or a Python callable taking the request dict {"sample_id", "messages",
+    "fields", "audio": [float32 arrays], "sample_rate"} and returning the answer (a str, or a dict with
+    "text" and/or "scores"): a model under training, scored in-process without a server (its answers are
+    never cached). sets: "NAME.ARG=VALUE" strings as --set; registry: extra registry folders."""
+    from . import _runs
+    registries = [str(r) for r in ([registry] if isinstance(registry, (str, _os.PathLike)) else registry)]
+    if callable(model):
+        model, folder = _callable_entry(model, input_sample_rate, max_concurrency)
+        registries.append(folder)
+    out = _runs.run(task, model, None if dataset is None else str(dataset), prompt, post_process, evaluators,
+                    aggregators, list(sets), registries, str(output), int(limit), int(jobs), bool(cache),
+                    bool(quiet), ["python"] + _sys.argv[:1])
+    return RunResult(out["summary"], _Path(out["run_dir"]), out["samples_run"], out["cached_responses"],
+                     out["elapsed_seconds"])
