@@ -65,17 +65,15 @@ Seed-TTS-Eval's (librosa load + torchaudio Resample).
 
 Expected failures (torch/torchaudio missing or too old for the frontend, no checkpoint, a
 checkpoint of another layout) end the process with status 2 and one line on stderr starting
-"speaker_embedding.py:".
+"speaker_embedding.py:". The protocol plumbing (replies, that line, reading WAV requests, writing
+the .npy) is process_protocol.py's, beside this script.
 """
 import argparse
 import inspect
-import json
 import os
-import sys
-import tempfile
-import wave
 
-SCRIPT = os.path.basename(__file__)
+import process_protocol as protocol
+
 RATE = 16000
 
 # frontend -> (torchaudio.models factory, normalize the waveform by default)
@@ -90,142 +88,15 @@ FRONTENDS = {
 }
 
 
-# ----------------------------------------------------------------------------- protocol plumbing
-class Channel:
-    """NDJSON replies go to the real standard output; anything else the process or its libraries
-    print (Python or C level) is sent to standard error, so it cannot break the protocol."""
-
-    def __init__(self):
-        sys.stdout.flush()
-        self._out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-        self._err = os.dup(2)
-        os.dup2(2, 1)
-        self._capture = None
-
-    def send(self, message):
-        print(json.dumps(message, ensure_ascii=False), file=self._out, flush=True)
-
-    def hold_output(self):
-        """While loading, keep what libraries print, so that a failure is reported in one line."""
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self._capture = tempfile.TemporaryFile()
-        os.dup2(self._capture.fileno(), 1)
-        os.dup2(self._capture.fileno(), 2)
-
-    def release_output(self):
-        """Loading went well: what it printed goes to stderr (aeval's run log)."""
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.dup2(self._err, 2)
-        os.dup2(self._err, 1)
-        if self._capture is not None:
-            self._capture.seek(0)
-            held = self._capture.read()
-            self._capture.close()
-            self._capture = None
-            if held:
-                sys.stderr.buffer.write(held)
-                sys.stderr.flush()
-
-    def held_lines(self):
-        """What loading has printed so far (for a failure message)."""
-        if self._capture is None:
-            return []
-        sys.stdout.flush()
-        sys.stderr.flush()
-        with open(self._capture.fileno(), "rb", closefd=False) as f:
-            f.seek(0)
-            return f.read().decode("utf-8", "replace").splitlines()
-
-    def load_with(self, loader, *args):
-        """Run the loader with library output held; an unexpected exception is still one line."""
-        self.hold_output()
-        try:
-            result = loader(*args)
-        except Exception as error:
-            self.fail(f"failed while loading: {describe(error)}")
-        self.release_output()
-        return result
-
-    def fail(self, message):
-        """An expected failure: one line on stderr, exit status 2, nothing else printed."""
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:
-            pass
-        line = SCRIPT + ": " + " ".join(str(message).split()) + "\n"
-        os.write(self._err, line.encode("utf-8", "replace"))
-        os._exit(2)
-
-
-def describe(error, limit=300):
-    text = " ".join(str(error).split())
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-def missing_library(error):
-    name = getattr(error, "name", None) or str(error)
-    stem = os.path.splitext(SCRIPT)[0]
-    return (f"cannot import {name} ({describe(error, 120)}): install the pinned packages with "
-            f"`pip install -r {stem}.requirements.txt` (aeval builds that environment when the entry "
-            f"names it under `requirements:`)")
-
-
-def offline_note():
-    flags = [v for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-             if os.environ.get(v, "").lower() in ("1", "true", "yes", "on")]
-    return f"{'/'.join(flags)} set and no local copy" if flags else "no network or no local copy"
-
-
-def read_wav(path, rate):
-    with wave.open(path, "rb") as w:
-        if w.getsampwidth() != 2:
-            raise ValueError(f"{path}: expects 16-bit PCM WAV, got {8 * w.getsampwidth()}-bit")
-        if w.getframerate() != rate:
-            raise ValueError(f"{path}: audio at {w.getframerate()} Hz, this model takes {rate} Hz "
-                             f"(set the entry's input_sample_rate: {rate})")
-        channels = w.getnchannels()
-        data = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768.0
-    if channels > 1:
-        data = data.reshape(-1, channels).mean(axis=1)
-    if data.size == 0:
-        raise ValueError(f"{path}: the clip has no samples")
-    return data
-
-
-def serve(channel, answer):
-    for line in iter(sys.stdin.readline, ""):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            request = json.loads(line)
-        except ValueError as error:
-            print(f"{SCRIPT}: ignoring a line that is not JSON ({error})", file=sys.stderr, flush=True)
-            continue
-        if not isinstance(request, dict) or request.get("type", "request") != "request":
-            print(f"{SCRIPT}: ignoring a message that is not a request", file=sys.stderr, flush=True)
-            continue
-        rid = request.get("id")
-        try:
-            reply = {"type": "response", "id": rid, **answer(request)}
-        except Exception as error:  # one bad request must not end the process
-            reply = {"type": "error", "id": rid, "message": f"{SCRIPT}: {describe(error)}"}
-        channel.send(reply)
-
-
-def pick_device(torch, name):
-    if name == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return name
-
-
-# ----------------------------------------------------------------------------- the model
-np = None
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frontend", default="wavlm_large", choices=sorted(FRONTENDS))
+    parser.add_argument("--checkpoint", default=None, help="state dict of the whole model (see the docstring)")
+    parser.add_argument("--normalize-waveform", default="auto", choices=["auto", "yes", "no"])
+    parser.add_argument("--channels", type=int, default=512)
+    parser.add_argument("--embedding-dim", type=int, default=256)
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
+    protocol.run(__file__, load, parser.parse_args())
 
 
 def model_classes(torch):
@@ -392,14 +263,11 @@ def read_state_dict(torch, path):
 
 
 def load(args, channel):
-    global np
-    try:
-        import numpy
-        import torch
-        import torchaudio
-    except ImportError as error:
-        channel.fail(missing_library(error))
-    np = numpy
+    # libraries are imported here, not at the top: protocol.run reports a missing one in one line
+    import numpy as np
+    import torch
+    import torchaudio
+
     factory_name = FRONTENDS[args.frontend][0]
     if getattr(torchaudio.models, factory_name, None) is None:
         channel.fail(f"torchaudio {torchaudio.__version__} has no models.{factory_name} for --frontend "
@@ -413,50 +281,30 @@ def load(args, channel):
     try:
         state = read_state_dict(torch, checkpoint)
     except Exception as error:
-        channel.fail(f"cannot read the checkpoint {checkpoint}: {describe(error, 200)}")
+        channel.fail(f"cannot read the checkpoint {checkpoint}: {protocol.describe(error, 200)}")
     if "feature_weight" in state or any(k.startswith(("feature_extract.", "layer1.")) for k in state):
         channel.fail(f"{checkpoint} is in UniSpeech's layout (feature_weight, layer1.*, feature_extract.*): "
                      f"convert it to this script's layout first (frontend.*, layer_weights, head.*; see the "
-                     f"docstring of {SCRIPT}, whose mapping is not verified against the real file)")
+                     f"docstring of {channel.script}, whose mapping is not verified against the real file)")
     model = build_model(args.frontend, args.channels, args.embedding_dim)
     try:
         result = model.load_state_dict(state, strict=False)
     except RuntimeError as error:
-        channel.fail(f"the checkpoint {checkpoint} does not fit --frontend {args.frontend}: {describe(error, 200)}")
+        channel.fail(f"the checkpoint {checkpoint} does not fit --frontend {args.frontend}: "
+                     f"{protocol.describe(error, 200)}")
     if result.missing_keys or result.unexpected_keys:
         channel.fail(f"the checkpoint {checkpoint} does not fit --frontend {args.frontend}: "
                      f"{len(result.missing_keys)} keys missing (e.g. {result.missing_keys[:3]}), "
                      f"{len(result.unexpected_keys)} unexpected (e.g. {result.unexpected_keys[:3]})")
-    device = pick_device(torch, args.device)
-    model.to(device).eval()
+    device = protocol.to_device(torch, model, args.device)
     normalize = FRONTENDS[args.frontend][1] if args.normalize_waveform == "auto" else args.normalize_waveform == "yes"
     identity = (f"ecapa-tdnn on {args.frontend} ({os.path.basename(checkpoint)}, torchaudio "
                 f"{torchaudio.__version__}, {args.embedding_dim}-d)")
-    return torch, model, device, normalize, identity
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frontend", default="wavlm_large", choices=sorted(FRONTENDS))
-    parser.add_argument("--checkpoint", default=None, help="state dict of the whole model (see the docstring)")
-    parser.add_argument("--normalize-waveform", default="auto", choices=["auto", "yes", "no"])
-    parser.add_argument("--channels", type=int, default=512)
-    parser.add_argument("--embedding-dim", type=int, default=256)
-    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
-    args = parser.parse_args()
-
-    channel = Channel()
-    torch, model, device, normalize, identity = channel.load_with(load, args, channel)
 
     def answer(request):
-        audio = request.get("audio") or []
-        if not audio:
-            raise ValueError("the request has no audio")
-        if not request.get("output_embedding"):
-            raise ValueError("the request has no output_embedding path")
-        samples = read_wav(audio[0], RATE)
+        path, samples, destination = protocol.audio_for_embedding(request, RATE)
         if samples.size < 400:
-            raise ValueError(f"{audio[0]}: {samples.size} samples, the frontend needs at least 400 (25 ms)")
+            raise ValueError(f"{path}: {samples.size} samples, the frontend needs at least 400 (25 ms)")
         wave_ = torch.from_numpy(samples).unsqueeze(0).to(device)
         if normalize:
             wave_ = torch.nn.functional.layer_norm(wave_, wave_.shape[-1:])
@@ -464,12 +312,9 @@ def main():
             embedding = model(wave_).float().cpu().numpy()
         if not np.isfinite(embedding).all():
             raise ValueError("the embedding has non-finite values")
-        with open(request["output_embedding"], "wb") as f:
-            np.save(f, np.ascontiguousarray(embedding, dtype=np.float32))
-        return {"embedding": request["output_embedding"]}
+        return protocol.save_embedding(destination, embedding)
 
-    channel.send({"type": "ready", "model": identity})
-    serve(channel, answer)
+    return identity, answer
 
 
 if __name__ == "__main__":
