@@ -6,36 +6,27 @@ whitespace, nothing else normalized), as aeval's `wer`/`cer` do.
 from . import score as _score
 
 
-def _lists(reference, hypothesis):
-    if isinstance(reference, str):
-        reference = [reference]
-    if isinstance(hypothesis, str):
-        hypothesis = [hypothesis]
-    return list(hypothesis), list(reference)
-
-
-def _measures(reference, hypothesis, metric="wer"):
-    hypotheses, references = _lists(reference, hypothesis)
-    return _score(metric, hypotheses, references).details
+def _result(reference, hypothesis, metric="wer"):
+    hypotheses = [hypothesis] if isinstance(hypothesis, str) else list(hypothesis)
+    references = [reference] if isinstance(reference, str) else list(reference)
+    return _score(metric, hypotheses, references)
 
 
 def wer(reference, hypothesis):
-    hypotheses, references = _lists(reference, hypothesis)
-    return _score("wer", hypotheses, references).value
+    return _result(reference, hypothesis).value
 
 
 def mer(reference, hypothesis):
-    return _measures(reference, hypothesis)["mer"]
+    return _result(reference, hypothesis).details["mer"]
 
 
 def wil(reference, hypothesis):
-    return _measures(reference, hypothesis)["wil"]
+    return _result(reference, hypothesis).details["wil"]
 
 
 def wip(reference, hypothesis):
-    return _measures(reference, hypothesis)["wip"]
+    return _result(reference, hypothesis).details["wip"]
 
 
 def cer(reference, hypothesis):
-    hypotheses, references = _lists(reference, hypothesis)
-    return _score("cer", hypotheses, references).value
+    return _result(reference, hypothesis, "cer").value

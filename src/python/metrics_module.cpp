@@ -4,6 +4,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "aeval/error.hpp"
 #include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/catalog.hpp"
@@ -65,11 +68,8 @@ py::dict score_text(const std::string& name, const py::handle& hypotheses, const
     const std::string parameter = py::str(key);
     if (std::find(metric.parameters.begin(), metric.parameters.end(), parameter) == metric.parameters.end())
       throw py::type_error(name + " takes no parameter '" + parameter + "'" +
-                           (metric.parameters.empty() ? "" : " (it takes: " + [&] {
-                             std::string all;
-                             for (const auto& p : metric.parameters) all += (all.empty() ? "" : ", ") + p;
-                             return all;
-                           }() + ")"));
+                           (metric.parameters.empty() ? ""
+                                                      : fmt::format(" (it takes: {})", fmt::join(metric.parameters, ", "))));
     metrics::text_parameter(parameter).set(options, to_json(value, parameter));
   }
   nlohmann::json corpus;
