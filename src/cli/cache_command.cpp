@@ -6,6 +6,7 @@
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
 #include "datasets/dataset_cache.hpp"
+#include "pipeline/response_cache.hpp"
 #include "registry/registry.hpp"
 #include "util/download.hpp"
 #include "util/sha256.hpp"
@@ -50,13 +51,24 @@ Action add_cache_command(CLI::App& app, GlobalOptions& global) {
       "  prune            remove dataset files that no registry dataset reads any more: Hub\n"
       "                   snapshots of older revisions, files of deleted entries, their unfinished downloads\n"
       "  remove NAME...   remove what only these datasets read (fetched again when next used)\n"
+      "  import FILE...   add the responses of other response caches (the shards' of a Slurm job\n"
+      "                   array, which each write their own) to this one\n"
       "The response cache, Python environments and tables are shown, never removed here.\n"
       "The cache folder is $XDG_CACHE_HOME/aeval (default ~/.cache/aeval); --registry folders count as readers.\n"
-      "Examples:\n  aeval cache\n  aeval cache prune --dry-run\n  aeval cache remove librispeech-test-clean");
-  cache->add_option("action", *action, "show, prune or remove")->check(CLI::IsMember({"show", "prune", "remove"}));
-  cache->add_option("names", *names, "Datasets (with remove)");
+      "Examples:\n  aeval cache\n  aeval cache prune --dry-run\n  aeval cache remove librispeech-test-clean\n"
+      "  aeval cache import results/T/M/20261125T101500Z-slurm/caches/*.sqlite");
+  cache->add_option("action", *action, "show, prune, remove or import")
+      ->check(CLI::IsMember({"show", "prune", "remove", "import"}));
+  cache->add_option("names", *names, "Datasets (with remove), response cache files (with import)");
   cache->add_flag("--dry-run", *dry_run, "Say what would be removed, remove nothing");
   return [=, &global]() {
+    if (*action == "import") {
+      if (names->empty()) throw Error(ErrorCategory::config, "cache import: name one or more response cache files");
+      pipeline::ResponseCache cache(pipeline::ResponseCache::default_file());
+      for (const auto& file : *names)
+        std::printf("%s: %zu responses added\n", file.c_str(), cache.import(file));
+      return 0;
+    }
     const pipeline::Registry registry(registry_folders(global));
     const auto items = datasets::survey_cache(registry);
     if (*action != "remove" && !names->empty())

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
       "  aeval score --list                  reference-exact metrics on text files\n"
       "  aeval list datasets                 every dataset: source, licence, size, cached or not\n"
       "  aeval fetch dataset NAME            download a dataset once (aeval cache: what is kept)\n"
-      "  aeval report results/               leaderboard tables across runs (md or html)\n",
+      "  aeval report results/               leaderboard tables across runs (md or html)\n"
+      "  aeval submit slurm --task T --shards N   a Slurm job array of shards, merged (aeval status)\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
   remember("fetch", cli::add_fetch_command(app, global));
   remember("cache", cli::add_cache_command(app, global));
   remember("score", cli::add_score_command(app));
+  remember("submit", cli::add_submit_command(app, global));
+  remember("status", cli::add_status_command(app));
 
   try {
     app.parse(argc, argv);

@@ -204,6 +204,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       "  aeval run --dataset my-manifest.jsonl --model pocketsphinx-en --evaluator wer,cer\n"
       "     (JSONL rows: {\"id\": ..., \"audio\": path relative to the manifest, \"text\": reference})\n"
       "  aeval run --task asr-quickstart --shard 0/4      (and 1/4, 2/4, 3/4; then `aeval merge`)\n"
+      "  aeval submit slurm --task asr-quickstart --shards 4   (the same as a Slurm job array, merged)\n"
       "  aeval run --task mmau-test-mini --model my-server --prompt-variants   (each prompt wording in turn)\n"
       "  aeval run --resume results/asr-quickstart/pocketsphinx-en/20261122T101500Z\n"
       "  aeval run --resume                                (the latest run under --output)\n\n"
@@ -228,7 +229,9 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")
       ->check(kNotNegative)
       ->capture_default_str();
-  run->add_option("--shard", o->shard, "I/N: evaluate only the samples whose id hashes to I of N (job arrays)");
+  run->add_option("--shard", o->shard,
+                  "I/N: evaluate only the samples whose id hashes to I of N (job arrays; `aeval merge` joins them); "
+                  "auto: I and N of the Slurm array task this runs in");
   run->add_option("--jobs,-j", o->jobs, "Samples in flight at once (0: the model's max_concurrency)")
       ->check(kNotNegative)
       ->capture_default_str();
@@ -322,8 +325,9 @@ Action add_merge_command(CLI::App& app) {
       "The runs must share task, model and every setting; their samples are united in dataset\n"
       "order (a sample that failed in one run and succeeded in another keeps the success) and\n"
       "scored as one corpus, into a new run folder (<run-id>-merged).\n\n"
-      "Example (a Slurm array of 4):  aeval run --task T --shard $SLURM_ARRAY_TASK_ID/4\n"
-      "                               aeval merge results/T/M/*");
+      "Example (a Slurm array of 4):  aeval run --task T --shard auto    (in each array task)\n"
+      "                               aeval merge results/T/M/*\n"
+      "`aeval submit slurm` writes and submits both for you (docs/cluster.md).");
   merge->add_option("run_dirs", o->run_dirs, "Run folders")->required();
   merge->add_option("--output,-o", o->output, "Folder that receives the merged run")->capture_default_str();
   return [o]() { return report_result(pipeline::merge_runs(o->run_dirs, o->output), 1.0); };

@@ -2,6 +2,8 @@
 // different samples) united into one run and one corpus summary; no inference.
 #include <fmt/format.h>
 
+#include <set>
+
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "pipeline/derived_run.hpp"
@@ -16,8 +18,10 @@ RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const s
   std::map<std::size_t, StoredFrom> samples;
   Invocation merged;
   json model_identity, reference_provenance;
+  std::set<std::size_t> limits;
   for (const auto& dir : run_dirs) {
     Invocation inv = recorded_invocation(dir);
+    limits.insert(inv.limit);
     RunStore store(dir / "run.sqlite");
     // Runs may differ in which samples they took, nothing else.
     json prov = store.meta("provenance").value_or(json::object());
@@ -40,8 +44,9 @@ RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const s
       if (it == samples.end() || it->second.sample.failed) samples[position] = {s, dir};
     }
   }
+  // Shards of one run with --limit L are that run: its summary says limit L, as the run on one machine does.
   merged.shard = {};
-  merged.limit = 0;
+  merged.limit = limits.size() == 1 ? *limits.begin() : 0;
   return derive_run(load_registry(merged), merged, samples, false, model_identity, output_root, "-merged");
 }
 

@@ -1,15 +1,19 @@
 #include "pipeline/response_cache.hpp"
 
+#include <fmt/format.h>
+
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 
+#include "aeval/error.hpp"
 #include "util/sha256.hpp"
 #include "util/sqlite.hpp"
 
 namespace aeval::pipeline {
 
 ResponseCache::ResponseCache(const std::filesystem::path& file) {
-  std::filesystem::create_directories(file.parent_path());
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
   db_ = std::make_unique<detail::Database>(file);
   db_->exec("CREATE TABLE IF NOT EXISTS responses(key TEXT PRIMARY KEY, response TEXT NOT NULL)");
   // Embeddings beside their response: the values as little-endian float64, the shape in the response.
@@ -73,6 +77,47 @@ std::string ResponseCache::key(const nlohmann::json& model_identity, const std::
   return sha256_hex(material.dump());
 }
 
-std::filesystem::path ResponseCache::default_file() { return cache_dir() / "responses.sqlite"; }
+std::size_t ResponseCache::import(const std::filesystem::path& other) {
+  if (!std::filesystem::is_regular_file(other))
+    throw Error(ErrorCategory::data, fmt::format("{}: no such response cache", other.string()));
+  detail::Statement(*db_, "ATTACH DATABASE ? AS other").bind(1, other.string()).step();
+  struct Detach {
+    const detail::Database& db;
+    ~Detach() {
+      try {
+        db.exec("DETACH DATABASE other");
+      } catch (const Error&) {  // still in a failed transaction: closing the database detaches it
+      }
+    }
+  } detach{*db_};
+  {
+    detail::Statement tables(*db_, "SELECT count(*) FROM other.sqlite_master WHERE type = 'table' AND name IN "
+                                   "('responses', 'embeddings')");
+    std::size_t found = 0;
+    try {
+      found = tables.step() ? std::size_t(tables.integer(0)) : 0;
+    } catch (const Error&) {  // not a database at all
+    }
+    if (found != 2)
+      throw Error(ErrorCategory::data, fmt::format("{}: not an aeval response cache", other.string()));
+  }
+  db_->exec("BEGIN IMMEDIATE");
+  try {
+    // Embeddings first, as put() does: a response never lands without its embedding.
+    db_->exec("INSERT OR IGNORE INTO embeddings(key, data) SELECT key, data FROM other.embeddings");
+    db_->exec("INSERT OR IGNORE INTO responses(key, response) SELECT key, response FROM other.responses");
+    const auto added = std::size_t(sqlite3_changes(db_->handle()));
+    db_->exec("COMMIT");
+    return added;
+  } catch (...) {
+    db_->exec("ROLLBACK");
+    throw;
+  }
+}
+
+std::filesystem::path ResponseCache::default_file() {
+  if (const char* file = std::getenv("AEVAL_RESPONSE_CACHE"); file && *file) return file;
+  return cache_dir() / "responses.sqlite";
+}
 
 }  // namespace aeval::pipeline

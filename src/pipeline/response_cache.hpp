@@ -1,8 +1,10 @@
 #pragma once
 // Model responses keyed by a content hash of (model identity, sample id,
-// rendered request, audio bytes), in $XDG_CACHE_HOME/aeval/responses.sqlite, so a
-// re-run or a rescore never pays twice for the same inference. Safe for
-// several aeval processes at once (SQLite WAL).
+// rendered request, audio bytes), in $XDG_CACHE_HOME/aeval/responses.sqlite
+// ($AEVAL_RESPONSE_CACHE names another file), so a re-run or a rescore never
+// pays twice for the same inference. Safe for several aeval processes of one
+// machine at once (SQLite WAL); processes on several machines write caches of
+// their own, imported afterwards (the shards of `aeval submit slurm`).
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,6 +26,10 @@ class ResponseCache {
 
   std::optional<models::Response> get(const std::string& key) const;
   void put(const std::string& key, const models::Response& response);
+  // Adds the responses of another cache file that this one lacks, in one
+  // transaction; returns how many. Throws aeval::Error (data) naming a file
+  // that is not a response cache.
+  std::size_t import(const std::filesystem::path& other);
 
   // sha256 over what the model is given: identity, sample id, request shape
   // and the sha256 of each audio input's bytes (never its path, so the same

@@ -65,6 +65,12 @@ std::map<std::size_t, StoredSample> RunStore::samples() const {
   return out;
 }
 
+RunStore::Counts RunStore::counts() const {
+  Statement s(*db_, "SELECT COUNT(*), COALESCE(SUM(failed != 0), 0) FROM samples");
+  s.step();
+  return {std::size_t(s.integer(0)), std::size_t(s.integer(1))};
+}
+
 void RunStore::log(const nlohmann::json& event) {
   nlohmann::json e = event;
   e["time"] = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -42,6 +42,11 @@ class RunStore {
   // same position replaces it (a retried sample).
   void put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples);
   std::map<std::size_t, StoredSample> samples() const;
+  // How many samples are stored, and how many of them failed, without reading them.
+  struct Counts {
+    std::size_t stored = 0, failed = 0;
+  };
+  Counts counts() const;
 
   // One event of the run's structured log: a JSON line appended to run.log
   // next to the database, and a row in it.

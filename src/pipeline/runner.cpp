@@ -211,6 +211,8 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   }
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
+  // How many samples this run covers, for `aeval status` (which reads stores without loading datasets).
+  store.set_meta("planned_samples", positions.size());
   store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
   for (std::size_t p : changed)
     store.log({{"event", "inputs_changed"}, {"position", p}, {"id", task.dataset.samples[p].id}});

@@ -59,6 +59,7 @@ struct RunSummary {
   std::map<std::string, std::pair<double, double>> intervals;
   std::optional<double> bitrate_kbps;
   std::size_t samples = 0, failed = 0;
+  bool shard = false;  // one shard of a job array: part of a run, never a row of its own
 };
 
 RunSummary read_summary(const std::filesystem::path& file) {
@@ -71,6 +72,8 @@ RunSummary read_summary(const std::filesystem::path& file) {
     r.prompt = s.at("provenance").at("task").value("prompt", "");
     r.samples = s.at("counts").at("samples");
     r.failed = s.at("counts").at("failed");
+    const json selection = s.at("provenance").value("selection", json::object());
+    r.shard = selection.value("shard", "0/1") != "0/1";
     const json aggregations = s.value("aggregations", json::object());
     for (const auto& evaluator : s.at("provenance").at("evaluators")) {
       const std::string name = evaluator.at("name");
@@ -260,6 +263,7 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
   std::map<std::string, std::map<std::tuple<std::string, std::string, std::string>, RunSummary>> latest;
   for (const auto& file : files) {
     RunSummary r = read_summary(file);
+    if (r.shard) continue;  // its merge is the run
     latest[r.task][{r.model, r.dataset, r.prompt}] = std::move(r);
   }
   std::vector<Leaderboard> out;

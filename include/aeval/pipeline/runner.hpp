@@ -21,7 +21,8 @@ class Registry;  // the registry an invocation names (src/registry/registry.hpp)
 struct Shard {
   int index = 0, count = 1;  // this run takes samples whose id hashes to index (mod count)
 };
-// "I/N" → Shard; throws aeval::Error (config) otherwise.
+// "I/N" → Shard, or "auto": the index and size of the Slurm job array task this runs in
+// (SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT); throws aeval::Error (config) otherwise.
 Shard parse_shard(const std::string& text);
 
 // What recreates a run's configuration: recorded in the store for --resume.
