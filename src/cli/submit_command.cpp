@@ -157,7 +157,13 @@ int submit_new(const SubmitOptions& o, const CLI::App& command, const GlobalOpti
     return 0;
   }
   job.folder = parent / pipeline::new_run_id(parent, "-slurm");
-  print_submitted(job, cluster::submit(job, all));
+  try {
+    print_submitted(job, cluster::submit(job, all));
+  } catch (const Error&) {
+    // sbatch refused the array: nothing is queued, so no folder is left to puzzle over.
+    if (!fs::exists(job.folder / "submission.json")) fs::remove_all(job.folder);
+    throw;
+  }
   return 0;
 }
 

@@ -80,13 +80,20 @@ std::string ResponseCache::key(const nlohmann::json& model_identity, const std::
 std::size_t ResponseCache::import(const std::filesystem::path& other) {
   if (!std::filesystem::is_regular_file(other))
     throw Error(ErrorCategory::data, fmt::format("{}: no such response cache", other.string()));
-  detail::Statement(*db_, "ATTACH DATABASE ? AS other").bind(1, other.string()).step();
+  const auto refuse = [&] {
+    return Error(ErrorCategory::data, fmt::format("{}: not an aeval response cache", other.string()));
+  };
+  try {
+    detail::Statement(*db_, "ATTACH DATABASE ? AS other").bind(1, other.string()).step();
+  } catch (const Error&) {  // not a database at all
+    throw refuse();
+  }
   struct Detach {
     const detail::Database& db;
     ~Detach() {
       try {
         db.exec("DETACH DATABASE other");
-      } catch (const Error&) {  // still in a failed transaction: closing the database detaches it
+      } catch (const Error&) {  // left attached until the cache closes: harmless
       }
     }
   } detach{*db_};
@@ -98,8 +105,7 @@ std::size_t ResponseCache::import(const std::filesystem::path& other) {
       found = tables.step() ? std::size_t(tables.integer(0)) : 0;
     } catch (const Error&) {  // not a database at all
     }
-    if (found != 2)
-      throw Error(ErrorCategory::data, fmt::format("{}: not an aeval response cache", other.string()));
+    if (found != 2) throw refuse();
   }
   db_->exec("BEGIN IMMEDIATE");
   try {

@@ -266,6 +266,10 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
     if (r.shard) continue;  // its merge is the run
     latest[r.task][{r.model, r.dataset, r.prompt}] = std::move(r);
   }
+  if (latest.empty())
+    throw Error(ErrorCategory::data, fmt::format("the runs under {} are all shards of job arrays, parts of runs: join "
+                                                 "each run's shards with `aeval merge` and report the merged run",
+                                                 root.string()));
   std::vector<Leaderboard> out;
   for (const auto& [task, by_model] : latest) {
     std::vector<RunSummary> runs;

@@ -90,11 +90,15 @@ TEST(ResumeE2E, ShardsMergeAndRescoreAgreeWithTheWholeRun) {
   ASSERT_EQ(merged.status, 0) << merged.output;
 
   const auto whole = nlohmann::json::parse(read_bytes(run_dirs(dir / "whole").front() / "summary.json"));
-  const auto combined = nlohmann::json::parse(read_bytes(run_dirs(dir / "merged").front() / "summary.json"));
-  EXPECT_EQ(combined["metrics"], whole["metrics"]);
-  EXPECT_EQ(combined["counts"], whole["counts"]);
+  // Byte for byte: the merged run says --limit as the whole run does, and selects no shard.
+  EXPECT_EQ(read_bytes(run_dirs(dir / "merged").front() / "summary.json"),
+            read_bytes(run_dirs(dir / "whole").front() / "summary.json"));
   EXPECT_EQ(read_bytes(run_dirs(dir / "merged").front() / "samples.jsonl"),
             read_bytes(run_dirs(dir / "whole").front() / "samples.jsonl"));
+  // A shard is part of a run, never a leaderboard row of its own.
+  const auto shards_only = run_aeval("report " + (dir / "shards").string());
+  EXPECT_EQ(shards_only.status, 1);
+  EXPECT_NE(shards_only.output.find("aeval merge"), std::string::npos) << shards_only.output;
 
   // Rescoring with a different normalizer changes the numbers without inference.
   const auto rescored =

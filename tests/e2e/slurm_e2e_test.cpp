@@ -84,6 +84,15 @@ TEST(SlurmE2E, AJobArrayAndItsMergeGiveTheRunOfOneMachine) {
   constexpr int kLimit = 20;
   const fs::path whole = whole_run(dir / "whole", kLimit);
 
+  // A partition the cluster lacks: sbatch's own words, and no folder left behind.
+  const auto refused = run_aeval(fmt::format("submit slurm --task asr-quickstart --limit {} --shards {} --output {} "
+                                             "--partition nowhere",
+                                             kLimit, kShards, (dir / "refused").string()));
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("sbatch refused"), std::string::npos) << refused.output;
+  const fs::path refused_parent = dir / "refused" / "asr-quickstart" / "pocketsphinx-en";
+  EXPECT_TRUE(!fs::exists(refused_parent) || fs::is_empty(refused_parent));
+
   const auto submitted = run_aeval(fmt::format("submit slurm --task asr-quickstart --limit {} --shards {} --output {}",
                                                kLimit, kShards, (dir / "sharded").string()));
   ASSERT_EQ(submitted.status, 0) << submitted.output;
@@ -148,6 +157,12 @@ TEST(SlurmE2E, AShardCancelledMidRunAndSubmittedAgainContinuesItsRun) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_GE(victim, 0) << "no shard was caught part way through; the queue: " << cluster.queue();
+  // While the other shards are queued or running, nothing is submitted again.
+  if (cluster.queue().find(array_job + "_") != std::string::npos) {
+    const auto early = run_aeval("submit slurm --again " + folder.string());
+    EXPECT_EQ(early.status, 1) << early.output;
+    EXPECT_NE(early.output.find("still queued or running"), std::string::npos) << early.output;
+  }
   // The other shards finish; the merge waits on an array that failed, and never runs.
   for (int i = 0; i < 600 && cluster.queue().find(array_job + "_") != std::string::npos; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
