@@ -266,17 +266,23 @@ Action add_submit_command(CLI::App& app, GlobalOptions& global) {
                     "Another sbatch option for the shards, as written: --sbatch-arg=--constraint=a100 (repeatable)");
   slurm->add_option("--aeval", o->aeval, "The aeval binary the jobs run (default: this one; it must be on the shared "
                                          "filesystem)");
-  CLI::Option* again = slurm->add_option("--again", o->again,
-                                         "A submission folder: submit its shards that did not finish, and a new merge")
-                           ->check(CLI::ExistingDirectory);
-  for (const char* option : {"--task", "--dataset", "--prompt", "--model", "--post-process", "--evaluator",
-                             "--aggregator", "--set", "--limit", "--shards", "--output", "--jobs", "--max-fail-rate",
-                             "--no-cache", "--partition", "--account", "--qos", "--time", "--gres", "--mem",
-                             "--cpus-per-task", "--array-limit", "--sbatch-arg", "--aeval"})
-    again->excludes(option);
+  slurm->add_option("--again", o->again, "A submission folder: submit its shards that did not finish, and a new merge")
+      ->check(CLI::ExistingDirectory);
   slurm->add_flag("--dry-run", o->dry_run, "Print the scripts and what would be submitted; submit nothing");
   return [o, slurm, &global]() {
-    if (!o->again.empty()) return submit_again(*o);
+    if (!o->again.empty()) {
+      // The folder recorded the job; accepting another setting would silently ignore it.
+      std::vector<std::string> given;
+      for (const CLI::Option* option : slurm->get_options())
+        if (option->count() && option->get_name() != "--again" && option->get_name() != "--dry-run")
+          given.push_back(option->get_name());
+      if (!given.empty())
+        throw Error(ErrorCategory::config,
+                    fmt::format("--again submits the job its folder recorded, so {} would be ignored; leave {} out, "
+                                "or submit a new job",
+                                fmt::join(given, ", "), given.size() == 1 ? "it" : "them"));
+      return submit_again(*o);
+    }
     return submit_new(*o, *slurm, global);
   };
 }

@@ -189,3 +189,42 @@ TEST(SlurmE2E, AShardCancelledMidRunAndSubmittedAgainContinuesItsRun) {
 }
 
 }  // namespace
+
+// What `aeval submit slurm` checks before it asks Slurm anything: these need no cluster.
+TEST(SlurmSubmit, ADryRunPrintsBothScriptsAndCreatesNothing) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  const auto dry = run_aeval(fmt::format("submit slurm --task asr-quickstart --limit 20 --shards 4 --array-limit 2 "
+                                         "--gres gpu:1 --time 00:10:00 --output {} --dry-run",
+                                         (dir / "results").string()));
+  ASSERT_EQ(dry.status, 0) << dry.output;
+  EXPECT_NE(dry.output.find("(sbatch --array=0-3%2)"), std::string::npos) << dry.output;
+  EXPECT_NE(dry.output.find("#SBATCH --gres=gpu:1"), std::string::npos) << dry.output;
+  EXPECT_NE(dry.output.find("--dependency=afterok"), std::string::npos) << dry.output;
+  EXPECT_NE(dry.output.find("run --task asr-quickstart --limit 20 --shard \"$shard/4\""), std::string::npos)
+      << dry.output;
+  EXPECT_FALSE(fs::exists(dir / "results"));
+}
+
+TEST(SlurmSubmit, MistakesStopBeforeAnythingIsQueued) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  const std::string output = " --output " + (dir / "results").string();
+  const auto empty = run_aeval("submit slurm --task asr-quickstart --limit 3 --shards 8" + output);
+  EXPECT_EQ(empty.status, 1);
+  EXPECT_NE(empty.output.find("would hold no sample"), std::string::npos) << empty.output;
+  const auto unknown = run_aeval("submit slurm --task asr-quickstrat --shards 2" + output);
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("asr-quickstart"), std::string::npos) << "a did-you-mean: " << unknown.output;
+  const auto no_shards = run_aeval("submit slurm --task asr-quickstart" + output);
+  EXPECT_EQ(no_shards.status, 1);
+  EXPECT_NE(no_shards.output.find("--shards"), std::string::npos) << no_shards.output;
+  EXPECT_FALSE(fs::exists(dir / "results"));
+  // --again takes its job from the folder's record: other settings are refused, as is a folder without one.
+  const auto mixed = run_aeval("submit slurm --again " + dir.path().string() + " --limit 3");
+  EXPECT_EQ(mixed.status, 1);
+  EXPECT_NE(mixed.output.find("--limit would be ignored"), std::string::npos) << mixed.output;
+  const auto not_a_submission = run_aeval("submit slurm --again " + dir.path().string());
+  EXPECT_EQ(not_a_submission.status, 1);
+  EXPECT_NE(not_a_submission.output.find("holds no submission.json"), std::string::npos) << not_a_submission.output;
+}
