@@ -126,7 +126,7 @@ TEST(SlurmE2E, AShardCancelledMidRunAndSubmittedAgainContinuesItsRun) {
   const SlurmCluster cluster(dir / "cluster");
   AEVAL_NEED_SLURM(cluster);
   // Enough samples, one at a time, that a shard is caught between its first and its last.
-  constexpr int kLimit = 48;
+  constexpr int kLimit = 32;
   const fs::path whole = whole_run(dir / "whole", kLimit);
 
   const auto submitted =
