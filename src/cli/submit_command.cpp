@@ -203,8 +203,8 @@ int submit_again(const SubmitOptions& o) {
     std::printf("every shard has finished; merge job %s is in the queue\n", fmt::format("{}", fmt::join(waiting_merges, ", ")).c_str());
     return 0;
   }
-  if (shards.empty() && cluster::run_under(folder / "merged")) {
-    std::printf("every shard has finished and is merged: %s\n", cluster::run_under(folder / "merged")->c_str());
+  if (const auto merged = cluster::run_under(folder / "merged"); shards.empty() && merged) {
+    std::printf("every shard has finished and is merged: %s\n", merged->c_str());
     return 0;
   }
   if (o.dry_run) {

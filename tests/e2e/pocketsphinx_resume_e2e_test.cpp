@@ -48,6 +48,7 @@ TEST(PocketSphinxResumeE2E, TwentyKillsAndResumesEndByteIdenticalToAnUninterrupt
   std::uniform_int_distribution<std::size_t> more_samples(1, 2);
   std::uniform_int_distribution<int> extra_ms(0, 50);
   const auto killed = dir / "killed";
+  const auto sessions_log = dir / "sessions.stderr";  // what the sessions said, shown when one misbehaves
   int mid_run_kills = 0;
   for (int kill_number = 0; kill_number < kKills; ++kill_number) {
     const auto existing = run_dirs(killed);
@@ -56,7 +57,8 @@ TEST(PocketSphinxResumeE2E, TwentyKillsAndResumesEndByteIdenticalToAnUninterrupt
         existing.empty() ? std::vector<std::string>{"run", "--task", "asr-quickstart", "--limit",
                                                     std::to_string(kSamples), "--no-cache", "-q", "--output",
                                                     killed.string()}
-                         : std::vector<std::string>{"run", "--resume", existing.front().string(), "--no-cache", "-q"});
+                         : std::vector<std::string>{"run", "--resume", existing.front().string(), "--no-cache", "-q"},
+        sessions_log);
     int status = 0;
     while (waitpid(pid, &status, WNOHANG) == 0 && stored_samples(killed) < target)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -65,10 +67,12 @@ TEST(PocketSphinxResumeE2E, TwentyKillsAndResumesEndByteIdenticalToAnUninterrupt
     waitpid(pid, &status, 0);
     mid_run_kills += WIFSIGNALED(status) && stored_samples(killed) < kSamples;
   }
-  EXPECT_EQ(mid_run_kills, kKills) << "some kills did not land in the middle of the run";
+  EXPECT_EQ(mid_run_kills, kKills) << "some kills did not land in the middle of the run; the sessions said:\n"
+                                   << read_bytes(sessions_log);
   ASSERT_EQ(run_dirs(killed).size(), 1u);
   const auto resumed = run_dirs(killed).front();
-  ASSERT_EQ(WEXITSTATUS(wait_for(spawn({"run", "--resume", resumed.string(), "--no-cache", "-q"}))), 0);
+  ASSERT_EQ(WEXITSTATUS(wait_for(spawn({"run", "--resume", resumed.string(), "--no-cache", "-q"}, sessions_log))), 0)
+      << read_bytes(sessions_log);
 
   const auto uninterrupted = run_dirs(dir / "whole").front();
   EXPECT_EQ(read_bytes(resumed / "samples.jsonl"), read_bytes(uninterrupted / "samples.jsonl"));

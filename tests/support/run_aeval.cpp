@@ -7,8 +7,7 @@
 
 namespace aeval::testing {
 
-Outcome run_aeval(const std::string& arguments, bool with_stderr) {
-  const std::string command = std::string(AEVAL_BINARY) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
+Outcome run_shell(const std::string& command) {
   Outcome outcome{-1, ""};
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return outcome;
@@ -17,6 +16,10 @@ Outcome run_aeval(const std::string& arguments, bool with_stderr) {
   const int status = pclose(pipe);
   outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return outcome;
+}
+
+Outcome run_aeval(const std::string& arguments, bool with_stderr) {
+  return run_shell(std::string(AEVAL_BINARY) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace aeval::testing

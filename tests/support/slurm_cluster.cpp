@@ -12,11 +12,11 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cstdio>
 #include <fstream>
 #include <random>
 #include <thread>
 
+#include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
 namespace aeval::testing {
@@ -50,15 +50,7 @@ std::string user_name() {
   return pw ? pw->pw_name : "root";
 }
 
-std::string capture(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return out;
-  std::array<char, 4096> buffer;
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-  pclose(pipe);
-  return out;
-}
+std::string capture(const std::string& command) { return run_shell(command + " 2>&1").output; }
 
 std::string tail(const fs::path& file, std::size_t lines) {
   std::ifstream in(file);

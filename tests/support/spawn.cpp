@@ -3,19 +3,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 
 #include "aeval/error.hpp"
+#include "cluster/run_progress.hpp"
 #include "pipeline/run_store.hpp"
 
 namespace aeval::testing {
 
-pid_t spawn(const std::vector<std::string>& args) {
+pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& stderr_file) {
   const pid_t pid = fork();
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
+    freopen(stderr_file.empty() ? "/dev/null" : stderr_file.c_str(), stderr_file.empty() ? "w" : "a", stderr);
     std::vector<char*> argv{const_cast<char*>(AEVAL_BINARY)};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -31,14 +31,7 @@ int wait_for(pid_t pid) {
   return status;
 }
 
-std::vector<std::filesystem::path> run_dirs(const std::filesystem::path& root) {
-  std::vector<std::filesystem::path> found;
-  if (std::filesystem::exists(root))
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-      if (e.path().filename() == "run.sqlite") found.push_back(e.path().parent_path());
-  std::sort(found.begin(), found.end());
-  return found;
-}
+std::vector<std::filesystem::path> run_dirs(const std::filesystem::path& root) { return cluster::runs_under(root); }
 
 std::size_t stored_samples(const std::filesystem::path& root) {
   const auto dirs = run_dirs(root);

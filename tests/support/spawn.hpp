@@ -11,8 +11,9 @@
 namespace aeval::testing {
 
 // Starts aeval with `args` directly (no shell, so a signal reaches it), its
-// output discarded.
-pid_t spawn(const std::vector<std::string>& args);
+// output discarded, or its stderr appended to `stderr_file` when one is given
+// (what a test shows when the process did not behave).
+pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& stderr_file = {});
 
 // The waitpid status of `pid`, once it ends.
 int wait_for(pid_t pid);

@@ -11,6 +11,7 @@
 #include "cluster/run_progress.hpp"
 #include "cluster/slurm_array.hpp"
 #include "pipeline/response_cache.hpp"
+#include "support/run_aeval.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 
@@ -66,13 +67,8 @@ std::string arguments_given(const TempDir& dir, const std::string& script, const
   aeval::testing::write_bytes(stand_in, "#!/bin/sh\nfor a in \"$@\"; do echo \"[$a]\"; done\n");
   fs::permissions(stand_in, fs::perms::owner_all);
   aeval::testing::write_bytes(dir / "script.sh", script);
-  const std::string command = "SLURM_ARRAY_TASK_ID=1 " + extra_env + " bash " + (dir / "script.sh").string();
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  char buffer[4096];
-  while (pipe && fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  if (pipe) pclose(pipe);
-  return out;
+  return aeval::testing::run_shell("SLURM_ARRAY_TASK_ID=1 " + extra_env + " bash " + (dir / "script.sh").string())
+      .output;
 }
 
 aeval::cluster::SlurmArrayJob job_in(const TempDir& dir) {
