@@ -1,10 +1,7 @@
 #include "models/python_env.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -13,6 +10,7 @@
 
 #include "util/sha256.hpp"
 #include "aeval/error.hpp"
+#include "util/file_lock.hpp"
 #include "util/subprocess.hpp"
 
 namespace aeval::models {
@@ -66,12 +64,7 @@ std::filesystem::path python_environment(const std::filesystem::path& requiremen
   const auto dir = root / fingerprint, ready = dir / ".aeval-ready", python = dir / "bin" / "python";
 
   // One builder at a time, across processes; later arrivals find it ready.
-  const int lock = open((root / (fingerprint + ".lock")).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (lock < 0 || flock(lock, LOCK_EX) != 0) throw Error(ErrorCategory::model, "python environment: cannot take its lock");
-  struct Unlock {
-    int fd;
-    ~Unlock() { close(fd); }
-  } unlock{lock};
+  const FileLock lock(root / (fingerprint + ".lock"));
   if (std::filesystem::exists(ready)) return python;
 
   std::filesystem::remove_all(dir);  // a half-built one from a killed run

@@ -11,9 +11,11 @@
 #include <cstdlib>
 #include <deque>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "aeval/error.hpp"
+#include "util/file_lock.hpp"
 #include "util/sha256.hpp"
 
 namespace aeval {
@@ -296,19 +298,37 @@ bool offline_mode() {
   return v == "1" || v == "ON" || v == "YES" || v == "TRUE";
 }
 
-void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
+namespace {
+
+std::vector<const RemoteFile*> not_in_place(const std::vector<RemoteFile>& files) {
   std::vector<const RemoteFile*> missing;
   for (const auto& file : files) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(file.destination, error)) missing.push_back(&file);
   }
+  return missing;
+}
+
+}  // namespace
+
+void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
+  std::vector<const RemoteFile*> missing = not_in_place(files);
   if (missing.empty()) return;
   if (options.offline)
     throw Error(ErrorCategory::network,
                 fmt::format("offline (HF_HUB_OFFLINE) and {} file(s) are not in the cache, e.g. {} (expected at {}){}",
                             missing.size(), missing[0]->url, missing[0]->destination.string(),
                             options.prefetch_hint.empty() ? "" : ". " + options.prefetch_hint));
-  Downloads(options).run(missing);
+  // Processes fetching the same files at once (shards of one run starting together) would append to
+  // one .partial file: each folder of destinations is downloaded by one process at a time, and the
+  // others, once let in, find its files in place. Locks are taken in one order, so none waits in a circle.
+  std::set<std::filesystem::path> folders;
+  for (const RemoteFile* file : missing) folders.insert(file->destination.parent_path());
+  std::vector<std::unique_ptr<FileLock>> locks;
+  for (const auto& folder : folders)
+    locks.push_back(std::make_unique<FileLock>(cache_dir() / "locks" / (sha256_hex(folder.string()).substr(0, 24) + ".lock")));
+  missing = not_in_place(files);
+  if (!missing.empty()) Downloads(options).run(missing);
 }
 
 void download_verified(const std::string& url, const std::filesystem::path& destination,

@@ -4,7 +4,8 @@
 // interrupted download resumes from the bytes already there (HTTP ranges);
 // a finished file is checked against its size and SHA-256 before it is
 // renamed into place, so the cache never holds a partial or wrong file, and
-// a file already in place is never fetched again.
+// a file already in place is never fetched again. Processes fetching the
+// same folder at once take turns (a lock per folder under cache_dir()/locks).
 #include <cstdint>
 #include <filesystem>
 #include <optional>

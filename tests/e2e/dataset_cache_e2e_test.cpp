@@ -83,6 +83,36 @@ TEST(DatasetCacheE2E, ListingShowsSourceLicenceAndWhetherEachDatasetIsCached) {
       << shown;
 }
 
+// Shards of one run may start together and fetch the same split: they take turns on its folder,
+// so the file is downloaded once and each of them finds the whole copy. The first download is
+// throttled for a second (429, Retry-After: 1), so the others start while it waits.
+TEST(DatasetCacheE2E, ProcessesFetchingOneSplitAtOnceDownloadItOnce) {
+  CacheFixture f;
+  aeval::testing::HubTestRepo repo;
+  repo.main = {aeval::testing::test_commit("words"), {{"data/test-00000-of-00001.parquet", f.dir / "test.parquet"}}};
+  aeval::testing::HubTestServer hub({{"acme/words", repo}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  aeval::testing::HubTestFaults faults;
+  faults.throttled = 1;
+  hub.set_faults(faults);
+
+  std::string together;
+  for (int i = 0; i < 4; ++i)
+    together += fmt::format("({} --registry {} fetch dataset hub-split > {} 2>&1; echo $? > {}) & ", AEVAL_BINARY,
+                            f.registry.string(), (f.dir / fmt::format("out-{}", i)).string(),
+                            (f.dir / fmt::format("status-{}", i)).string());
+  aeval::testing::run_shell(together + "wait");
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(aeval::testing::read_bytes(f.dir / fmt::format("status-{}", i)), "0\n") << i;
+    const std::string said = aeval::testing::read_bytes(f.dir / fmt::format("out-{}", i));
+    EXPECT_NE(said.find("hub-split: 5 samples cached"), std::string::npos) << said;
+  }
+  EXPECT_EQ(hub.downloads(), 1);
+  for (const auto& file : std::filesystem::recursive_directory_iterator(f.dir / "cache"))
+    EXPECT_EQ(file.path().string().find(".partial"), std::string::npos) << file.path();
+  EXPECT_NE(f.listed("hub-split").find(" cached "), std::string::npos);
+}
+
 TEST(DatasetCacheE2E, PruneRemovesOnlyWhatNoEntryReadsAndRemoveFreesOneDataset) {
   CacheFixture f;
   aeval::testing::HubTestRepo repo;
