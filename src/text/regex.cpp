@@ -10,23 +10,44 @@ namespace aeval::text {
 namespace {
 
 // Python's str.isspace() set, which PCRE2's \s (Unicode White_Space) misses
-// in part (\x1c-\x1f).
-constexpr std::string_view kPythonSpace =
-    "[\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}"
-    "\\x{202f}\\x{205f}\\x{3000}]";
+// in part (\x1c-\x1f): the members, to sit inside a character class.
+constexpr std::string_view kPythonSpaceMembers =
+    "\\t\\n\\x0b\\f\\r\\x1c-\\x1f \\x85\\xa0\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}"
+    "\\x{202f}\\x{205f}\\x{3000}";
 
+// \s becomes that set, alone or inside a class ([^\s]); \S outside a class its
+// complement; \uXXXX and \UXXXXXXXX the code point.
 std::string translate(std::string_view pattern) {
+  const std::string members(kPythonSpaceMembers);
   std::string out;
+  bool in_class = false;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
-      if (pattern[i + 1] == 's') {
-        out += kPythonSpace;
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      const char next = pattern[i + 1];
+      const std::size_t hex = next == 'u' ? 4 : next == 'U' ? 8 : 0;  // Python's \uXXXX, \UXXXXXXXX
+      if (next == 's') {
+        out += in_class ? members : "[" + members + "]";
+      } else if (next == 'S' && !in_class) {
+        out += "[^" + members + "]";
+      } else if (hex && i + 1 + hex < pattern.size() &&
+                 pattern.substr(i + 2, hex).find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos) {
+        out += "\\x{" + std::string(pattern.substr(i + 2, hex)) + "}";
+        i += hex;
       } else {
         out += pattern.substr(i, 2);
       }
       ++i;
-    } else {
-      out += pattern[i];
+      continue;
+    }
+    out += c;
+    if (!in_class && c == '[') {
+      in_class = true;
+      // A ']' first in the class ([]...] or [^]...]) is a member, not its end.
+      if (i + 1 < pattern.size() && pattern[i + 1] == '^') out += pattern[++i];
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') out += pattern[++i];
+    } else if (in_class && c == ']') {
+      in_class = false;
     }
   }
   return out;

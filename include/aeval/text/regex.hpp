@@ -1,7 +1,8 @@
 #pragma once
 // Python `re` semantics on UTF-8 strings, on top of PCRE2 (UTF + UCP):
-// \w \d \b are Unicode-aware as in Python 3, and \s is rewritten to the exact
-// set of str.isspace(). Used by every normalizer and tokenizer that must
+// \w \d \b are Unicode-aware as in Python 3, \s (also inside a class) and \S
+// are rewritten to the exact set of str.isspace(), and \uXXXX / \UXXXXXXXX
+// name code points. Used by every normalizer and tokenizer that must
 // reproduce a Python reference.
 #include <functional>
 #include <memory>
