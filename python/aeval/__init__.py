@@ -23,7 +23,7 @@ if _bundled.is_dir() and not _os.environ.get("AEVAL_REGISTRY_DIR"):
 
 from . import _metrics  # noqa: E402
 
-__all__ = ["Result", "RunResult", "metrics", "score", "score_audio", "score_embeddings", "run"]
+__all__ = ["Result", "RunResult", "metrics", "score", "score_audio", "score_embeddings", "dnsmos", "run"]
 
 
 @_dataclass(frozen=True)
@@ -87,6 +87,17 @@ def score_embeddings(metric, a, b, *, p=106.0, lambda_=-3.5, float64=False):
     """audiobertscore (a: generated frames, b: reference frames), cosine (row by row) or fad (two sets)."""
     out = _metrics.score_embeddings(metric, a, b, float(p), float(lambda_), bool(float64))
     return Result(out["value"], out)
+
+
+def dnsmos(samples, sample_rate, *, models=None, personalized=False, p808_features="librosa-0.8.1"):
+    """DNSMOS of one clip (a 1-D NumPy array at `sample_rate`; other rates are resampled as the reference does):
+    the `aeval score dnsmos` values as a Result, value = OVRL, details = SIG, BAK, OVRL, their raw values,
+    P808_MOS and the number of windows. `models`: a folder of Microsoft's official ONNX files (default: the
+    cache `aeval fetch model dnsmos` fills, or $DNSMOS_MODELS). The weights are loaded once per folder and options."""
+    from . import _runs
+    models = models if models is not None else _os.environ.get("DNSMOS_MODELS", "")
+    out = _runs.dnsmos(samples, int(sample_rate), str(models), bool(personalized), str(p808_features))
+    return Result(out["OVRL"], out)
 
 
 @_dataclass(frozen=True)

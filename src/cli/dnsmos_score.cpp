@@ -54,9 +54,8 @@ nlohmann::json score_dnsmos(const DnsmosScoreArgs& args, std::vector<nlohmann::j
       const Audio mono = to_mono(decode_audio(file));
       const std::vector<double> samples(mono.samples.begin(), mono.samples.end());
       const auto c = scorer.score(samples, mono.sample_rate);
-      row.update({{"SIG", c.sig}, {"BAK", c.bak}, {"OVRL", c.ovrl}, {"SIG_raw", c.sig_raw}, {"BAK_raw", c.bak_raw},
-                  {"OVRL_raw", c.ovrl_raw}, {"P808_MOS", c.p808_mos}, {"windows", c.windows.size()},
-                  {"sample_rate", mono.sample_rate}});
+      row.update(dnsmos::clip_json(c));
+      row["sample_rate"] = mono.sample_rate;
       const double values[4] = {c.sig, c.bak, c.ovrl, c.p808_mos};
       for (int k = 0; k < 4; ++k) sums[k] += values[k];
       ++scored;

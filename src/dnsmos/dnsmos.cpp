@@ -229,4 +229,20 @@ ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const
   return clip;
 }
 
+nlohmann::json clip_json(const ClipScores& c) {
+  nlohmann::json out = nlohmann::json::object();
+  const auto put = [&](const char* key, double v) {
+    if (!std::isnan(v)) out[key] = v;
+  };
+  put("SIG", c.sig);
+  put("BAK", c.bak);
+  put("OVRL", c.ovrl);
+  put("SIG_raw", c.sig_raw);
+  put("BAK_raw", c.bak_raw);
+  put("OVRL_raw", c.ovrl_raw);
+  put("P808_MOS", c.p808_mos);
+  out["windows"] = c.windows.size();
+  return out;
+}
+
 }  // namespace aeval::dnsmos

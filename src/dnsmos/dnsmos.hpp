@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <vector>
 
@@ -84,6 +85,10 @@ struct ClipScores {
   double sig = kNotRun, bak = kNotRun, ovrl = kNotRun;
   float p808_mos = kNotRunF;
 };
+
+// A clip's scores as aeval reports them (the evaluator, `aeval score dnsmos`, Python):
+// SIG, BAK, OVRL, their raw values and P808_MOS (each only for a model that ran), windows.
+nlohmann::json clip_json(const ClipScores& c);
 
 class Scorer {
  public:

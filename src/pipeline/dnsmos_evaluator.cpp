@@ -18,23 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-// The scores of a clip as JSON: calibrated and raw P.835, P.808, how many windows.
-json clip_json(const dnsmos::ClipScores& c) {
-  json out = json::object();
-  const auto put = [&](const char* key, double v) {
-    if (!std::isnan(v)) out[key] = v;
-  };
-  put("SIG", c.sig);
-  put("BAK", c.bak);
-  put("OVRL", c.ovrl);
-  put("SIG_raw", c.sig_raw);
-  put("BAK_raw", c.bak_raw);
-  put("OVRL_raw", c.ovrl_raw);
-  put("P808_MOS", c.p808_mos);
-  out["windows"] = c.windows.size();
-  return out;
-}
-
 class Dnsmos final : public Evaluator {
  public:
   Dnsmos(std::shared_ptr<const dnsmos::Scorer> scorer, bool on_output, std::filesystem::path models, json options)
@@ -49,7 +32,7 @@ class Dnsmos final : public Evaluator {
     const Audio mono = to_mono(decode_audio(audio));
     const std::vector<double> samples(mono.samples.begin(), mono.samples.end());
     const dnsmos::ClipScores clip = scorer_->score(samples, mono.sample_rate);
-    json out = clip_json(clip);
+    json out = dnsmos::clip_json(clip);
     // The value a leaderboard shows: OVRL for P.835, else P.808's MOS.
     out["value"] = out.contains("OVRL") ? out["OVRL"] : out["P808_MOS"];
     json notes = json::array();

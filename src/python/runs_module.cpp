@@ -12,6 +12,8 @@
 #include "aeval/error.hpp"
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/runner.hpp"
+#include "dnsmos/dnsmos.hpp"
+#include "models/dnsmos_models.hpp"
 #include "models/model_classes.hpp"
 #include "pipeline/invocation.hpp"
 #include "pipeline/task.hpp"
@@ -178,6 +180,39 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
   return out;
 }
 
+// DNSMOS of one clip. Scorers (the networks' weights) are kept per folder and options: a loop over
+// clips loads them once. The GIL is released while the networks run.
+py::dict dnsmos(const py::handle& samples, int sample_rate, const std::string& models, bool personalized,
+                const std::string& p808_features) {
+  if (p808_features != "librosa-0.8.1" && p808_features != "librosa-0.9")
+    throw py::value_error("p808_features is 'librosa-0.8.1' (the pinned default) or 'librosa-0.9', not '" +
+                          p808_features + "'");
+  if (sample_rate <= 0) throw py::value_error("sample_rate must be positive, not " + std::to_string(sample_rate));
+  const auto audio = real_array(samples, "samples", 1);
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const dnsmos::Scorer>> scorers;
+  std::shared_ptr<const dnsmos::Scorer> scorer;
+  nlohmann::json clip;
+  {
+    const py::gil_scoped_release release;
+    const auto folder = models::dnsmos_models_dir(models);
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      auto& kept = scorers[fmt::format("{}|{}|{}", folder.string(), personalized, p808_features)];
+      if (!kept) {
+        dnsmos::Options options;
+        options.p835 = personalized ? dnsmos::P835Model::personalized : dnsmos::P835Model::regular;
+        options.p808_features =
+            p808_features == "librosa-0.9" ? dnsmos::P808Features::librosa_0_9 : dnsmos::P808Features::librosa_0_8;
+        kept = std::make_shared<const dnsmos::Scorer>(folder, options);
+      }
+      scorer = kept;
+    }
+    clip = dnsmos::clip_json(scorer->score({audio.data(), std::size_t(audio.size())}, sample_rate));
+  }
+  return to_python(clip);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_runs, m) {
@@ -190,6 +225,8 @@ PYBIND11_MODULE(_runs, m) {
     }
   });
   m.def("register_callable", &register_callable, py::arg("name"), py::arg("function"));
+  m.def("dnsmos", &dnsmos, py::arg("samples"), py::arg("sample_rate"), py::arg("models"), py::arg("personalized"),
+        py::arg("p808_features"));
   m.def("run", &run, py::arg("task"), py::arg("model"), py::arg("dataset"), py::arg("prompt"), py::arg("post_process"),
         py::arg("evaluators"), py::arg("aggregators"), py::arg("sets"), py::arg("registries"), py::arg("output"),
         py::arg("limit"), py::arg("jobs"), py::arg("use_cache"), py::arg("quiet"), py::arg("command_line"));
