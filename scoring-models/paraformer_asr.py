@@ -14,6 +14,9 @@ input_sample_rate: 16000), 16-bit mono WAV.
   --hub             ms (ModelScope, default) or hf (Hugging Face)
   --device          auto (cuda:0 when available), cpu, cuda:N
   --batch-size-s    FunASR's batch_size_s (default 300, as Seed-TTS-Eval)
+  --chunk-seconds   0 (default): the whole clip at once; otherwise the clip is cut into pieces of
+                    that length, each recognized on its own, and their stripped texts joined with
+                    nothing between them (MGM-Omni's Long-TTS-Eval: 28)
 
 As Seed-TTS-Eval's run_wer.py, the model runs alone (no VAD, no punctuation model) and each
 clip's WAV path is handed to `model.generate(input=path, batch_size_s=300)`; the reply is
@@ -40,6 +43,7 @@ def main():
     parser.add_argument("--hub", default="ms", choices=["ms", "hf"])
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda:N")
     parser.add_argument("--batch-size-s", type=int, default=300)
+    parser.add_argument("--chunk-seconds", type=float, default=0.0, help="0: whole clips; else pieces of this length")
     protocol.run(__file__, load, parser.parse_args())
 
 
@@ -66,11 +70,23 @@ def load(args, channel):
         channel.fail(f"cannot load {args.model} (no network or no local copy): {detail[:300]}: with "
                      f"network access the weights download from {where}, or pass --model "
                      f"/path/to/a/local/copy")
-    identity = f"{args.model} {args.model_revision} (funasr {funasr.__version__}, no VAD, no punctuation)"
+    identity = f"{args.model} {args.model_revision} (funasr {funasr.__version__}, no VAD, no punctuation"
+    identity += f", {args.chunk_seconds:g} s pieces)" if args.chunk_seconds > 0 else ")"
+
+    def recognize_pieces(samples):
+        step = max(1, int(args.chunk_seconds * RATE))
+        texts = []
+        for start in range(0, samples.size, step):
+            result = model.generate(input=samples[start:start + step], batch_size_s=args.batch_size_s)
+            if result:
+                texts.append(str(result[0].get("text", "")).strip())
+        return {"text": "".join(t for t in texts if t)}
 
     def answer(request):
         path = protocol.first_audio(request)
-        protocol.read_wav(path, RATE)  # checks the file before FunASR (which takes a missing path for text)
+        samples = protocol.read_wav(path, RATE)  # checks the file before FunASR (which takes a missing path for text)
+        if args.chunk_seconds > 0:
+            return recognize_pieces(samples)
         result = model.generate(input=path, batch_size_s=args.batch_size_s)
         if not result:
             raise RuntimeError("FunASR returned no result")

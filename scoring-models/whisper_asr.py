@@ -12,7 +12,10 @@ input_sample_rate: 16000), 16-bit mono WAV.
   --dtype     float32 (default, as Seed-TTS-Eval runs it), float16, bfloat16
   --long-form sequential (default): a clip over 30 s is decoded with transformers' sequential
               long-form decoding; truncate: every clip is cut to its first 30 s, which is what
-              Seed-TTS-Eval's run_wer.py does (its clips are shorter than that)
+              Seed-TTS-Eval's run_wer.py does (its clips are shorter than that); chunks: the clip
+              is cut into pieces of --chunk-seconds, each decoded on its own, and their stripped
+              transcripts joined by spaces, empty ones left out (MGM-Omni's Long-TTS-Eval, 28 s)
+  --chunk-seconds  the pieces' length for --long-form chunks (default 28)
 
 Decoding is greedy (num_beams=1, no sampling) with task "transcribe", as Seed-TTS-Eval's
 `model.generate(input_features, forced_decoder_ids=...)` with whisper-large-v3's generation
@@ -37,8 +40,10 @@ def main():
                         help="english, chinese, another Whisper language, or auto (no forced language)")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
     parser.add_argument("--dtype", default="float32", choices=["float32", "float16", "bfloat16"])
-    parser.add_argument("--long-form", default="sequential", choices=["sequential", "truncate"],
-                        help="clips over 30 s: sequential long-form decoding, or cut to 30 s as Seed-TTS-Eval")
+    parser.add_argument("--long-form", default="sequential", choices=["sequential", "truncate", "chunks"],
+                        help="clips over 30 s: sequential long-form decoding, cut to 30 s as Seed-TTS-Eval, "
+                             "or decoded in pieces of --chunk-seconds as Long-TTS-Eval")
+    parser.add_argument("--chunk-seconds", type=float, default=28.0, help="piece length for --long-form chunks")
     protocol.run(__file__, load, parser.parse_args())
 
 
@@ -58,14 +63,27 @@ def load(args, channel):
         model.to(device).eval()
     except Exception as error:
         channel.fail(protocol.hf_load_failure(args.model, error))
-    identity = f"{args.model} (transformers {transformers.__version__}, language={args.language}, greedy, {args.dtype})"
+    identity = f"{args.model} (transformers {transformers.__version__}, language={args.language}, greedy, {args.dtype}"
+    identity += f", {args.chunk_seconds:g} s pieces)" if args.long_form == "chunks" else ")"
 
     generate_options = {"task": "transcribe", "num_beams": 1, "do_sample": False}
     if args.language.lower() != "auto":
         generate_options["language"] = args.language.lower()
 
+    def transcribe_pieces(samples):
+        step = max(1, int(args.chunk_seconds * RATE))
+        texts = []
+        for start in range(0, samples.size, step):
+            features = processor.feature_extractor(samples[start:start + step], sampling_rate=RATE, return_tensors="pt")
+            with torch.no_grad():
+                ids = model.generate(features.input_features.to(device, dtype), **generate_options)
+            texts.append(processor.batch_decode(ids, skip_special_tokens=True)[0].strip())
+        return {"text": " ".join(t for t in texts if t)}
+
     def answer(request):
         samples = protocol.read_wav(protocol.first_audio(request), RATE)
+        if args.long_form == "chunks":
+            return transcribe_pieces(samples)
         extractor = processor.feature_extractor
         long_clip = samples.size > 30 * RATE and args.long_form == "sequential"
         with torch.no_grad():

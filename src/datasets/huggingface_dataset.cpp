@@ -57,11 +57,12 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   };
   const std::string id_column = !config.id_column.empty() ? config.id_column : table.column("id") ? "id" : "";
   if (!id_column.empty()) require(id_column, "id_column");
-  const auto& audio = require(config.audio_column, "audio_column");
-  const bool audio_struct = audio.type.rfind("STRUCT", 0) == 0;
-  if (!audio_struct && audio.type != "BLOB" && audio.type != "VARCHAR")
+  // No audio column: rows of text alone (what a TTS model reads aloud).
+  const std::string audio_type = config.audio_column.empty() ? "" : require(config.audio_column, "audio_column").type;
+  const bool audio_struct = audio_type.rfind("STRUCT", 0) == 0;
+  if (!audio_type.empty() && !audio_struct && audio_type != "BLOB" && audio_type != "VARCHAR")
     throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not audio (a struct of bytes "
-                                                   "and path, bytes, or a path)", name, config.audio_column, where, audio.type));
+                                                   "and path, bytes, or a path)", name, config.audio_column, where, audio_type));
   if (!config.text_column.empty()) require(config.text_column, "text_column");
   std::vector<std::string> fields = config.fields;
   if (fields.empty())
@@ -74,7 +75,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                      id_column.empty() ? "NULL::VARCHAR" : "CAST(" + TableReader::quoted(id_column) + " AS VARCHAR)",
                                      config.text_column.empty() ? "NULL::VARCHAR"
                                                                 : "CAST(" + TableReader::quoted(config.text_column) + " AS VARCHAR)",
-                                     audio.type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
+                                     audio_type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + TableReader::quoted(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
   std::string columns;
@@ -98,14 +99,14 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       s.id = row[1] ? *row[1] : std::to_string(position);
       ++position;
       if (row[2]) s.reference = *row[2];
-      if (audio.type == "VARCHAR") {
+      if (audio_type == "VARCHAR") {
         if (row[3] && is_url(*row[3])) {
           s.audio = audio_download_path(name, *row[3]);
           remote_audio.push_back({*row[3], s.audio, "", std::nullopt});
         } else if (row[3]) {
           s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
         }
-      } else {
+      } else if (!audio_type.empty()) {
         s.audio = datasets::parquet_clip_locator(file, file_row, config.audio_column);
       }
       s.fields = nlohmann::json::object();
@@ -149,7 +150,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::text("split", kHubDefaults.split.split, "the split"),
       arg::text("revision", kHubDefaults.split.revision, "a branch, tag or commit (a commit never asks the network)"),
       arg::text("id_column", "", "column with the sample id (default: 'id' if there is one, else the row's position)"),
-      arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path)"),
+      arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path; '' for rows of text alone)"),
       arg::text("text_column", kHubDefaults.text_column, "column with the reference text ('' for none)"),
       arg::texts("fields", {}, "columns kept as sample fields (default: every other column)"),
       arg::map("computed_fields", "more fields, each a DuckDB SQL expression over the columns "

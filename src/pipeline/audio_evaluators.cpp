@@ -52,10 +52,11 @@ class AsrErrorRate final : public TextMetricEvaluator {
  public:
   AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original,
                const metrics::TextMetric& metric, std::vector<PostProcess> normalizers, bool mean_of_samples,
-               std::string class_id)
+               bool lowest_of_references, std::string class_id)
       : TextMetricEvaluator(metric, {}, std::move(class_id)),
         scoring_(std::move(scoring)), model_(std::move(model)), against_original_(against_original),
-        normalizers_(std::move(normalizers)), mean_of_samples_(mean_of_samples) {}
+        normalizers_(std::move(normalizers)), mean_of_samples_(mean_of_samples),
+        lowest_of_references_(lowest_of_references) {}
 
   json score(const Scored& s) const override {
     if (s.output_audio.empty())
@@ -76,7 +77,20 @@ class AsrErrorRate final : public TextMetricEvaluator {
       heard = normalizer.apply(heard, s.sample);
       for (auto& r : references) r = normalizer.apply(r, s.sample);
     }
-    out.update(TextMetricEvaluator::score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
+    if (!lowest_of_references_ || references.size() < 2) {
+      out.update(TextMetricEvaluator::score(Scored{heard, references, s.sample, s.output_audio, s.earlier}));
+      return out;
+    }
+    // Long-TTS-Eval: each reference scored alone; the lowest rate counts, the first on ties.
+    json best;
+    for (std::size_t k = 0; k < references.size(); ++k) {
+      json one = TextMetricEvaluator::score(Scored{heard, {references[k]}, s.sample, s.output_audio, s.earlier});
+      if (k == 0 || one["value"].get<double>() < best["value"].get<double>()) {
+        best = std::move(one);
+        best["reference_index"] = k;
+      }
+    }
+    out.update(best);
     return out;
   }
   // The hypotheses are transcripts, not the predictions: the corpus sums the samples' edits, or (as
@@ -96,6 +110,7 @@ class AsrErrorRate final : public TextMetricEvaluator {
     j["normalizer"] = json::array();
     for (const auto& n : normalizers_) j["normalizer"].push_back(n.identity);
     if (mean_of_samples_ || (metric_.name != "wer" && metric_.name != "cer")) j["corpus"] = "mean of the samples' values";
+    if (lowest_of_references_) j["references"] = "the one giving the lowest rate, the first on ties";
     return j;
   }
 
@@ -105,6 +120,7 @@ class AsrErrorRate final : public TextMetricEvaluator {
   bool against_original_;
   std::vector<PostProcess> normalizers_;
   bool mean_of_samples_;
+  bool lowest_of_references_;
 };
 
 using Made = std::unique_ptr<Evaluator>;
@@ -142,6 +158,9 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
       arg::references("normalizer", Kind::post_process, false, "post-process entries applied in order to both texts"),
       arg::choice("corpus", "pooled", {"pooled", "mean"},
                   "pooled (summed edits over summed reference tokens) or mean (of the samples' rates: Seed-TTS-Eval)"),
+      arg::choice("references", "one", {"one", "lowest"},
+                  "one (a sample has exactly one reference) or lowest (several, each scored alone: the lowest rate "
+                  "counts, the first on ties, as Long-TTS-Eval scores its text and text_norm)"),
       references_field_arg()}},
     [](const Args& args, const Registry& registry, const Scoring& scoring) {
       std::vector<PostProcess> normalizers;
@@ -149,7 +168,8 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
       return with_references(
           std::make_unique<AsrErrorRate>(scoring, args.text("model"), args.text("against") == "original",
                                          *metrics::find_text_metric(args.text("unit") == "chars" ? "cer" : "wer"),
-                                         std::move(normalizers), args.text("corpus") == "mean", "asr_error_rate"),
+                                         std::move(normalizers), args.text("corpus") == "mean",
+                                         args.text("references") == "lowest", "asr_error_rate"),
           args);
     }};
 
@@ -167,7 +187,7 @@ const EvaluatorClasses::Registration kSpokenAnswerClass{
       std::vector<PostProcess> normalizers;
       for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n));
       return with_references(std::make_unique<AsrErrorRate>(scoring, args.text("model"), false, *metric,
-                                                            std::move(normalizers), false, "spoken_answer"),
+                                                            std::move(normalizers), false, false, "spoken_answer"),
                               args);
     }};
 

@@ -39,7 +39,8 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
     w.stage = "audio";
     if (rendered.audio.empty())
       throw Error(ErrorCategory::data, fmt::format("sample '{}' has no audio for the model (no audio field in its "
-                                                   "manifest row, and the prompt names none)",
+                                                   "manifest row, and the prompt names none; a model that reads text "
+                                                   "alone, such as a TTS entry for text-only rows, has input_sample_rate: 0)",
                                                    sample.id));
     for (const auto& path : rendered.audio) {
       audio.push_back(load_mono(path, model.input_sample_rate()));

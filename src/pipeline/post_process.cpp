@@ -11,6 +11,7 @@
 #include "aeval/text/chinese_text_norm.hpp"
 #include "aeval/text/japanese_tokenizer.hpp"
 #include "aeval/text/json_in_text.hpp"
+#include "aeval/text/number_words.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "aeval/text/whisper_normalizers.hpp"
@@ -99,6 +100,18 @@ const PostProcessClasses::Registration kLower{
     [](const Args& args) {
       PostProcess t = base(args);
       t.apply = [](const std::string& s, const Sample&) { return text::lower(s); };
+      return t;
+    }};
+
+// Long-TTS-Eval's (MGM-Omni's) number step before its WER: digits spelled as num2words' English cardinals.
+const PostProcessClasses::Registration kSpellNumbers{
+    {Kind::post_process, "spell_numbers",
+     "Every run of digits as its English cardinal with a space either side (num2words 0.5.10: 1001 -> one thousand "
+     "and one); a number num2words cannot spell (10^306 and above) leaves the whole text as it was",
+     {apply_to("both")}},
+    [](const Args& args) {
+      PostProcess t = base(args);
+      t.apply = [](const std::string& s, const Sample&) { return text::spell_out_numbers(s); };
       return t;
     }};
 

@@ -6,6 +6,8 @@
 // (ScoringModels::hear) and records the model's identity in the provenance.
 #include <fmt/format.h>
 
+#include <mutex>
+
 #include "aeval/error.hpp"
 #include "aeval/metrics/embedding.hpp"
 #include "pipeline/evaluator.hpp"
@@ -57,6 +59,16 @@ metrics::Matrix embedding_of(const models::Response& r, const std::string& model
   return metrics::to_matrix(*r.embedding, "model '" + model + "''s embedding");
 }
 
+// Two embeddings a score compares must have one width (and be single vectors where `vectors`):
+// a model answering another size fails the sample, named.
+void check_widths(const metrics::Matrix& a, const metrics::Matrix& b, bool vectors, const Scored& s,
+                  const std::string& model, const char* what) {
+  if (a.cols() == b.cols() && (!vectors || (a.rows() == 1 && b.rows() == 1))) return;
+  throw Error(ErrorCategory::model,
+              fmt::format("sample '{}': model '{}' gave {} of {}×{} and {}×{}; they must be {} of one size", s.sample.id,
+                          model, what, a.rows(), a.cols(), b.rows(), b.cols(), vectors ? "two vectors" : "frames"));
+}
+
 // ------------------------------------------------------------------ mos
 
 class Mos final : public Evaluator {
@@ -105,10 +117,7 @@ class SpeakerSimilarity final : public Evaluator {
   json score(const Scored& s) const override {
     const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
     const metrics::Matrix b = embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, s);
-    if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols())
-      throw Error(ErrorCategory::model,
-                  fmt::format("sample '{}': speaker embeddings must be two vectors of one size, not {}×{} and {}×{}",
-                              s.sample.id, a.rows(), a.cols(), b.rows(), b.cols()));
+    check_widths(a, b, true, s, model_, "speaker embeddings");
     return {{"value", metrics::cosine_similarity(a.row(0).transpose(), b.row(0).transpose())}};
   }
   bool compares_with_references() const override { return false; }
@@ -135,9 +144,10 @@ class AudioBertScoreEvaluator final : public Evaluator {
         options_(options) {}
 
   json score(const Scored& s) const override {
-    const auto r = metrics::audio_bert_score(embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s),
-                                             embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, s),
-                                             options_);
+    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
+    const metrics::Matrix b = embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, s);
+    check_widths(a, b, false, s, model_, "frame embeddings");
+    const auto r = metrics::audio_bert_score(a, b, options_);
     return {{"value", r.f1}, {"precision", r.precision}, {"recall", r.recall}};
   }
   json corpus(const Records& records) const override {
@@ -172,9 +182,17 @@ class Fad final : public Evaluator {
         reference_statistics_(std::move(reference_statistics)) {}
 
   json score(const Scored& s) const override {
-    json out{{"value", nullptr}, {"embedding", rows_json(embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s))}};
-    if (reference_statistics_.empty())
-      out["reference_embedding"] = rows_json(embedding_of(scoring_->hear(model_, s.sample.audio), model_, s));
+    const metrics::Matrix output = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
+    json out{{"value", nullptr}, {"embedding", rows_json(output)}};
+    if (reference_statistics_.empty()) {
+      const metrics::Matrix reference = embedding_of(scoring_->hear(model_, s.sample.audio), model_, s);
+      check_widths(output, reference, false, s, model_, "embeddings");
+      out["reference_embedding"] = rows_json(reference);
+    } else if (const auto width = std::size_t(output.cols()); width != reference_width()) {
+      throw Error(ErrorCategory::model,
+                  fmt::format("sample '{}': model '{}' gave embeddings of {} values; the reference statistics {} have {}",
+                              s.sample.id, model_, width, reference_statistics_.string(), reference_width()));
+    }
     return out;
   }
   json corpus(const Records& records) const override {
@@ -215,10 +233,18 @@ class Fad final : public Evaluator {
     return rows;
   }
 
+  // The width of the saved reference statistics, read once.
+  std::size_t reference_width() const {
+    std::call_once(width_read_, [&] { width_ = std::size_t(metrics::load_statistics(reference_statistics_).mean.size()); });
+    return width_;
+  }
+
   Scoring scoring_;
   std::string model_;
   AudioChoice audio_;
   std::filesystem::path reference_statistics_;
+  mutable std::once_flag width_read_;
+  mutable std::size_t width_ = 0;
 };
 
 // ------------------------------------------------------------------ CLAP score
@@ -232,10 +258,7 @@ class ClapScore final : public Evaluator {
     const std::string text = references_field.empty() ? reference_text(s.sample) : references_of(s.sample, references_field).at(0);
     const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
     const metrics::Matrix t = embedding_of(scoring_->embed_text(model_, text), model_, s);
-    if (a.rows() != 1 || t.rows() != 1 || a.cols() != t.cols())
-      throw Error(ErrorCategory::model, fmt::format("sample '{}': the audio and text embeddings must be vectors of one "
-                                                    "size, not {}×{} and {}×{}",
-                                                    s.sample.id, a.rows(), a.cols(), t.rows(), t.cols()));
+    check_widths(a, t, true, s, model_, "audio and text embeddings");
     return {{"value", metrics::cosine_similarity(a.row(0).transpose(), t.row(0).transpose())}};
   }
   json identity() const override {

@@ -82,6 +82,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"fixie-ai/llama-questions", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/Seed-TTS-Eval", {{{"audio", "audio"}, {"text", "string"}, {"prompt_text", "string"}}}},
       {"yuekai/CV3-Eval", {{{"prompt_audio", "audio"}, {"target_text", "string"}, {"prompt_text", "string"}}}},
+      {"wcy1122/Long-TTS-Eval",  // the fields MGM-Omni's evaluation.py reads
+       {{{"id", "string"}, {"text", "string"}, {"text_norm", "string"}}}},
       {"TwinkStart/speech-chatbot-alpaca-eval",
        {{{"instruction", "string"}, {"output", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/air-chat",  // AIR-Bench's Chat_meta.json fields
@@ -297,7 +299,8 @@ for line in sys.stdin:
     print(json.dumps({'type': 'response', 'id': r['id'], 'text': said}), flush=True)
 )");
   std::string stand_ins;
-  for (const char* asr : {"whisper-large-v3", "whisper-large-v3-en", "paraformer-zh"})
+  for (const char* asr :
+       {"whisper-large-v3", "whisper-large-v3-en", "paraformer-zh", "whisper-large-v3-en-28s", "paraformer-zh-28s"})
     stand_ins += fmt::format("{}:\n  class: process\n  args:\n    command: [python3, {}, {}]\n", asr,
                              (dir / "listener.py").string(), spoken.string());
   stand_ins += fmt::format("wavlm-ecapa-sim:\n  class: process\n  args:\n    command: [python3, {}, --answer, vector]\n",
@@ -326,6 +329,9 @@ for line in sys.stdin:
         << "scripted:\n  class: predictions_file\n  args:\n    path: " << answers.string() << "\n"
         << "scripted-speech:\n  class: process\n  args:\n    command: [python3, " << (dir / "speaker.py").string() << ", "
         << said.string() << ", " << spoken.string() << "]\n    input_sample_rate: 16000\n"
+        // The same speaker for rows of text alone (Long-TTS-Eval): a model that takes no audio.
+        << "scripted-tts:\n  class: process\n  args:\n    command: [python3, " << (dir / "speaker.py").string() << ", "
+        << said.string() << ", " << spoken.string() << "]\n    input_sample_rate: 0\n"
         << stand_ins;
 
     // Every task of the catalog on this dataset: its default one and the others (spoken answers).
@@ -338,13 +344,16 @@ for line in sys.stdin:
       const std::string metric = task_args.strings("evaluators").front();
       const auto& evaluator = registry.get(Kind::evaluator, metric);
       const bool aloud = evaluator.class_id == "asr_error_rate" || evaluator.class_id == "spoken_answer";
+      const auto& columns = hub_schemas().at(c.repo).columns;
+      const bool text_alone = std::none_of(columns.begin(), columns.end(), [](const Column& col) { return col.type == "audio"; });
       const fs::path results = dir / "results" / task_name;
       const auto run = aeval::testing::run_aeval(fmt::format(
           "--registry {} run --task {} --model {} --no-cache -q --output {} --set gpt-4o-mini-judge.base_url={}",
-          (dir / "models").string(), task_name, aloud ? "scripted-speech" : "scripted", results.string(),
+          (dir / "models").string(), task_name, !aloud ? "scripted" : text_alone ? "scripted-tts" : "scripted-speech",
+          results.string(),
           judge.base_url()));
-      ASSERT_EQ(run.status, 0) << run.output;
       const auto r = aeval::testing::read_only_run(results);
+      ASSERT_EQ(run.status, 0) << run.output << r.samples_text;
       ASSERT_EQ(r.by_id.size(), 2u);
       EXPECT_EQ(r.summary["counts"]["failed"], 0) << r.samples_text;
       const auto& exact = r.by_id.at(ids[0])["scores"];

@@ -106,6 +106,45 @@ TEST(ScoringModelsE2E, AScorerThatAnswersBadlyFailsEachSampleSayingWhy) {
             std::string::npos);
 }
 
+// An embedder whose vectors change width from one answer to the next: each sample fails, naming
+// the model and the two shapes, for every evaluator comparing two embeddings.
+TEST(ScoringModelsE2E, AnEmbedderAnsweringAnotherWidthFailsEachSampleNamingIt) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  write_registry(dir);
+  write_bytes(dir / "odd_embedder.py",
+              "import json, struct, sys\nprint(json.dumps({'type': 'ready'}), flush=True)\n"
+              "for n, line in enumerate(sys.stdin):\n"
+              "    r = json.loads(line)\n"
+              "    width = 2 + n\n"
+              "    header = \"{'descr': '<f8', 'fortran_order': False, 'shape': (1, %d), }\" % width\n"
+              "    header += ' ' * (63 - (10 + len(header)) % 64) + '\\n'\n"
+              "    with open(r['output_embedding'], 'wb') as f:\n"
+              "        f.write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(header)) + header.encode('latin1'))\n"
+              "        f.write(struct.pack('<%dd' % width, *range(1, width + 1)))\n"
+              "    print(json.dumps({'type': 'response', 'id': r['id'], 'embedding': r['output_embedding']}), flush=True)\n");
+  write_bytes(dir / "registry" / "models" / "odd.yaml",
+              fmt::format("odd-embedder:\n  class: process\n  args:\n    command: [python3, {}]\n    input_sample_rate: 16000\n"
+                          "    max_concurrency: 1\n",
+                          (dir / "odd_embedder.py").string()));
+  write_bytes(dir / "registry" / "evaluators" / "odd.yaml",
+              "odd-voice: {class: speaker_similarity, args: {model: odd-embedder}}\n"
+              "odd-frames: {class: audiobertscore, args: {model: odd-embedder}}\n"
+              "odd-distance: {class: fad, args: {model: odd-embedder}}\n");
+  for (const char* evaluator : {"odd-voice", "odd-frames", "odd-distance"}) {
+    SCOPED_TRACE(evaluator);
+    const auto out = dir / evaluator;
+    const auto o = run_aeval(fmt::format("--registry {} run --task scored-codec --model opus-6k --evaluator {} --limit 2 "
+                                         "--no-cache -q -o {}",
+                                         (dir / "registry").string(), evaluator, out.string()));
+    EXPECT_EQ(o.status, 3) << o.output;
+    const auto r = read_only_run(out);
+    EXPECT_EQ(r.summary["counts"]["failed"], 2) << r.samples_text;
+    EXPECT_NE(r.samples_text.find("model 'odd-embedder' gave"), std::string::npos) << r.samples_text;
+    EXPECT_NE(r.samples_text.find("they must be"), std::string::npos) << r.samples_text;
+  }
+}
+
 // The field's scoring models (registry/models/scoring.yaml) build their Python environment on first
 // use. Without an index to install from (no network here, PIP_NO_INDEX in the test), a run that needs
 // one stops before any sample with one line naming the model, its requirements and the way out.
@@ -115,11 +154,12 @@ TEST(ScoringModelsE2E, EveryScoringModelOfTheFieldStopsARunWithOneLineWhenItCann
   const aeval::testing::ScopedEnv no_links("PIP_FIND_LINKS", (dir / "no-wheels").c_str());
   std::filesystem::create_directories(dir / "no-wheels");
   for (const char* evaluator : {"seed-tts-wer-en", "seed-tts-cer-zh", "speaker-sim", "utmos", "spoken-answer-match",
-                                "audiobertscore-ast", "fad-vggish", "clap-score"}) {
+                                "audiobertscore-ast", "fad-vggish", "clap-score", "long-tts-wer-en", "long-tts-wer-zh"}) {
     SCOPED_TRACE(evaluator);
     // (The spoken answer is compared with the sentence itself here: these rows have no answer field.)
     const auto o = run_aeval(fmt::format("run --dataset tts-sentences --model espeak-en-us --prompt speak --evaluator {} "
-                                         "--set spoken-answer-match.references_field=text --limit 1 -q -o {}",
+                                         "--set spoken-answer-match.references_field=text --set long-tts-wer-en.references_field=text "
+                                         "--set long-tts-wer-zh.references_field=text --limit 1 -q -o {}",
                                          evaluator, (dir / evaluator).string()));
     EXPECT_EQ(o.status, 1) << o.output;
     const auto error = o.output.find("aeval: model error: model '");
