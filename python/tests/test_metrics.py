@@ -158,6 +158,20 @@ def test_dnsmos_without_its_models_says_how_to_get_them(tmp_path):
         aeval.dnsmos(np.zeros(16000), 16000, p808_features="librosa-0.7")
 
 
+def test_dnsmos_refuses_a_bad_clip_naming_the_argument():
+    models = SHARED / "models" / "dnsmos"
+    if not (models / "sig_bak_ovr.onnx").exists():
+        pytest.skip(f"{models} is missing")
+    clip = np.zeros(16000)
+    clip[100] = np.nan
+    with pytest.raises(ValueError, match="samples: "):
+        aeval.dnsmos(clip, 16000, models=models)
+    with pytest.raises(ValueError, match="samples is empty"):
+        aeval.dnsmos(np.zeros(0), 16000, models=models)
+    with pytest.raises(TypeError, match="samples must be a NumPy array"):
+        aeval.dnsmos([0.0] * 16000, 16000, models=models)
+
+
 def test_bad_arguments_are_python_errors_naming_the_argument():
     with pytest.raises(TypeError, match="hypotheses must be a list of str, not one str"):
         aeval.score("wer", "a b", ["a b"])

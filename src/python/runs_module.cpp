@@ -208,7 +208,12 @@ py::dict dnsmos(const py::handle& samples, int sample_rate, const std::string& m
       }
       scorer = kept;
     }
-    clip = dnsmos::clip_json(scorer->score({audio.data(), std::size_t(audio.size())}, sample_rate));
+    try {
+      clip = dnsmos::clip_json(scorer->score({audio.data(), std::size_t(audio.size())}, sample_rate));
+    } catch (const Error& e) {  // the clip itself is wrong (NaN, infinite): the caller's argument
+      if (e.category() != ErrorCategory::audio) throw;
+      throw py::value_error(std::string("samples: ") + e.what());
+    }
   }
   return to_python(clip);
 }

@@ -29,6 +29,16 @@ const metrics::MetricInfo* metric_of(const json& evaluator) {
   return metrics::find_metric(evaluator_class);  // summaries written before metrics had one name
 }
 
+// The scoring model behind an evaluator's values, from its identity: the ASR of an error rate of output
+// audio, the model a MOS, similarity or embedding score asked, the built-in DNSMOS; "" for none.
+std::string scorer_of(const json& evaluator) {
+  for (const char* key : {"asr_model", "model"})
+    if (evaluator.contains(key) && evaluator[key].is_object() && evaluator[key].contains("name"))
+      return evaluator[key]["name"].get<std::string>();
+  if (evaluator.value("class", "") == "dnsmos") return "DNSMOS (built in, official weights)";
+  return "";
+}
+
 std::string number(double v) { return fmt::format("{:.4g}", v); }
 
 std::string escape(const std::string& s) {
@@ -55,6 +65,7 @@ std::string markdown_cell(const std::string& s) {
 struct RunSummary {
   std::string task, dataset, model, prompt;
   std::vector<std::pair<std::string, metrics::LeaderboardScale>> metrics;  // (evaluator name, its scale)
+  std::map<std::string, std::string> scorers;                             // evaluator name → its scoring model
   std::map<std::string, double> values;
   std::map<std::string, std::pair<double, double>> intervals;
   std::optional<double> bitrate_kbps;
@@ -84,6 +95,7 @@ RunSummary read_summary(const std::filesystem::path& file) {
         scale = {evaluator["scale"].value("rule", ""), evaluator["scale"].value("factor", 1.0),
                  evaluator["scale"].value("offset", 0.0)};
       r.metrics.emplace_back(name, scale);
+      r.scorers[name] = scorer_of(evaluator);
       const json& v = s.at("metrics").at(name).at("value");
       if (v.is_number()) r.values[name] = v.get<double>();
       // The first aggregation that bootstrapped this metric gives its interval.
@@ -130,14 +142,21 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
       board.datasets.push_back(r.dataset);
   std::sort(board.datasets.begin(), board.datasets.end());
   std::vector<metrics::LeaderboardScale> scales;
-  for (const auto& dataset : board.datasets)
-    for (const auto& r : runs)
-      if (r.dataset == dataset)
-        for (const auto& [metric, scale] : r.metrics)
-          if (column_of.try_emplace({dataset, metric}, board.columns.size()).second) {
-            scales.push_back(scale);
-            board.columns.push_back({dataset, metric, scale.rule});
-          }
+  for (const auto& dataset : board.datasets) {
+    for (const auto& r : runs) {
+      if (r.dataset != dataset) continue;
+      for (const auto& [metric, scale] : r.metrics) {
+        const std::string& by = r.scorers.at(metric);
+        if (const auto [at, added] = column_of.try_emplace({dataset, metric}, board.columns.size()); added) {
+          scales.push_back(scale);
+          board.columns.push_back({dataset, metric, scale.rule, by});
+        } else if (auto& scorer = board.columns[at->second].scorer; scorer != by && scorer.rfind("mixed: ", 0) != 0) {
+          // Runs scored by different models share the column: the table says so rather than hide it.
+          scorer = fmt::format("mixed: {} and {}", scorer.empty() ? "none" : scorer, by.empty() ? "none" : by);
+        }
+      }
+    }
+  }
   std::map<std::pair<std::string, std::string>, LeaderboardRow> rows;  // (model, prompt) → row
   std::map<std::pair<std::string, std::string>, std::size_t> failed;
   std::set<std::string> prompts;
@@ -279,6 +298,14 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
   return out;
 }
 
+// Which model produced each column's scores, under the table (nothing when no column asked one).
+std::string scorers_markdown(const Leaderboard& b) {
+  std::vector<std::string> parts;
+  for (const auto& c : b.columns)
+    if (!c.scorer.empty()) parts.push_back(fmt::format("{}: {}", markdown_cell(column_title(b, c)), markdown_cell(c.scorer)));
+  return parts.empty() ? "" : fmt::format("\nScored by: {}.\n", fmt::join(parts, "; "));
+}
+
 std::string render_markdown(const std::vector<Leaderboard>& boards) {
   std::string out = fmt::format("# aeval leaderboard\n\naeval {} ({}). Rows: each model's latest run per dataset; "
                                 "average: the normalized mean of the metrics marked with their rule.\n",
@@ -298,7 +325,7 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
       out += fmt::format(" {} | {} | {:.3f} |\n", r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples,
                          r.fail_rate);
     }
-    out += spreads_markdown(b) + published_markdown(b);
+    out += scorers_markdown(b) + spreads_markdown(b) + published_markdown(b);
   }
   return out;
 }
@@ -479,7 +506,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>aeval leaderboard</title>\n"
       "<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;margin:1em 0}}"
       "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
-      "caption{{font-weight:bold;text-align:left}}.rule{{font-weight:normal;color:#555;font-size:.85em}}"
+      "caption{{font-weight:bold;text-align:left}}.rule,.scorer{{font-weight:normal;color:#555;font-size:.85em}}"
       ".ci{{color:#555;font-size:.8em;white-space:nowrap}}"
       "svg.bitrate{{margin-right:1em}}tr.deviates td{{background:#fbe3e3}}</style>\n"
       "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: each model's latest run per dataset. Average: "
@@ -492,7 +519,8 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
                        "<thead><tr><th>model</th>{2}",
                        escape(b.task), escape(datasets_text(b)), kbps ? "<th>kbit/s</th>" : "");
     for (const auto& c : b.columns)
-      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span></th>", escape(column_title(b, c)), escape(c.rule));
+      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span>{}</th>", escape(column_title(b, c)), escape(c.rule),
+                         c.scorer.empty() ? "" : "<br><span class=\"scorer\">by " + escape(c.scorer) + "</span>");
     out += "<th>average</th><th>samples</th><th>fail rate</th></tr></thead>\n<tbody>\n";
     for (const auto& r : b.rows) {
       out += fmt::format("<tr><td>{}</td>{}", escape(r.label), kbps ? fmt::format("<td>{}</td>", bitrate_text(r)) : "");

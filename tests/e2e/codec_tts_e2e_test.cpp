@@ -80,6 +80,10 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   EXPECT_NE(md.output.find("| model | kbps | asr-wer (100 − 100·x) |"), std::string::npos) << md.output;
   EXPECT_NE(md.output.find("| mulaw-process | 64 |"), std::string::npos) << md.output;
   EXPECT_LT(md.output.find("| identity-codec |"), md.output.find("| opus-6k |")) << "ranked by the normalized average";
+  // Which model heard the reconstructions, for the columns a model scored (and only those).
+  EXPECT_NE(md.output.find("Scored by: asr-wer: pocketsphinx-en; asr-wer-vs-original: pocketsphinx-en."),
+            std::string::npos)
+      << md.output;
 
   const auto html = dir / "leaderboard.html";
   ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", out.string(), html.string())).status, 0);
@@ -92,6 +96,7 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   const std::string& dom = browser.out;
   EXPECT_NE(dom.find("<table>"), std::string::npos) << dom.substr(0, 500);
   EXPECT_NE(dom.find("<td>mulaw-process</td><td>64</td>"), std::string::npos);
+  EXPECT_NE(dom.find("<span class=\"scorer\">by pocketsphinx-en</span>"), std::string::npos);
   // The bootstrap interval of identity-codec's STOI (all ones) beside its value.
   EXPECT_NE(dom.find("<td>1<br><span class=\"ci\">[1, 1]</span></td>"), std::string::npos);
   std::size_t charts = 0, points = 0;

@@ -240,6 +240,21 @@ TEST(ReportE2E, LeaderboardRanksModelsInMarkdownAndHtml) {
   ASSERT_NE(good, std::string::npos) << md.output;
   ASSERT_NE(poor, std::string::npos) << md.output;
   EXPECT_LT(good, poor) << "rows are ranked by the normalized average";
+  EXPECT_EQ(md.output.find("Scored by"), std::string::npos) << "no column here was scored by a model";
+
+  // Runs whose column was scored by different models (judges, ASR, ...) say so under the table.
+  std::vector<std::filesystem::path> summaries;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir / "out"))
+    if (e.path().filename() == "summary.json") summaries.push_back(e.path());
+  ASSERT_EQ(summaries.size(), 2u);
+  for (std::size_t k = 0; k < summaries.size(); ++k) {
+    auto summary = nlohmann::json::parse(read_bytes(summaries[k]));
+    summary["provenance"]["evaluators"][0]["model"] = {{"name", k == 0 ? "judge-a" : "judge-b"}};
+    write_bytes(summaries[k], summary.dump());
+  }
+  const auto mixed = run_aeval(fmt::format("report {}", (dir / "out").string()), false);
+  EXPECT_NE(mixed.output.find("Scored by: "), std::string::npos) << mixed.output;
+  EXPECT_NE(mixed.output.find(": mixed: judge-"), std::string::npos) << mixed.output;
 
   ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", (dir / "out").string(), (dir / "lb.html").string()))
                 .status,

@@ -21,7 +21,8 @@ namespace aeval::report {
 
 struct LeaderboardColumn {
   std::string dataset, metric;
-  std::string rule;  // how it enters the average ("100 − 100·x", ...); "" : not averaged
+  std::string rule;    // how it enters the average ("100 − 100·x", ...); "" : not averaged
+  std::string scorer;  // the model that produced the scores (an ASR model, a MOS predictor, DNSMOS); "": none
 };
 
 struct LeaderboardRow {
