@@ -23,14 +23,16 @@ codec_evaluators=asr-wer,asr-wer-vs-original,si-sdr,stoi,estoi,mel-distance,mcd
 tts_evaluators=asr-wer
 dnsmos=()
 if [ -n "${DNSMOS_MODELS:-}" ]; then
-  dnsmos=(--set "dnsmos.models_dir=$DNSMOS_MODELS")
+  # Absolute: a path set on an entry is read relative to the entry's file, not to here.
+  models=$(realpath "$DNSMOS_MODELS")
+  dnsmos=(--set "dnsmos.models_dir=$models" --set "dnsmos-p808.models_dir=$models")
 elif ! build/aeval fetch model dnsmos >&2; then
   echo "quickstart: no DNSMOS models (aeval fetch model dnsmos needs the network once): leaderboard without DNSMOS" >&2
   dnsmos=(skip)
 fi
 if [ "${dnsmos[0]:-}" != skip ]; then
-  codec_evaluators+=,dnsmos
-  tts_evaluators+=,dnsmos
+  codec_evaluators+=,dnsmos,dnsmos-p808
+  tts_evaluators+=,dnsmos,dnsmos-p808
 else
   dnsmos=()
 fi

@@ -3,6 +3,8 @@
 // demands (more bits, closer reconstruction).
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/mel_distance.hpp"
@@ -49,6 +51,22 @@ TEST(Codecs, IdentityIsLosslessAndBitsBuyQuality) {
   const Scores mp3 = roundtrip({"mp3", 32, 0, 1}), gsm = roundtrip({"gsm", 0, 0, 1});
   EXPECT_GT(mp3.si_sdr, 5) << "LAME at 32 kbps keeps the waveform";
   EXPECT_GT(gsm.stoi, 0.8) << "GSM 06.10 keeps speech intelligible";
+}
+
+// Codec2 decodes unvoiced sound with random phases; each clip's reconstruction must depend on that clip
+// alone (not on what was decoded before it, nor on which thread ran it), or reruns, --jobs and --resume
+// would change the numbers.
+TEST(Codecs, ACodec2ReconstructionDependsOnItsClipAlone) {
+  if (!std::filesystem::exists(kSpeech)) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  const CodecConfig c2{"codec2", 0, 3200, 1};
+  const aeval::Audio in = aeval::load_mono(kSpeech, aeval::models::codec_sample_rate(c2));
+  const auto first = aeval::models::encode_decode(in, c2).samples;
+  const aeval::Audio other{std::vector<float>(in.samples.rbegin(), in.samples.rend()), in.sample_rate, 1};
+  aeval::models::encode_decode(other, c2);
+  EXPECT_EQ(aeval::models::encode_decode(in, c2).samples, first) << "after another clip";
+  std::vector<float> from_thread;
+  std::thread([&] { from_thread = aeval::models::encode_decode(in, c2).samples; }).join();
+  EXPECT_EQ(from_thread, first) << "on another thread";
 }
 
 TEST(Codecs, UnknownCodecsAndModesAreConfigErrors) {

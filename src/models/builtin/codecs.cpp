@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 
 #include "aeval/audio_io.hpp"
@@ -71,7 +72,24 @@ std::vector<float> opus_roundtrip(const std::vector<float>& x, int rate, int kbp
   return decoded;
 }
 
+// libcodec2 draws the phases of unvoiced harmonics from codec2_rand(), one generator with one static
+// state for the whole process: a clip's reconstruction then depends on every clip decoded before it, in
+// whatever order threads ran them, which breaks --jobs, --resume and the cache's equality of reruns.
+// The library calls it through its PLT, so this definition takes its place: the same generator
+// (libcodec2 1.0's LCG, state 1 at load), with a state per thread that each round trip starts afresh.
+thread_local std::uint64_t codec2_random_state = 1;
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int codec2_rand(void) {
+  codec2_random_state = codec2_random_state * 1103515245u + 12345u;
+  return int((codec2_random_state >> 16) & 0x7fff);
+}
+
+namespace {
+
 std::vector<float> codec2_roundtrip(const std::vector<float>& x, int mode_bps) {
+  codec2_random_state = 1;
   const std::pair<int, int> modes[] = {{3200, CODEC2_MODE_3200}, {2400, CODEC2_MODE_2400}, {1600, CODEC2_MODE_1600},
                                        {1400, CODEC2_MODE_1400}, {1300, CODEC2_MODE_1300}, {1200, CODEC2_MODE_1200}};
   int mode = -1;
