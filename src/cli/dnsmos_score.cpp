@@ -36,12 +36,11 @@ std::vector<std::filesystem::path> inputs(const DnsmosScoreArgs& args) {
 }  // namespace
 
 nlohmann::json score_dnsmos(const DnsmosScoreArgs& args, std::vector<nlohmann::json>* per_sample) {
-  if (args.p808_features != "librosa-0.8.1" && args.p808_features != "librosa-0.9")
-    throw Error(ErrorCategory::config, "--p808-features is librosa-0.8.1 (the pinned default) or librosa-0.9");
+  const auto features = dnsmos::p808_features_named(args.p808_features);
+  if (!features) throw Error(ErrorCategory::config, "--p808-features is librosa-0.8.1 (the pinned default) or librosa-0.9");
   dnsmos::Options options;
   options.p835 = args.personalized ? dnsmos::P835Model::personalized : dnsmos::P835Model::regular;
-  options.p808_features =
-      args.p808_features == "librosa-0.9" ? dnsmos::P808Features::librosa_0_9 : dnsmos::P808Features::librosa_0_8;
+  options.p808_features = *features;
   const auto models = models::dnsmos_models_dir(args.models);
   const dnsmos::Scorer scorer(models, options);
 

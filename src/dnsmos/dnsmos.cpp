@@ -229,6 +229,12 @@ ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const
   return clip;
 }
 
+std::optional<P808Features> p808_features_named(std::string_view name) {
+  if (name == "librosa-0.8.1") return P808Features::librosa_0_8;
+  if (name == "librosa-0.9") return P808Features::librosa_0_9;
+  return std::nullopt;
+}
+
 nlohmann::json clip_json(const ClipScores& c) {
   nlohmann::json out = nlohmann::json::object();
   const auto put = [&](const char* key, double v) {

@@ -15,8 +15,10 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace aeval::dnsmos {
@@ -37,6 +39,8 @@ enum class P835Model {
 // padding (reflect → zeros) and, for the odd n_fft of 321, the filterbank's frequency grid
 // (linspace → rfftfreq). The two differ by up to 0.25 MOS per clip.
 enum class P808Features { librosa_0_8, librosa_0_9 };
+// The names options and arguments give them: "librosa-0.8.1", "librosa-0.9"; nothing for another name.
+std::optional<P808Features> p808_features_named(std::string_view name);
 
 enum class ShortClips {
   doubled,              // the script: doubled until at least one window long

@@ -98,8 +98,7 @@ const EvaluatorClasses::Registration kDnsmosClass{
                                         : dnsmos::P835Model::none;
       o.p808 = args.boolean("p808");
       if (o.p835 == dnsmos::P835Model::none && !o.p808) args.fail("p835: none with p808: false leaves nothing to score");
-      o.p808_features = args.text("p808_features") == "librosa-0.9" ? dnsmos::P808Features::librosa_0_9
-                                                                    : dnsmos::P808Features::librosa_0_8;
+      o.p808_features = *dnsmos::p808_features_named(args.text("p808_features"));  // one of the declared choices
       o.short_clips = args.text("short_clips") == "doubled" ? dnsmos::ShortClips::doubled
                                                             : dnsmos::ShortClips::repeated_to_window;
       o.window_ends = args.text("window_ends") == "exact" ? dnsmos::WindowEnds::exact : dnsmos::WindowEnds::float_rounded;

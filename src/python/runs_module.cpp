@@ -180,11 +180,12 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
   return out;
 }
 
-// DNSMOS of one clip. Scorers (the networks' weights) are kept per folder and options: a loop over
-// clips loads them once. The GIL is released while the networks run.
+// DNSMOS of one clip. Scorers (the networks' weights) are kept per models argument and options: a loop
+// over clips finds its folder and loads the weights once. The GIL is released while the networks run.
 py::dict dnsmos(const py::handle& samples, int sample_rate, const std::string& models, bool personalized,
                 const std::string& p808_features) {
-  if (p808_features != "librosa-0.8.1" && p808_features != "librosa-0.9")
+  const auto features = dnsmos::p808_features_named(p808_features);
+  if (!features)
     throw py::value_error("p808_features is 'librosa-0.8.1' (the pinned default) or 'librosa-0.9', not '" +
                           p808_features + "'");
   if (sample_rate <= 0) throw py::value_error("sample_rate must be positive, not " + std::to_string(sample_rate));
@@ -195,16 +196,14 @@ py::dict dnsmos(const py::handle& samples, int sample_rate, const std::string& m
   nlohmann::json clip;
   {
     const py::gil_scoped_release release;
-    const auto folder = models::dnsmos_models_dir(models);
     {
       const std::lock_guard<std::mutex> lock(mutex);
-      auto& kept = scorers[fmt::format("{}|{}|{}", folder.string(), personalized, p808_features)];
+      auto& kept = scorers[fmt::format("{}|{}|{}", models, personalized, p808_features)];
       if (!kept) {
         dnsmos::Options options;
         options.p835 = personalized ? dnsmos::P835Model::personalized : dnsmos::P835Model::regular;
-        options.p808_features =
-            p808_features == "librosa-0.9" ? dnsmos::P808Features::librosa_0_9 : dnsmos::P808Features::librosa_0_8;
-        kept = std::make_shared<const dnsmos::Scorer>(folder, options);
+        options.p808_features = *features;
+        kept = std::make_shared<const dnsmos::Scorer>(models::dnsmos_models_dir(models), options);
       }
       scorer = kept;
     }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
 
 #include "support/hub_test_server.hpp"
 #include "support/parquet_writer.hpp"
@@ -41,6 +42,13 @@ struct CacheFixture {
     yaml << "local-list:\n  class: jsonl\n  args:\n    path: " << (dir / "local.jsonl").string() << "\n";
   }
 
+  // The local Hub's one repository: acme/words, its test split the five rows above.
+  std::map<std::string, aeval::testing::HubTestRepo> hub() const {
+    aeval::testing::HubTestRepo repo;
+    repo.main = {aeval::testing::test_commit("words"), {{"data/test-00000-of-00001.parquet", dir / "test.parquet"}}};
+    return {{"acme/words", repo}};
+  }
+
   std::string aeval(const std::string& arguments, int expected_status = 0) const {
     const auto out = run_aeval(fmt::format("--registry {} {}", registry.string(), arguments));
     EXPECT_EQ(out.status, expected_status) << arguments << "\n" << out.output;
@@ -58,9 +66,7 @@ struct CacheFixture {
 
 TEST(DatasetCacheE2E, ListingShowsSourceLicenceAndWhetherEachDatasetIsCached) {
   CacheFixture f;
-  aeval::testing::HubTestRepo repo;
-  repo.main = {aeval::testing::test_commit("words"), {{"data/test-00000-of-00001.parquet", f.dir / "test.parquet"}}};
-  aeval::testing::HubTestServer hub({{"acme/words", repo}});
+  aeval::testing::HubTestServer hub(f.hub());
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
 
   std::string line = f.listed("hub-split");
@@ -88,9 +94,7 @@ TEST(DatasetCacheE2E, ListingShowsSourceLicenceAndWhetherEachDatasetIsCached) {
 // throttled for a second (429, Retry-After: 1), so the others start while it waits.
 TEST(DatasetCacheE2E, ProcessesFetchingOneSplitAtOnceDownloadItOnce) {
   CacheFixture f;
-  aeval::testing::HubTestRepo repo;
-  repo.main = {aeval::testing::test_commit("words"), {{"data/test-00000-of-00001.parquet", f.dir / "test.parquet"}}};
-  aeval::testing::HubTestServer hub({{"acme/words", repo}});
+  aeval::testing::HubTestServer hub(f.hub());
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   aeval::testing::HubTestFaults faults;
   faults.throttled = 1;
@@ -115,9 +119,7 @@ TEST(DatasetCacheE2E, ProcessesFetchingOneSplitAtOnceDownloadItOnce) {
 
 TEST(DatasetCacheE2E, PruneRemovesOnlyWhatNoEntryReadsAndRemoveFreesOneDataset) {
   CacheFixture f;
-  aeval::testing::HubTestRepo repo;
-  repo.main = {aeval::testing::test_commit("words"), {{"data/test-00000-of-00001.parquet", f.dir / "test.parquet"}}};
-  aeval::testing::HubTestServer hub({{"acme/words", repo}});
+  aeval::testing::HubTestServer hub(f.hub());
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   f.aeval("fetch dataset hub-split");
   // Leftovers of an entry deleted since: an unfinished download.
