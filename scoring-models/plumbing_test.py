@@ -11,6 +11,9 @@ What it checks:
     torchaudio 0.13.1) speaks the protocol: "ready" first; 1 x 256 finite float32 .npy
     embeddings; the same clip gives the same embedding; an unreadable clip gets an error reply for
     its id and the process goes on; a missing or UniSpeech-layout checkpoint ends it with one line.
+  * panns_embed.py on a random-weight CNN14: 1 x 2048 embeddings over the protocol, error replies
+    for short or unreadable clips; its log-mel front end equals torchaudio's given torchlibrosa's
+    kernels.
   * utmos.py and vggish_embed.py answer requests through torch.hub with stand-in local hub
     repositories (tiny fake models, not UTMOS or VGGish): the scripts' request paths and shapes.
   * every script, when its library is missing or its weights cannot be had (HF_HUB_OFFLINE=1,
@@ -139,6 +142,14 @@ class ModelProcess:
         return self.stderr.read().decode("utf-8", "replace")
 
 
+def load_script(name):
+    """A script of this folder imported as a module (its build_model and tables)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def request(rid, wav, out):
     return {"type": "request", "id": rid, "sample_id": rid, "messages": [], "fields": {},
             "audio": [wav], "output_audio": out + ".wav", "output_embedding": out}
@@ -186,9 +197,7 @@ class SpeakerEmbeddingPlumbing(ScriptTestCase):
         import torch
         cls.shared = tempfile.mkdtemp(prefix="aeval-speaker-plumbing-")
         sys.dont_write_bytecode = True  # leave no __pycache__ beside the scripts
-        spec = importlib.util.spec_from_file_location("speaker_embedding", os.path.join(HERE, "speaker_embedding.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = load_script("speaker_embedding")
         torch.manual_seed(0)
         model = module.build_model("hubert_base")
         cls.checkpoint = os.path.join(cls.shared, "random_hubert_base_ecapa.pt")
@@ -238,6 +247,91 @@ class SpeakerEmbeddingPlumbing(ScriptTestCase):
         torch.save({"model": {"feature_weight": torch.zeros(13), "layer1.conv.weight": torch.zeros(2, 2, 5)}}, path)
         self.assert_one_line_failure("speaker_embedding.py", ["--frontend", "hubert_base", "--checkpoint", path],
                                      contains="UniSpeech")
+
+
+@unittest.skipIf(SKIP, SKIP)
+class PannsPlumbing(ScriptTestCase):
+    """panns_embed.py with RANDOM weights (cnn14-16k): protocol, shapes and the front end's arithmetic,
+    not accuracy."""
+
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        cls.shared = tempfile.mkdtemp(prefix="aeval-panns-plumbing-")
+        sys.dont_write_bytecode = True
+        cls.module = load_script("panns_embed")
+        torch.manual_seed(0)
+        model = cls.module.build_model("cnn14-16k")
+        cls.checkpoint = os.path.join(cls.shared, "random_cnn14_16k.pth")
+        torch.save({"model": model.state_dict()}, cls.checkpoint)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.shared, ignore_errors=True)
+
+    def test_embeddings_over_the_protocol(self):
+        import numpy
+        voice = write_wav(os.path.join(self.tmp, "a.wav"), seed=1)
+        clips = {"a": voice, "c": voice,
+                 "d": write_wav(os.path.join(self.tmp, "d.wav"), seconds=2.0, seed=2, tone=330.0),
+                 "short": write_wav(os.path.join(self.tmp, "short.wav"), seconds=0.2),
+                 "missing": os.path.join(self.tmp, "missing.wav")}
+        process = self.start("panns_embed.py", ["--variant", "cnn14-16k", "--checkpoint", self.checkpoint,
+                                                "--device", "cpu"], isolated_env(self.tmp))
+        self.assertEqual(process.receive(timeout=120).get("type"), "ready")
+        for rid, clip in clips.items():
+            process.send(request(rid, clip, os.path.join(self.tmp, rid + ".npy")))
+        replies = {}
+        for _ in clips:
+            reply = process.receive()
+            replies[reply["id"]] = reply
+        self.assertEqual(replies["missing"]["type"], "error", replies["missing"])
+        self.assertEqual(replies["short"]["type"], "error", replies["short"])
+        self.assertIn("needs at least 0.31 s", replies["short"]["message"])
+        rows = {}
+        for rid in ("a", "c", "d"):
+            self.assertEqual(replies[rid]["type"], "response", replies[rid])
+            rows[rid] = self.load_npy(replies[rid]["embedding"])
+            self.assertEqual(rows[rid].shape, (1, 2048))
+            self.assertEqual(rows[rid].dtype, numpy.float32)
+            self.assertTrue(numpy.isfinite(rows[rid]).all() and (rows[rid] >= 0).all(), "ReLU output expected")
+        self.assertTrue(numpy.array_equal(rows["a"], rows["c"]))
+        self.assertFalse(numpy.array_equal(rows["a"], rows["d"]))
+        self.assertEqual(process.finish(), (0, []))
+
+    def test_log_mel_front_end_equals_torchaudio_with_torchlibrosa_kernels(self):
+        """With the kernels torchlibrosa stores (Hann-windowed DFT rows, Slaney mel matrix), the
+        strided-conv STFT and the mel product must give torchaudio's centred, reflect-padded log-mel."""
+        import torch
+        import torchaudio
+        model = self.module.build_model("cnn14-16k")
+        n_fft, hop, bins = 512, 160, 257
+        n = torch.arange(n_fft, dtype=torch.float64)
+        k = torch.arange(bins, dtype=torch.float64)[:, None]
+        window = torch.hann_window(n_fft, periodic=True, dtype=torch.float64)
+        angle = -2 * math.pi * k * n / n_fft
+        stft = model.spectrogram_extractor.stft
+        stft.conv_real.weight.data = (torch.cos(angle) * window).float()[:, None, :]
+        stft.conv_imag.weight.data = (torch.sin(angle) * window).float()[:, None, :]
+        mel = torchaudio.functional.melscale_fbanks(bins, 50.0, 8000.0, 64, 16000, norm="slaney", mel_scale="slaney")
+        model.logmel_extractor.melW.data = mel.float()
+        torch.manual_seed(1)
+        wave = 0.1 * torch.randn(1, 16000)
+        with torch.no_grad():
+            ours = model.logmel_extractor(model.spectrogram_extractor(wave))[0, 0]
+        reference = torchaudio.transforms.MelSpectrogram(16000, n_fft=n_fft, hop_length=hop, f_min=50.0, f_max=8000.0,
+                                                         n_mels=64, center=True, pad_mode="reflect", power=2.0,
+                                                         norm="slaney", mel_scale="slaney")(wave)[0].T
+        reference = 10 * torch.log10(torch.clamp(reference, min=1e-10))
+        self.assertEqual(tuple(ours.shape), (101, 64))
+        self.assertLess(float((ours - reference).abs().max()), 1e-3)
+
+    def test_a_checkpoint_of_another_layout_is_one_line(self):
+        import torch
+        path = os.path.join(self.tmp, "other.pth")
+        torch.save({"model": {"fc1.weight": torch.zeros(2, 2)}}, path)
+        self.assert_one_line_failure("panns_embed.py", ["--variant", "cnn14-16k", "--checkpoint", path],
+                                     contains="strict load failed")
 
 
 FAKE_UTMOS_HUBCONF = '''
@@ -386,7 +480,8 @@ class OneLineFailures(ScriptTestCase):
     def test_missing_library_or_weights(self):
         cases = [("whisper_asr.py", ["--language", "english"]), ("whisper_asr.py", ["--language", "auto"]),
                  ("paraformer_asr.py", []), ("utmos.py", []), ("ast_frames.py", ["--layer", "13"]),
-                 ("clap_embed.py", []), ("vggish_embed.py", []), ("speaker_embedding.py", ["--frontend", "wavlm_large"])]
+                 ("clap_embed.py", []), ("vggish_embed.py", []), ("speaker_embedding.py", ["--frontend", "wavlm_large"]),
+                 ("panns_embed.py", [])]
         for script, args in cases:
             with self.subTest(script=script, args=args):
                 self.assert_one_line_failure(script, args)

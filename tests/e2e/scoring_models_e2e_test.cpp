@@ -154,7 +154,7 @@ TEST(ScoringModelsE2E, EveryScoringModelOfTheFieldStopsARunWithOneLineWhenItCann
   const aeval::testing::ScopedEnv no_links("PIP_FIND_LINKS", (dir / "no-wheels").c_str());
   std::filesystem::create_directories(dir / "no-wheels");
   for (const char* evaluator : {"seed-tts-wer-en", "seed-tts-cer-zh", "speaker-sim", "utmos", "spoken-answer-match",
-                                "audiobertscore-ast", "fad-vggish", "clap-score", "long-tts-wer-en", "long-tts-wer-zh"}) {
+                                "audiobertscore-ast", "fad-vggish", "fad-panns", "clap-score", "long-tts-wer-en", "long-tts-wer-zh"}) {
     SCOPED_TRACE(evaluator);
     // (The spoken answer is compared with the sentence itself here: these rows have no answer field.)
     const auto o = run_aeval(fmt::format("run --dataset tts-sentences --model espeak-en-us --prompt speak --evaluator {} "
