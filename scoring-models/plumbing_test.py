@@ -10,7 +10,9 @@ What it checks:
   * speaker_embedding.py on a random-weight checkpoint (frontend hubert_base, the smallest in
     torchaudio 0.13.1) speaks the protocol: "ready" first; 1 x 256 finite float32 .npy
     embeddings; the same clip gives the same embedding; an unreadable clip gets an error reply for
-    its id and the process goes on; a missing or UniSpeech-layout checkpoint ends it with one line.
+    its id and the process goes on; a missing checkpoint ends it with one line; the frontend names
+    agree with torchaudio's fairseq import on every HuBERT key, and a UniSpeech-layout file of the
+    same weights gives the same embedding; the official download fails offline in one line.
   * panns_embed.py on a random-weight CNN14: 1 x 2048 embeddings over the protocol, error replies
     for short or unreadable clips; its log-mel front end equals torchaudio's given torchlibrosa's
     kernels.
@@ -150,6 +152,36 @@ def load_script(name):
     return module
 
 
+def fairseq_hubert_base_names():
+    """HuBERT-base's parameter names as fairseq (and s3prl, inside UniSpeech's checkpoints) has them."""
+    names = [f"feature_extractor.conv_layers.{i}.0.weight" for i in range(7)]
+    names += ["feature_extractor.conv_layers.0.2.weight", "feature_extractor.conv_layers.0.2.bias"]
+    names += [f"{m}.{p}" for m in ("post_extract_proj", "layer_norm", "encoder.layer_norm") for p in ("weight", "bias")]
+    names += [f"encoder.pos_conv.0.{p}" for p in ("bias", "weight_g", "weight_v")]
+    for i in range(12):
+        for part in ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.out_proj",
+                     "self_attn_layer_norm", "fc1", "fc2", "final_layer_norm"):
+            names += [f"encoder.layers.{i}.{part}.weight", f"encoder.layers.{i}.{part}.bias"]
+    return names
+
+
+def unispeech_head_names():
+    """The parameter and buffer names of UniSpeech's ECAPA_TDNN_SMALL head (models/ecapa_tdnn.py)."""
+    norm = ("weight", "bias", "running_mean", "running_var", "num_batches_tracked")
+    names = ["feature_weight"] + [f"layer1.conv.{p}" for p in ("weight", "bias")] + [f"layer1.bn.{p}" for p in norm]
+    for k in (2, 3, 4):
+        for conv in ("Conv1dReluBn1", "Conv1dReluBn2"):
+            names += [f"layer{k}.{conv}.conv.{p}" for p in ("weight", "bias")]
+            names += [f"layer{k}.{conv}.bn.{p}" for p in norm]
+        for j in range(7):
+            names += [f"layer{k}.Res2Conv1dReluBn.convs.{j}.{p}" for p in ("weight", "bias")]
+            names += [f"layer{k}.Res2Conv1dReluBn.bns.{j}.{p}" for p in norm]
+        names += [f"layer{k}.SE_Connect.linear{i}.{p}" for i in (1, 2) for p in ("weight", "bias")]
+    names += [f"{m}.{p}" for m in ("conv", "pooling.linear1", "pooling.linear2", "linear") for p in ("weight", "bias")]
+    names += [f"bn.{p}" for p in norm]
+    return names
+
+
 def request(rid, wav, out):
     return {"type": "request", "id": rid, "sample_id": rid, "messages": [], "fields": {},
             "audio": [wav], "output_audio": out + ".wav", "output_embedding": out}
@@ -200,8 +232,9 @@ class SpeakerEmbeddingPlumbing(ScriptTestCase):
         module = load_script("speaker_embedding")
         torch.manual_seed(0)
         model = module.build_model("hubert_base")
+        cls.state = model.state_dict()
         cls.checkpoint = os.path.join(cls.shared, "random_hubert_base_ecapa.pt")
-        torch.save(model.state_dict(), cls.checkpoint)
+        torch.save(cls.state, cls.checkpoint)
 
     @classmethod
     def tearDownClass(cls):
@@ -241,12 +274,82 @@ class SpeakerEmbeddingPlumbing(ScriptTestCase):
     def test_missing_checkpoint_is_one_line(self):
         self.assert_one_line_failure("speaker_embedding.py", ["--frontend", "hubert_base"], contains="no checkpoint")
 
-    def test_unispeech_layout_is_refused_in_one_line(self):
+    def test_a_unispeech_file_missing_weights_is_one_line(self):
         import torch
         path = os.path.join(self.tmp, "unispeech_like.pth")
-        torch.save({"model": {"feature_weight": torch.zeros(13), "layer1.conv.weight": torch.zeros(2, 2, 5)}}, path)
+        torch.save({"model": {"feature_weight": torch.zeros(13), "layer1.conv.weight": torch.zeros(512, 768, 5)}}, path)
         self.assert_one_line_failure("speaker_embedding.py", ["--frontend", "hubert_base", "--checkpoint", path],
-                                     contains="UniSpeech")
+                                     contains="does not fit")
+
+    def test_frontend_names_agree_with_torchaudios_fairseq_import(self):
+        """Every HuBERT-base key, named as fairseq (and UniSpeech's s3prl frontend) names it, is renamed
+        by the script exactly as torchaudio's own fairseq import renames it."""
+        from torchaudio.models.wav2vec2.utils.import_fairseq import _map_key
+        module = load_script("speaker_embedding")
+        names = fairseq_hubert_base_names()
+        theirs = {name: _map_key(name) for name in names}
+        ours = {name: module.rename(name, module.FRONTEND_NAMES) for name in names}
+        self.assertEqual(ours, theirs)
+        frontend_keys = {k[len("frontend."):] for k in self.state if k.startswith("frontend.")}
+        self.assertEqual(set(theirs.values()), frontend_keys, "the names must cover the model's frontend")
+
+    def test_a_unispeech_layout_file_gives_the_same_embeddings(self):
+        import numpy
+        import torch
+        from torchaudio.models.wav2vec2.utils.import_fairseq import _map_key
+        module = load_script("speaker_embedding")
+        unispeech = {"feature_extract.model." + name: self.state["frontend." + _map_key(name)]
+                     for name in fairseq_hubert_base_names()}
+        head = {name: module.rename(name, module.HEAD_NAMES) for name in unispeech_head_names()}
+        self.assertEqual(sorted(head.values()), sorted(k for k in self.state if not k.startswith("frontend.")),
+                         "UniSpeech's head names must map one to one onto the script's")
+        unispeech.update({name: self.state[ours] for name, ours in head.items()})
+        unispeech["loss_calculator.projection.weight"] = torch.zeros(3, 256)  # training-only, dropped
+        unispeech["feature_extract.model.mask_emb"] = torch.zeros(768)
+        path = os.path.join(self.tmp, "unispeech_layout.pth")
+        torch.save({"model": unispeech}, path)
+        voice = write_wav(os.path.join(self.tmp, "voice.wav"), seed=3)
+        vectors = []
+        for checkpoint in (self.checkpoint, path):
+            process = self.start("speaker_embedding.py", ["--frontend", "hubert_base", "--checkpoint", checkpoint,
+                                                          "--device", "cpu"], isolated_env(self.tmp))
+            self.assertEqual(process.receive().get("type"), "ready")
+            out = os.path.join(self.tmp, f"{len(vectors)}.npy")
+            process.send(request("v", voice, out))
+            self.assertEqual(process.receive()["type"], "response")
+            self.assertEqual(process.finish(), (0, []))
+            vectors.append(self.load_npy(out))
+        self.assertTrue(numpy.array_equal(vectors[0], vectors[1]))
+
+    def test_the_official_download_fails_in_one_line_and_leaves_no_file(self):
+        module = load_script("speaker_embedding")
+
+        class Failed(Exception):
+            pass
+
+        class Channel:
+            def fail(self, message):
+                raise Failed(message)
+
+        class OfflineGdown:
+            @staticmethod
+            def download(id, output, quiet):
+                with open(output, "wb") as f:  # the connection drops half way
+                    f.write(b"PK\x03\x04 half a file")
+                raise ConnectionError("Connection reset by peer while reading drive.google.com")
+
+        folder = os.path.join(self.tmp, "cache")
+        sys.modules["gdown"] = OfflineGdown
+        try:
+            with self.assertRaises(Failed) as failure:
+                module.download_official(Channel(), "wavlm_large", folder)
+        finally:
+            del sys.modules["gdown"]
+        message = str(failure.exception)
+        self.assertIn("cannot download UniSpeech's wavlm_large_finetune.pth", message)
+        self.assertIn("1-aE1NfzpRCLxA4GUxX9ITI3F9LlbtEGP", message)
+        self.assertIn("ConnectionError", message)
+        self.assertEqual(os.listdir(folder), [])
 
 
 @unittest.skipIf(SKIP, SKIP)

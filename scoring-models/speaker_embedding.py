@@ -15,9 +15,12 @@ speaker_similarity takes the cosine). Audio comes at 16 kHz (input_sample_rate: 
   --frontend    wavlm_large (Seed-TTS-Eval's; needs torchaudio >= 2.0), wavlm_base_plus,
                 hubert_large, hubert_base, wav2vec2_large, wav2vec2_large_lv60k, wav2vec2_base
                 (hubert_base / wav2vec2_base are the smallest: the plumbing test uses hubert_base)
-  --checkpoint  a state dict of the whole model in this script's layout (below); default
-                $SPEAKER_EMBEDDING_CHECKPOINT, else
-                ${XDG_CACHE_HOME:-~/.cache}/aeval/scoring-models/speaker_embedding/<frontend>_ecapa.pt
+  --checkpoint  a state dict of the whole model, in this script's layout (below) or in UniSpeech's
+                (converted on load); default $SPEAKER_EMBEDDING_CHECKPOINT, else
+                ${XDG_CACHE_HOME:-~/.cache}/aeval/scoring-models/speaker_embedding/<frontend>_ecapa.pt,
+                which for wavlm_large is made on first use: UniSpeech's wavlm_large_finetune.pth (the
+                file Seed-TTS-Eval's README links, Google Drive id below) is downloaded with gdown,
+                converted, and saved there; the downloaded file is then deleted
   --normalize-waveform  auto (default: per frontend, as its pre-training did: yes for wavlm_large,
                 hubert_large, wav2vec2_large_lv60k), yes, no: zero-mean unit-variance per clip
   --channels / --embedding-dim  the head's width (512) and output size (256)
@@ -36,10 +39,9 @@ wrapper is unwrapped):
   head.*           the ECAPA-TDNN head (stem, blocks.N.{reduce,res2,expand,se}, aggregate, pool,
                    pool_norm, embed)
 
-Converter note: UniSpeech's wavlm_large_finetune.pth (Seed-TTS-Eval's checkpoint). It is a dict
-whose "model" entry is UniSpeech's ECAPA_TDNN state dict, in other names; this script refuses it
-as it is (one line saying so) and must be given a converted file. The head's names map one to one,
-from reading UniSpeech's models/ecapa_tdnn.py:
+UniSpeech's layout (wavlm_large_finetune.pth and its siblings: a dict whose "model" entry is
+UniSpeech's ECAPA_TDNN state dict, frontend included: a public re-implementation loads that file
+onto the whole model with no key missing) is recognized by its names and converted on load:
   feature_weight                              -> layer_weights
   layer1.conv.* / layer1.bn.*                 -> head.stem.conv.* / head.stem.norm.*
   layer{2,3,4}.Conv1dReluBn1.{conv,bn}.*      -> head.blocks.{0,1,2}.reduce.{conv,norm}.*
@@ -49,32 +51,77 @@ from reading UniSpeech's models/ecapa_tdnn.py:
   conv.* / pooling.linear1.* / pooling.linear2.* / bn.* / linear.*
                                               -> head.aggregate.* / head.pool.attend.* /
                                                  head.pool.score.* / head.pool_norm.* / head.embed.*
-The frontend keys (feature_extract.model.*) use Microsoft's original WavLM names (fairseq style:
-encoder.layers.N.self_attn.{q,k,v,out}_proj, relative_attention_bias, grep_linear, grep_a, fc1,
-fc2, ...), which torchaudio's wavlm_large names differently (q, k, v stacked in
-attention.attention.in_proj_weight, rel_attn_embed, gru_rel_pos_linear, gru_rel_pos_const,
-feed_forward.*): one route is transformers' WavLM conversion into WavLMModel, then
-torchaudio.models.wav2vec2.utils.import_huggingface_model(...).state_dict() under "frontend.".
-UniSpeech loads the file with strict=False on top of s3prl's pre-trained WavLM-Large, so where the
-file lacks frontend keys the pre-trained WavLM-Large weights are the frontend.
-What is verified here: the protocol, the shapes (1 x 256 float32, finite) and that one clip gives
-one embedding, with random weights on hubert_base (plumbing_test.py). Not verified: the key
-mapping above against the real file, whether that file holds fine-tuned frontend weights, and any
-embedding or SIM value against UniSpeech's code; aeval's resampling to 16 kHz also differs from
-Seed-TTS-Eval's (librosa load + torchaudio Resample).
+  feature_extract.model.<fairseq-style name>  -> frontend.<torchaudio name> (FRONTEND_NAMES below:
+                                                 the names torchaudio's own fairseq import uses, plus
+                                                 WavLM's relative_attention_bias, grep_linear, grep_a;
+                                                 q/k/v_proj stacked into in_proj for torchaudio's WavLM)
+  loss_calculator.* (the training loss's projection) and other names are dropped; the load is then
+  strict about every key the model has.
+What is verified here (plumbing_test.py, random weights on hubert_base): the protocol and shapes;
+that the frontend names agree with torchaudio 0.13's fairseq import on every HuBERT key; that a
+UniSpeech-layout file gives the same embeddings as the same weights in this script's layout; the
+download's one-line failures. Not verified here (torchaudio 0.13 has no WavLM, and no network): the
+WavLM-only names (relative bias, gates, stacked q/k/v) against the real file, and any embedding or
+SIM value against UniSpeech's code; aeval's resampling to 16 kHz also differs from Seed-TTS-Eval's
+(librosa load + torchaudio Resample).
 
-Expected failures (torch/torchaudio missing or too old for the frontend, no checkpoint, a
-checkpoint of another layout) end the process with status 2 and one line on stderr starting
+Expected failures (torch/torchaudio/gdown missing or too old for the frontend, no checkpoint and
+no download, a checkpoint of another layout) end the process with status 2 and one line on stderr starting
 "speaker_embedding.py:". The protocol plumbing (replies, that line, reading WAV requests, writing
 the .npy) is process_protocol.py's, beside this script.
 """
 import argparse
 import inspect
 import os
+import re
 
 import process_protocol as protocol
 
 RATE = 16000
+# The official fine-tuned checkpoints (UniSpeech downstreams/speaker_verification), by frontend:
+# Google Drive file id, file name. wavlm_large's is the one Seed-TTS-Eval's README links.
+OFFICIAL = {"wavlm_large": ("1-aE1NfzpRCLxA4GUxX9ITI3F9LlbtEGP", "wavlm_large_finetune.pth")}
+
+# fairseq/UniSpeech frontend names -> torchaudio's (full matches, tried in order).
+FRONTEND_NAMES = [
+    (r"feature_extractor\.conv_layers\.0\.2\.(weight|bias)", r"feature_extractor.conv_layers.0.layer_norm.\1"),
+    (r"feature_extractor\.conv_layers\.(\d+)\.0\.(weight|bias)", r"feature_extractor.conv_layers.\1.conv.\2"),
+    (r"feature_extractor\.conv_layers\.(\d+)\.2\.1\.(weight|bias)", r"feature_extractor.conv_layers.\1.layer_norm.\2"),
+    (r"post_extract_proj\.(weight|bias)", r"encoder.feature_projection.projection.\1"),
+    (r"layer_norm\.(weight|bias)", r"encoder.feature_projection.layer_norm.\1"),
+    (r"encoder\.pos_conv\.0\.(bias|weight_g|weight_v)", r"encoder.transformer.pos_conv_embed.conv.\1"),
+    (r"encoder\.layer_norm\.(weight|bias)", r"encoder.transformer.layer_norm.\1"),
+    (r"encoder\.layers\.(\d+)\.self_attn\.((?:k|v|q|out)_proj\.(?:weight|bias))",
+     r"encoder.transformer.layers.\1.attention.\2"),
+    (r"encoder\.layers\.(\d+)\.self_attn\.relative_attention_bias\.weight",
+     r"encoder.transformer.layers.\1.attention.rel_attn_embed.weight"),
+    (r"encoder\.layers\.(\d+)\.self_attn\.grep_linear\.(weight|bias)",
+     r"encoder.transformer.layers.\1.attention.gru_rel_pos_linear.\2"),
+    (r"encoder\.layers\.(\d+)\.self_attn\.grep_a", r"encoder.transformer.layers.\1.attention.gru_rel_pos_const"),
+    (r"encoder\.layers\.(\d+)\.self_attn_layer_norm\.(weight|bias)", r"encoder.transformer.layers.\1.layer_norm.\2"),
+    (r"encoder\.layers\.(\d+)\.fc1\.(weight|bias)", r"encoder.transformer.layers.\1.feed_forward.intermediate_dense.\2"),
+    (r"encoder\.layers\.(\d+)\.fc2\.(weight|bias)", r"encoder.transformer.layers.\1.feed_forward.output_dense.\2"),
+    (r"encoder\.layers\.(\d+)\.final_layer_norm\.(weight|bias)", r"encoder.transformer.layers.\1.final_layer_norm.\2"),
+]
+# UniSpeech's ECAPA head names -> this script's.
+HEAD_NAMES = [
+    (r"feature_weight", "layer_weights"),
+    (r"layer1\.conv\.(\w+)", r"head.stem.conv.\1"),
+    (r"layer1\.bn\.(\w+)", r"head.stem.norm.\1"),
+    (r"layer([234])\.Conv1dReluBn1\.conv\.(\w+)", r"head.blocks.<\1>.reduce.conv.\2"),
+    (r"layer([234])\.Conv1dReluBn1\.bn\.(\w+)", r"head.blocks.<\1>.reduce.norm.\2"),
+    (r"layer([234])\.Res2Conv1dReluBn\.convs\.(\d+)\.(\w+)", r"head.blocks.<\1>.res2.convs.\2.\3"),
+    (r"layer([234])\.Res2Conv1dReluBn\.bns\.(\d+)\.(\w+)", r"head.blocks.<\1>.res2.norms.\2.\3"),
+    (r"layer([234])\.Conv1dReluBn2\.conv\.(\w+)", r"head.blocks.<\1>.expand.conv.\2"),
+    (r"layer([234])\.Conv1dReluBn2\.bn\.(\w+)", r"head.blocks.<\1>.expand.norm.\2"),
+    (r"layer([234])\.SE_Connect\.linear1\.(\w+)", r"head.blocks.<\1>.se.squeeze.\2"),
+    (r"layer([234])\.SE_Connect\.linear2\.(\w+)", r"head.blocks.<\1>.se.excite.\2"),
+    (r"conv\.(\w+)", r"head.aggregate.\1"),
+    (r"pooling\.linear1\.(\w+)", r"head.pool.attend.\1"),
+    (r"pooling\.linear2\.(\w+)", r"head.pool.score.\1"),
+    (r"bn\.(\w+)", r"head.pool_norm.\1"),
+    (r"linear\.(\w+)", r"head.embed.\1"),
+]
 
 # frontend -> (torchaudio.models factory, normalize the waveform by default)
 FRONTENDS = {
@@ -262,6 +309,70 @@ def read_state_dict(torch, path):
     return blob
 
 
+def rename(key, table):
+    """The key under the first (pattern, replacement) of the table that matches it whole; None if none
+    does. <k> in a replacement stands for the block index k - 2 (UniSpeech's layer2 is block 0)."""
+    for pattern, replacement in table:
+        match = re.fullmatch(pattern, key)
+        if match:
+            return re.sub(r"<(\d)>", lambda m: str(int(m[1]) - 2), match.expand(replacement))
+    return None
+
+
+def is_unispeech_layout(state):
+    return "feature_weight" in state or any(k.startswith(("feature_extract.", "layer1.")) for k in state)
+
+
+def from_unispeech(torch, state, target_keys):
+    """A UniSpeech ECAPA_TDNN state dict in this script's names (the docstring's table), fitted to the
+    target model's keys; names of neither table (the training loss's projection) are dropped."""
+    out = {}
+    for key, value in state.items():
+        if key.startswith("feature_extract.model."):
+            name = rename(key[len("feature_extract.model."):], FRONTEND_NAMES)
+            name = name and "frontend." + name
+        else:
+            name = rename(key, HEAD_NAMES)
+        if name is not None:
+            out[name] = value
+    # torchaudio's WavLM attention is an nn.MultiheadAttention: q, k, v stacked in that order
+    for key in [k for k in out if k.endswith(".attention.q_proj.weight")]:
+        layer = key[: -len("q_proj.weight")]
+        if layer + "attention.in_proj_weight" in target_keys:
+            for kind in ("weight", "bias"):
+                out[f"{layer}attention.in_proj_{kind}"] = torch.cat([out.pop(f"{layer}{p}_proj.{kind}") for p in "qkv"])
+                out[f"{layer}attention.out_proj.{kind}"] = out.pop(f"{layer}out_proj.{kind}")
+    # the positional conv's weight norm, saved as weight_g / weight_v, is a parametrization in newer torch
+    conv = "frontend.encoder.transformer.pos_conv_embed.conv."
+    for old, new in (("weight_g", "parametrizations.weight.original0"), ("weight_v", "parametrizations.weight.original1")):
+        if conv + old in out and conv + old not in target_keys and conv + new in target_keys:
+            out[conv + new] = out.pop(conv + old)
+    return out
+
+
+def download_official(channel, frontend, folder):
+    """UniSpeech's fine-tuned checkpoint for the frontend, fetched from Google Drive with gdown into
+    folder (under a .part name, so an interrupted download is never taken for the file); its path."""
+    import gdown
+
+    file_id, name = OFFICIAL[frontend]
+    partial = os.path.join(folder, name + ".part")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fetched = gdown.download(id=file_id, output=partial, quiet=True)
+    except Exception as error:
+        fetched, reason = None, protocol.describe(error, 200)
+    else:
+        reason = "gdown fetched nothing"
+    if not fetched or not os.path.isfile(partial):
+        if os.path.exists(partial):  # what an interrupted download left
+            os.remove(partial)
+        channel.fail(f"cannot download UniSpeech's {name} (Google Drive file {file_id}; no network?): {reason}: "
+                     f"run once with network access (it is converted and cached in {folder}), or pass "
+                     f"--checkpoint /path/to/{name}")
+    return partial
+
+
 def load(args, channel):
     # libraries are imported here, not at the top: protocol.run reports a missing one in one line
     import numpy as np
@@ -273,29 +384,33 @@ def load(args, channel):
         channel.fail(f"torchaudio {torchaudio.__version__} has no models.{factory_name} for --frontend "
                      f"{args.frontend} (WavLM needs torchaudio >= 2.0): install the pinned packages with "
                      f"`pip install -r speaker_embedding.requirements.txt`, or choose another --frontend")
-    checkpoint = args.checkpoint or default_checkpoint(args.frontend)
-    if not os.path.isfile(checkpoint):
-        channel.fail(f"no checkpoint at {checkpoint}: pass --checkpoint PATH (a state dict of this script's "
-                     f"model; its docstring says how UniSpeech's wavlm_large_finetune.pth maps to it) or set "
-                     f"SPEAKER_EMBEDDING_CHECKPOINT")
-    try:
-        state = read_state_dict(torch, checkpoint)
-    except Exception as error:
-        channel.fail(f"cannot read the checkpoint {checkpoint}: {protocol.describe(error, 200)}")
-    if "feature_weight" in state or any(k.startswith(("feature_extract.", "layer1.")) for k in state):
-        channel.fail(f"{checkpoint} is in UniSpeech's layout (feature_weight, layer1.*, feature_extract.*): "
-                     f"convert it to this script's layout first (frontend.*, layer_weights, head.*; see the "
-                     f"docstring of {channel.script}, whose mapping is not verified against the real file)")
     model = build_model(args.frontend, args.channels, args.embedding_dim)
+    checkpoint = args.checkpoint or default_checkpoint(args.frontend)
+    downloaded = None
+    if not os.path.isfile(checkpoint):
+        if args.checkpoint or args.frontend not in OFFICIAL or os.environ.get("SPEAKER_EMBEDDING_CHECKPOINT"):
+            channel.fail(f"no checkpoint at {checkpoint}: pass --checkpoint PATH (this script's layout or "
+                         f"UniSpeech's) or set SPEAKER_EMBEDDING_CHECKPOINT")
+        downloaded = download_official(channel, args.frontend, os.path.dirname(checkpoint))
+    try:
+        state = read_state_dict(torch, downloaded or checkpoint)
+    except Exception as error:
+        channel.fail(f"cannot read the checkpoint {downloaded or checkpoint}: {protocol.describe(error, 200)}")
+    if is_unispeech_layout(state):
+        state = from_unispeech(torch, state, set(model.state_dict()))
     try:
         result = model.load_state_dict(state, strict=False)
     except RuntimeError as error:
-        channel.fail(f"the checkpoint {checkpoint} does not fit --frontend {args.frontend}: "
+        channel.fail(f"the checkpoint {downloaded or checkpoint} does not fit --frontend {args.frontend}: "
                      f"{protocol.describe(error, 200)}")
     if result.missing_keys or result.unexpected_keys:
-        channel.fail(f"the checkpoint {checkpoint} does not fit --frontend {args.frontend}: "
+        channel.fail(f"the checkpoint {downloaded or checkpoint} does not fit --frontend {args.frontend}: "
                      f"{len(result.missing_keys)} keys missing (e.g. {result.missing_keys[:3]}), "
                      f"{len(result.unexpected_keys)} unexpected (e.g. {result.unexpected_keys[:3]})")
+    if downloaded:  # keep the converted weights only, written whole before the download goes
+        torch.save(model.state_dict(), checkpoint + ".part")
+        os.replace(checkpoint + ".part", checkpoint)
+        os.remove(downloaded)
     device = protocol.to_device(torch, model, args.device)
     normalize = FRONTENDS[args.frontend][1] if args.normalize_waveform == "auto" else args.normalize_waveform == "yes"
     identity = (f"ecapa-tdnn on {args.frontend} ({os.path.basename(checkpoint)}, torchaudio "
