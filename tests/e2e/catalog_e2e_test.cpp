@@ -113,6 +113,10 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/vocalsound",  // as TwinkStart/VSC, seen
        {{{"spk_id", "string"}, {"wav", "string"}, {"labels", "string"}, {"WavPath", "string"}, {"label", "string"},
          {"audio", "audio"}}}},
+      // Columns as public scripts that read these copies name them.
+      {"TwinkStart/RespiratorySound",
+       {{{"WavPath", "string"}, {"Crackles", "string"}, {"Wheezes", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/heart_beat", {{{"filename", "string"}, {"label", "string"}, {"WavPath", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/AudioCaps",  // seen
        {{{"audiocap_id", "int64"}, {"youtube_id", "string"}, {"start_time", "int64"}, {"caption", "string"},
          {"WavPath", "string"}, {"audio", "audio"}}}},
