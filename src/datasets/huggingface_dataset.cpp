@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
+#include "datasets/class_labels.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
@@ -70,13 +71,17 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       if (c.name != id_column && c.name != config.audio_column && c.name != config.text_column) fields.push_back(c.name);
   for (const auto& f : fields) require(f, "fields");
 
+  // Class-label columns (integers in the files) are read as their names; the schema is the same in every file.
+  const auto labels = split.files.empty() ? std::map<std::string, std::vector<std::string>>{}
+                                          : datasets::class_label_names(table, split.files.front());
+  const auto value = [&](const std::string& column) { return datasets::column_value_sql(column, labels); };
   // One scan per file keeps each row's position in its file, which its clip locator names.
   std::vector<std::string> select = {"CAST(file_row_number AS VARCHAR)",
-                                     id_column.empty() ? "NULL::VARCHAR" : "CAST(" + TableReader::quoted(id_column) + " AS VARCHAR)",
+                                     id_column.empty() ? "NULL::VARCHAR" : "CAST(" + value(id_column) + " AS VARCHAR)",
                                      config.text_column.empty() ? "NULL::VARCHAR"
-                                                                : "CAST(" + TableReader::quoted(config.text_column) + " AS VARCHAR)",
+                                                                : "CAST(" + value(config.text_column) + " AS VARCHAR)",
                                      audio_type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
-  for (const auto& f : fields) select.push_back("CAST(to_json(" + TableReader::quoted(f) + ") AS VARCHAR)");
+  for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
   std::string columns;
   for (const auto& s : select) columns += (columns.empty() ? "" : ", ") + s;

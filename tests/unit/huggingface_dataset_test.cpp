@@ -191,6 +191,41 @@ TEST(HuggingfaceDataset, ComputedFieldsAreDuckDbExpressionsOverTheColumns) {
   EXPECT_NE(f.error("    computed_fields: {x: \"no_such_column + 1\"}\n").find("no_such_column"), std::string::npos);
 }
 
+// A ClassLabel column is stored as integers; `datasets` names its labels in the file's
+// "huggingface" metadata, and aeval reads the column as those names (-1, no label, as null).
+TEST(HuggingfaceDataset, AClassLabelColumnReadsAsItsNames) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  const auto labelled = f.dir / "labelled.parquet";
+  aeval::testing::write_parquet(
+      fmt::format("SELECT regexp_extract(filename, '([^/]+)\\.wav$', 1) AS id, "
+                  "{{'bytes': content, 'path': regexp_extract(filename, '[^/]+$')}} AS audio, "
+                  "[1, 2, -1, 0][row_number() OVER (ORDER BY filename)::INTEGER]::BIGINT AS genre, 7::BIGINT AS take "
+                  "FROM read_blob({}) ORDER BY id",
+                  aeval::datasets::TableReader::literal((f.dir / "wav" / "*.wav").string())),
+      labelled, 122880,
+      {{"huggingface", R"({"info": {"features": {"id": {"dtype": "string", "_type": "Value"}, "audio": {"_type": "Audio"},
+          "genre": {"names": ["blues", "classical", "country"], "_type": "ClassLabel"},
+          "take": {"dtype": "int64", "_type": "Value"}}}})"}});
+  HubTestRepo repo;
+  repo.main = {test_commit("labels"), {{"data/test-00000-of-00001.parquet", labelled}}};
+  HubTestServer hub({{"acme/prompts", repo}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const auto as_text = aeval::pipeline::load_dataset(f.registry("    text_column: genre\n"), "hub");
+  std::map<std::string, std::string> references;
+  for (const auto& s : as_text.samples) {
+    references[s.id] = s.reference.value_or("");
+    EXPECT_EQ(s.fields["take"], 7) << "a plain integer column stays a number";
+  }
+  // read_blob lists the files by name: activated, agent-alreadyon, conf-adminmenu-18, vm-goodbye
+  EXPECT_EQ(references, (std::map<std::string, std::string>{
+                            {"activated", "classical"}, {"agent-alreadyon", "country"}, {"conf-adminmenu-18", ""},
+                            {"vm-goodbye", "blues"}}));
+  const auto as_field = aeval::pipeline::load_dataset(f.registry("    text_column: ''\n"), "hub");
+  for (const auto& s : as_field.samples)
+    EXPECT_EQ(s.fields["genre"], references[s.id].empty() ? nlohmann::json(nullptr) : nlohmann::json(references[s.id]));
+}
+
 TEST(HuggingfaceDataset, AMissingColumnListsTheColumnsThereAre) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   Fixture f;

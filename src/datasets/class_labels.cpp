@@ -1,0 +1,42 @@
+#include "datasets/class_labels.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace aeval::datasets {
+
+std::map<std::string, std::vector<std::string>> class_label_names(const TableReader& table,
+                                                                  const std::filesystem::path& file) {
+  std::string metadata;
+  // decode(): the BLOB as UTF-8 text (a cast would escape the quotes)
+  table.query("SELECT decode(value) FROM parquet_kv_metadata(" + TableReader::literal(file.string()) +
+                  ") WHERE key = 'huggingface'::BLOB",
+              [&](TableRow& row) { metadata = row[0].value_or(""); });
+  std::map<std::string, std::vector<std::string>> labels;
+  const auto json = nlohmann::json::parse(metadata, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return labels;  // not written by `datasets`: plain integers
+  const auto features = json.value("info", nlohmann::json::object()).value("features", nlohmann::json::object());
+  if (!features.is_object()) return labels;
+  for (const auto& [column, feature] : features.items()) {
+    if (!feature.is_object() || feature.value("_type", "") != "ClassLabel" || !feature.contains("names")) continue;
+    const auto& names = feature["names"];
+    if (!names.is_array()) continue;
+    std::vector<std::string> list;
+    for (const auto& n : names)
+      if (n.is_string()) list.push_back(n.get<std::string>());
+    if (list.size() == names.size()) labels[column] = std::move(list);
+  }
+  return labels;
+}
+
+std::string column_value_sql(const std::string& column,
+                             const std::map<std::string, std::vector<std::string>>& class_labels) {
+  const auto found = class_labels.find(column);
+  if (found == class_labels.end()) return TableReader::quoted(column);
+  std::string list;
+  for (const auto& name : found->second) list += (list.empty() ? "" : ", ") + TableReader::literal(name);
+  // DuckDB lists count from 1; a NULL index gives NULL
+  return "([" + list + "]::VARCHAR[])[CASE WHEN " + TableReader::quoted(column) + " >= 0 THEN " +
+         TableReader::quoted(column) + " + 1 END]";
+}
+
+}  // namespace aeval::datasets
