@@ -45,6 +45,22 @@ struct HubSchema {
   bool converted = false;  // a loading-script dataset: read from the Hub's Parquet conversion
 };
 
+// COUGHVID's metadata beside each recording, as TwinkStart/COVID-recognizer has it: four experts'
+// annotations in columns suffixed _1 to _4.
+std::vector<Column> coughvid_columns() {
+  std::vector<Column> columns = {{"uuid", "string"},          {"datetime", "string"},  {"cough_detected", "double"},
+                                 {"SNR", "double"},           {"latitude", "double"},  {"longitude", "double"},
+                                 {"age", "double"},           {"gender", "string"},    {"respiratory_condition", "bool"},
+                                 {"fever_muscle_pain", "bool"}, {"status", "string"}};
+  for (int expert = 1; expert <= 4; ++expert)
+    for (const char* field : {"quality", "cough_type", "dyspnea", "wheezing", "stridor", "choking", "congestion",
+                              "nothing", "diagnosis", "severity"})
+      columns.push_back({fmt::format("{}_{}", field, expert), "string"});
+  columns.push_back({"WavPath", "string"});
+  columns.push_back({"audio", "audio"});
+  return columns;
+}
+
 // The features of each repository the catalog reads (dataset cards' dataset_info,
 // the Hub's viewer; see docs/benchmarks.md for where each came from).
 const std::map<std::string, HubSchema>& hub_schemas() {
@@ -113,6 +129,10 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/vocalsound",  // as TwinkStart/VSC, seen
        {{{"spk_id", "string"}, {"wav", "string"}, {"labels", "string"}, {"WavPath", "string"}, {"label", "string"},
          {"audio", "audio"}}}},
+      {"TwinkStart/DESEDpublic_eval",  // seen
+       {{{"filename", "string"}, {"onset", "double"}, {"offset", "double"}, {"event_label", "string"},
+         {"WavPath", "string"}, {"audio", "audio"}}}},
+      {"TwinkStart/COVID-recognizer", {coughvid_columns()}},  // seen (the experts' columns' types were not)
       // Columns as public scripts that read these copies name them.
       {"TwinkStart/RespiratorySound",
        {{{"WavPath", "string"}, {"Crackles", "string"}, {"Wheezes", "string"}, {"audio", "audio"}}}},
@@ -123,6 +143,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/wavcaps-audioset", {{{"audio", "audio"}, {"caption", "string"}}}},
       // Not UltraEval-Audio's: Hub copies of the benchmarks it lists without an entry (dataset cards).
       {"sanchit-gandhi/gtzan", {{{"file", "string"}, {"audio", "audio"}, {"genre", "class_label"}}}},
+      {"gilkeyio/AudioMNIST",  // its card at the pinned commit
+       {{{"speaker_id", "string"}, {"audio", "audio"}, {"digit", "class_label"}, {"gender", "string"}}}},
       {"CLAPv2/Clotho",
        {{{"index", "string"}, {"datasetname", "string"}, {"audio", "audio"}, {"audio_len", "float"}, {"text", "string"},
          {"raw_text", "strings"}}}},
