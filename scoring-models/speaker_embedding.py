@@ -66,9 +66,9 @@ SIM value against UniSpeech's code; aeval's resampling to 16 kHz also differs fr
 (librosa load + torchaudio Resample).
 
 Expected failures (torch/torchaudio/gdown missing or too old for the frontend, no checkpoint and
-no download, a checkpoint of another layout) end the process with status 2 and one line on stderr starting
-"speaker_embedding.py:". The protocol plumbing (replies, that line, reading WAV requests, writing
-the .npy) is process_protocol.py's, beside this script.
+no download, a checkpoint of another layout) end the process with status 2 and one line on stderr
+starting "speaker_embedding.py:". The protocol plumbing (replies, that line, reading WAV requests,
+writing the .npy) is process_protocol.py's, beside this script.
 """
 import argparse
 import inspect
