@@ -98,6 +98,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"fixie-ai/llama-questions", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/Seed-TTS-Eval", {{{"audio", "audio"}, {"text", "string"}, {"prompt_text", "string"}}}},
       {"yuekai/CV3-Eval", {{{"prompt_audio", "audio"}, {"target_text", "string"}, {"prompt_text", "string"}}}},
+      {"yuekai/seed_tts",  // as public scripts reading it name the columns
+       {{{"id", "string"}, {"prompt_audio", "audio"}, {"prompt_text", "string"}, {"target_text", "string"}}}},
       {"wcy1122/Long-TTS-Eval",  // the fields MGM-Omni's evaluation.py reads
        {{{"id", "string"}, {"text", "string"}, {"text_norm", "string"}}}},
       {"TwinkStart/speech-chatbot-alpaca-eval",
