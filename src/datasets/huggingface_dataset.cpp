@@ -2,6 +2,8 @@
 // its Parquet files fetched into the cache (hub_split.hpp) and read with
 // DuckDB. Audio stored in the files stays there: each sample names its clip
 // (parquet_clips.hpp) and the decoder reads it when the sample runs.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
@@ -64,7 +66,10 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   if (!audio_type.empty() && !audio_struct && audio_type != "BLOB" && audio_type != "VARCHAR")
     throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not audio (a struct of bytes "
                                                    "and path, bytes, or a path)", name, config.audio_column, where, audio_type));
-  if (!config.text_column.empty()) require(config.text_column, "text_column");
+  // The reference is a column, or a computed field (a label the entry derives from other columns).
+  const auto computed_text = std::find_if(config.computed.begin(), config.computed.end(),
+                                          [&](const auto& field) { return field.first == config.text_column; });
+  if (!config.text_column.empty() && computed_text == config.computed.end()) require(config.text_column, "text_column");
   std::vector<std::string> fields = config.fields;
   if (fields.empty())
     for (const auto& c : table.columns())
@@ -78,8 +83,9 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   // One scan per file keeps each row's position in its file, which its clip locator names.
   std::vector<std::string> select = {"CAST(file_row_number AS VARCHAR)",
                                      id_column.empty() ? "NULL::VARCHAR" : "CAST(" + value(id_column) + " AS VARCHAR)",
-                                     config.text_column.empty() ? "NULL::VARCHAR"
-                                                                : "CAST(" + value(config.text_column) + " AS VARCHAR)",
+                                     config.text_column.empty()              ? "NULL::VARCHAR"
+                                     : computed_text != config.computed.end() ? "CAST(" + computed_text->second + " AS VARCHAR)"
+                                                                              : "CAST(" + value(config.text_column) + " AS VARCHAR)",
                                      audio_type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
@@ -156,7 +162,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::text("revision", kHubDefaults.split.revision, "a branch, tag or commit (a commit never asks the network)"),
       arg::text("id_column", "", "column with the sample id (default: 'id' if there is one, else the row's position)"),
       arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path; '' for rows of text alone)"),
-      arg::text("text_column", kHubDefaults.text_column, "column with the reference text ('' for none)"),
+      arg::text("text_column", kHubDefaults.text_column, "column (or computed field) with the reference text ('' for none)"),
       arg::texts("fields", {}, "columns kept as sample fields (default: every other column)"),
       arg::map("computed_fields", "more fields, each a DuckDB SQL expression over the columns "
                                   "(e.g. list_prepend(answer, choices))", false),

@@ -188,6 +188,11 @@ TEST(HuggingfaceDataset, ComputedFieldsAreDuckDbExpressionsOverTheColumns) {
   const auto& s = d.samples.front();
   EXPECT_EQ(s.fields["both"], nlohmann::json::array({"words of " + s.id, s.id}));
   EXPECT_EQ(s.fields["loud"], "WORDS OF " + aeval::text::upper(s.id));
+  // A computed field can be the reference (a label derived from other columns).
+  const auto labelled = aeval::pipeline::load_dataset(
+      f.registry("    text_column: loud\n    computed_fields: {loud: \"upper(text)\"}\n"), "hub");
+  ASSERT_FALSE(labelled.samples.empty());
+  EXPECT_EQ(labelled.samples.front().reference, "WORDS OF " + aeval::text::upper(labelled.samples.front().id));
   EXPECT_NE(f.error("    computed_fields: {x: \"no_such_column + 1\"}\n").find("no_such_column"), std::string::npos);
 }
 
