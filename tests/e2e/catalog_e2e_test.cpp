@@ -152,6 +152,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
          {"WavPath", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/wavcaps-audioset", {{{"audio", "audio"}, {"caption", "string"}}}},
       // Not UltraEval-Audio's: Hub copies of the benchmarks it lists without an entry (dataset cards).
+      {"DynamicSuperb/ChordClassification_AcousticGuitarAndPiano",  // as Dynamic-SUPERB's baseline reads it
+       {{{"audio", "audio"}, {"instruction", "string"}, {"label", "string"}}}},
       {"sanchit-gandhi/gtzan", {{{"file", "string"}, {"audio", "audio"}, {"genre", "class_label"}}}},
       {"gilkeyio/AudioMNIST",  // its card at the pinned commit
        {{{"speaker_id", "string"}, {"audio", "audio"}, {"digit", "class_label"}, {"gender", "string"}}}},
