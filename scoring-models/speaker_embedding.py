@@ -384,7 +384,6 @@ def load(args, channel):
         channel.fail(f"torchaudio {torchaudio.__version__} has no models.{factory_name} for --frontend "
                      f"{args.frontend} (WavLM needs torchaudio >= 2.0): install the pinned packages with "
                      f"`pip install -r speaker_embedding.requirements.txt`, or choose another --frontend")
-    model = build_model(args.frontend, args.channels, args.embedding_dim)
     checkpoint = args.checkpoint or default_checkpoint(args.frontend)
     downloaded = None
     if not os.path.isfile(checkpoint):
@@ -392,19 +391,20 @@ def load(args, channel):
             channel.fail(f"no checkpoint at {checkpoint}: pass --checkpoint PATH (this script's layout or "
                          f"UniSpeech's) or set SPEAKER_EMBEDDING_CHECKPOINT")
         downloaded = download_official(channel, args.frontend, os.path.dirname(checkpoint))
+    source = downloaded or checkpoint  # the file the weights are read from
     try:
-        state = read_state_dict(torch, downloaded or checkpoint)
+        state = read_state_dict(torch, source)
     except Exception as error:
-        channel.fail(f"cannot read the checkpoint {downloaded or checkpoint}: {protocol.describe(error, 200)}")
+        channel.fail(f"cannot read the checkpoint {source}: {protocol.describe(error, 200)}")
+    model = build_model(args.frontend, args.channels, args.embedding_dim)
     if is_unispeech_layout(state):
         state = from_unispeech(torch, state, set(model.state_dict()))
     try:
         result = model.load_state_dict(state, strict=False)
     except RuntimeError as error:
-        channel.fail(f"the checkpoint {downloaded or checkpoint} does not fit --frontend {args.frontend}: "
-                     f"{protocol.describe(error, 200)}")
+        channel.fail(f"the checkpoint {source} does not fit --frontend {args.frontend}: {protocol.describe(error, 200)}")
     if result.missing_keys or result.unexpected_keys:
-        channel.fail(f"the checkpoint {downloaded or checkpoint} does not fit --frontend {args.frontend}: "
+        channel.fail(f"the checkpoint {source} does not fit --frontend {args.frontend}: "
                      f"{len(result.missing_keys)} keys missing (e.g. {result.missing_keys[:3]}), "
                      f"{len(result.unexpected_keys)} unexpected (e.g. {result.unexpected_keys[:3]})")
     if downloaded:  # keep the converted weights only, written whole before the download goes

@@ -12,10 +12,11 @@ std::map<std::string, std::vector<std::string>> class_label_names(const TableRea
                   ") WHERE key = 'huggingface'::BLOB",
               [&](TableRow& row) { metadata = row[0].value_or(""); });
   std::map<std::string, std::vector<std::string>> labels;
+  // Metadata not written by `datasets` (or unreadable) leaves the columns as plain integers.
   const auto json = nlohmann::json::parse(metadata, nullptr, false);
-  if (json.is_discarded() || !json.is_object()) return labels;  // not written by `datasets`: plain integers
-  const auto features = json.value("info", nlohmann::json::object()).value("features", nlohmann::json::object());
-  if (!features.is_object()) return labels;
+  const auto* info = json.is_object() && json.contains("info") && json["info"].is_object() ? &json["info"] : nullptr;
+  if (!info || !info->contains("features") || !(*info)["features"].is_object()) return labels;
+  const auto& features = (*info)["features"];
   for (const auto& [column, feature] : features.items()) {
     if (!feature.is_object() || feature.value("_type", "") != "ClassLabel" || !feature.contains("names")) continue;
     const auto& names = feature["names"];
