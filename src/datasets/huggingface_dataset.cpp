@@ -185,7 +185,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
       config.fields = args.strings("fields");
       if (args.given("computed_fields"))
         for (const auto& item : args.node("computed_fields")) {
-          if (!item.second.IsScalar()) args.fail("computed_fields: each field is one SQL expression");
+          if (!item.first.IsScalar() || !item.second.IsScalar())
+            args.fail("computed_fields: each field is a name and one SQL expression");
           config.computed.emplace_back(item.first.as<std::string>(), item.second.as<std::string>());
         }
       config.filter = args.text("filter");

@@ -143,6 +143,9 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
           entry.args = body["args"] ? body["args"] : YAML::Node(YAML::NodeType::Map);
           if (!entry.args.IsMap())
             throw Error(ErrorCategory::config, entry.where() + ": 'args' of '" + entry.name + "' must be a map");
+          for (const auto& arg : entry.args)
+            if (!arg.first.IsScalar())
+              throw Error(ErrorCategory::config, at(file, arg.first.Mark()) + ": an argument's name must be plain text");
           // Later folders override earlier ones; within one folder a second definition is a mistake.
           if (const auto [first, fresh] = in_folder.emplace(entry.name, entry.where()); !fresh)
             throw Error(ErrorCategory::config, fmt::format("{}: {} '{}' is already defined at {}", entry.where(),

@@ -86,6 +86,13 @@ TEST(FuzzFindings, RegistryEntryNamedByAListIsAnError) {
   EXPECT_NE(message.find("p.yaml:3: an entry's name must be plain text"), std::string::npos) << message;
 }
 
+// registry_yaml: an argument named by a list (`? - ...` inside an entry's args)
+// threw yaml-cpp's TypedBadConversion while the registry was checked (std::terminate).
+TEST(FuzzFindings, RegistryArgumentNamedByAListIsAnError) {
+  const std::string message = prompts_file_error("p:\n  class: fields\n  args:\n    ? [a, b]\n    : x\n");
+  EXPECT_NE(message.find("p.yaml:4: an argument's name must be plain text"), std::string::npos) << message;
+}
+
 // manifest: a number too large for a double threw nlohmann's out_of_range,
 // which the manifest reader did not catch.
 TEST(FuzzFindings, ManifestNumberTooLargeIsMalformedJson) {
