@@ -42,6 +42,7 @@ Action add_cache_command(CLI::App& app, GlobalOptions& global);
 Action add_score_command(CLI::App& app);
 Action add_submit_command(CLI::App& app, GlobalOptions& global);
 Action add_status_command(CLI::App& app);
+Action add_uea_command(CLI::App& app, GlobalOptions& global);
 
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);

@@ -6,6 +6,7 @@
 #include "datasets/dataset.hpp"
 #include "models/dnsmos_models.hpp"
 #include "registry/registry.hpp"
+#include "uea/uea_location.hpp"
 #include "util/download.hpp"
 
 namespace aeval::cli {
@@ -23,11 +24,15 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       "  model dnsmos       DNSMOS's official ONNX files (microsoft/DNS-Challenge, CC-BY-4.0), for the dnsmos\n"
       "                     evaluator and `aeval score dnsmos`\n"
       "  whisper-spelling   whisper's British->American spelling table, used by whisper-english\n"
+      "  uea                UltraEval-Audio's registry at the pinned commit 9b69da6 ($AEVAL_UEA_URL: a mirror),\n"
+      "                     checked by content, for `aeval uea`\n"
       "Examples:\n"
       "  aeval fetch dataset my-hub-dataset\n"
       "  aeval fetch model dnsmos\n"
       "  HF_TOKEN=hf_... aeval fetch dataset --all");
-  fetch->add_option("what", *what, "What to fetch")->required()->check(CLI::IsMember({"dataset", "model", "whisper-spelling"}));
+  fetch->add_option("what", *what, "What to fetch")
+      ->required()
+      ->check(CLI::IsMember({"dataset", "model", "whisper-spelling", "uea"}));
   fetch->add_option("names", *names, "Dataset names (with `dataset`), or dnsmos (with `model`)");
   fetch->add_flag("--all", *all, "Every registry dataset that downloads (with `dataset`)");
   fetch->add_option("--url", *url, "Download the spelling table from this address instead (a mirror)")
@@ -37,6 +42,10 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       const auto destination = text::default_spelling_table_path();
       download_verified(*url, destination, text::kWhisperSpellingSha256);
       std::printf("fetched %s\n", destination.string().c_str());
+      return 0;
+    }
+    if (*what == "uea") {
+      std::printf("fetched %s\n", uea::fetch_pinned_uea().string().c_str());
       return 0;
     }
     if (*what == "model") {

@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
       "  aeval list datasets                 every dataset: source, licence, size, cached or not\n"
       "  aeval fetch dataset NAME            download a dataset once (aeval cache: what is kept)\n"
       "  aeval report results/               leaderboard tables across runs (md or html)\n"
-      "  aeval submit slurm --task T --shards N   a Slurm job array of shards, merged (aeval status)\n",
+      "  aeval submit slurm --task T --shards N   a Slurm job array of shards, merged (aeval status)\n"
+      "  aeval uea check                     UltraEval-Audio's own registry: what aeval runs of it\n",
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   remember("score", cli::add_score_command(app));
   remember("submit", cli::add_submit_command(app, global));
   remember("status", cli::add_status_command(app));
+  remember("uea", cli::add_uea_command(app, global));
 
   try {
     app.parse(argc, argv);

@@ -142,7 +142,7 @@ void write_entry_data(archive* a, const fs::path& file, const std::string& where
   if (!out.flush()) throw Error(ErrorCategory::data, where + ": cannot write " + file.string());
 }
 
-void extract_entries(const fs::path& archive_path, const fs::path& folder) {
+void extract_entries(const fs::path& archive_path, const fs::path& folder, const MemberFilter& keep) {
   const ArchiveHandle handle = open_archive(archive_path);
   archive* a = handle.get();
   const std::string label = "archive " + archive_path.string();
@@ -155,6 +155,7 @@ void extract_entries(const fs::path& archive_path, const fs::path& folder) {
     const char* raw_name = archive_entry_pathname(entry);
     const std::string name = raw_name ? raw_name : "";
     const std::string where = label + ", entry '" + name + "'";
+    if (keep && !keep(name)) continue;
     if (const std::string refused = entry_kind_refused(entry); !refused.empty())
       throw Error(ErrorCategory::data, where + ": refusing " + refused + " (archives may hold only files and folders)");
     const fs::path relative = safe_entry_path(name, label);
@@ -209,7 +210,8 @@ bool is_archive(const fs::path& path) {
   return false;
 }
 
-fs::path extract_archive(const fs::path& archive, const fs::path& destination, const std::string& known_sha256) {
+fs::path extract_archive(const fs::path& archive, const fs::path& destination, const std::string& known_sha256,
+                         const MemberFilter& keep) {
   ArchiveStamp stamp = stat_archive(archive);
   stamp.sha256 = known_sha256;
   std::transform(stamp.sha256.begin(), stamp.sha256.end(), stamp.sha256.begin(),
@@ -223,7 +225,7 @@ fs::path extract_archive(const fs::path& archive, const fs::path& destination, c
                 "archive " + archive.string() + ": cannot create " + partial.string() + " (" + error.message() + ")");
   remove_abandoned_partials(destination);
   try {
-    extract_entries(archive, partial);
+    extract_entries(archive, partial, keep);
     write_marker(partial, stamp);
   } catch (...) {
     fs::remove_all(partial, ignored);

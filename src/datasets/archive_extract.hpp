@@ -5,6 +5,7 @@
 // with a marker holding the archive's SHA-256: an unchanged archive is never
 // unpacked again, a changed one is, and a failure leaves nothing half-done.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace aeval::datasets {
@@ -18,7 +19,10 @@ bool is_archive(const std::filesystem::path& path);
 // Throws aeval::Error (data) naming the archive and the entry for entries that
 // would write outside the destination (absolute paths, `..`), links, devices
 // and FIFOs, and for corrupt or truncated archives.
+// `keep`, when given, picks the members to unpack by their name in the archive; the
+// others are skipped unread, whatever they are.
+using MemberFilter = std::function<bool(const std::string& member)>;
 std::filesystem::path extract_archive(const std::filesystem::path& archive, const std::filesystem::path& destination,
-                                      const std::string& known_sha256 = "");
+                                      const std::string& known_sha256 = "", const MemberFilter& keep = {});
 
 }  // namespace aeval::datasets

@@ -44,6 +44,21 @@ ArgSpec apply_to(const char* fallback) {
                      "prediction (the model's answer only) or both (references too)");
 }
 
+// UltraEval-Audio's TextNormalization(lang): Whisper's English normalizer for "en" (with the
+// spelling table UEA ships, which is not Whisper's), cn_tn for "zh", Whisper's basic one for
+// anything else; on the answer alone, as UEA's processes run.
+UeaClass uea_text_normalization(bool (*chooses)(const std::string& lang)) {
+  return {"audio_evals.process.normalization.TextNormalization",
+          [chooses](const YAML::Node& uea, const std::filesystem::path& root) -> std::optional<YAML::Node> {
+            const std::string lang = uea["lang"] && uea["lang"].IsScalar() ? uea["lang"].Scalar() : "";
+            if (!chooses(lang)) return std::nullopt;
+            YAML::Node args;
+            args["apply_to"] = "prediction";
+            if (lang == "en") args["spelling_table"] = (root / "audio_evals/lib/text_normalization/english.json").string();
+            return args;
+          }};
+}
+
 // The parts every post-process shares: its name, where it applies, its identity.
 PostProcess base(const Args& args) {
   PostProcess t;
@@ -54,10 +69,14 @@ PostProcess base(const Args& args) {
 }
 
 const PostProcessClasses::Registration kWhisperEnglish{
-    {Kind::post_process, "whisper_english", "Whisper's English text normalizer (openai/whisper c0d2f62)", {apply_to("both")}},
+    {Kind::post_process, "whisper_english", "Whisper's English text normalizer (openai/whisper c0d2f62)",
+     {arg::path("spelling_table", "", "the British->American table (default: whisper's, from `aeval fetch whisper-spelling`)"),
+      apply_to("both")},
+     {}, {uea_text_normalization([](const std::string& lang) { return lang == "en"; })}},
     [](const Args& args) {
       PostProcess t = base(args);
-      auto normalizer = std::make_shared<text::EnglishTextNormalizer>(text::load_spelling_table());
+      auto normalizer = std::make_shared<text::EnglishTextNormalizer>(
+          args.given("spelling_table") ? text::read_spelling_table(args.path("spelling_table")) : text::load_spelling_table());
       const auto& spelling = normalizer->spelling();
       t.apply = [normalizer](const std::string& s, const Sample&) { return (*normalizer)(s); };
       t.identity["reference"] = "openai/whisper c0d2f62 EnglishTextNormalizer";
@@ -74,7 +93,9 @@ const PostProcessClasses::Registration kWhisperEnglish{
 
 const PostProcessClasses::Registration kWhisperBasic{
     {Kind::post_process, "whisper_basic", "Whisper's language-independent normalizer",
-     {arg::boolean("remove_diacritics", false), arg::boolean("split_letters", false), apply_to("both")}},
+     {arg::boolean("remove_diacritics", false), arg::boolean("split_letters", false), apply_to("both")},
+     {},
+     {uea_text_normalization([](const std::string& lang) { return lang != "en" && lang != "zh"; })}},
     [](const Args& args) {
       PostProcess t = base(args);
       text::BasicNormalizerOptions options;
@@ -151,7 +172,9 @@ const PostProcessClasses::Registration kTokenize{
 const PostProcessClasses::Registration kChineseTextNorm{
     {Kind::post_process, "chinese_text_norm",
      "SpeechColab's Chinese text normalization (numbers, dates, money as characters; punctuation to spaces)",
-     {apply_to("both")}},
+     {apply_to("both")},
+     {},
+     {uea_text_normalization([](const std::string& lang) { return lang == "zh"; })}},
     [](const Args& args) {
       PostProcess t = base(args);
       t.apply = [](const std::string& s, const Sample&) { return text::chinese_text_normalize(s); };

@@ -16,6 +16,9 @@ struct PostProcess {
   std::string name;
   bool references_too = false;
   std::function<std::string(const std::string&, const Sample&)> apply;
+  // Post-processes whose answer may be a value other than text (UltraEval-Audio's JSON
+  // extractors return what the JSON holds) give it here; `apply` then gives its Python str().
+  std::function<nlohmann::ordered_json(const nlohmann::ordered_json&, const Sample&)> value;
   nlohmann::json identity;
   std::vector<std::string> notes;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // How a sample becomes a model request: prompt entries rendered per sample.
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ class Prompt {
   RenderedPrompt render(const Sample& sample) const;
   nlohmann::json identity() const;
 
+  // A jinja2 prompt's structure rendered for one row, as UltraEval-Audio's Prompt.load(**row)
+  // returns it (jinja2_prompt.cpp); throws aeval::Error (config) naming a missing variable.
+  nlohmann::ordered_json render_structure(const nlohmann::ordered_json& row) const;
+  struct Structure;  // a template structure: maps, lists, other values and jinja2 strings
+
  private:
   struct Part {
     std::string type;  // text or audio
@@ -42,7 +48,10 @@ class Prompt {
   std::string name_, class_id_;
   std::vector<Message> messages_;
   std::vector<std::pair<std::string, Template>> fields_;
+  std::shared_ptr<const Structure> structure_;  // class jinja2
   nlohmann::json source_;
+  friend Prompt jinja2_prompt(const Args& args);
+  RenderedPrompt render_jinja2(const Sample& sample) const;
 };
 
 // Prompt classes register here (registry/factory.hpp).

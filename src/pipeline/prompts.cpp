@@ -8,8 +8,8 @@ namespace aeval::pipeline {
 namespace {
 
 // What a template sees: every manifest field, plus id, audio and reference.
-nlohmann::json context_of(const Sample& sample) {
-  nlohmann::json c = sample.fields.is_object() ? sample.fields : nlohmann::json::object();
+nlohmann::ordered_json context_of(const Sample& sample) {
+  nlohmann::ordered_json c = sample.fields.is_object() ? nlohmann::ordered_json(sample.fields) : nlohmann::ordered_json::object();
   c["id"] = sample.id;
   c["audio"] = sample.audio.string();
   c["reference"] = sample.reference.value_or("");
@@ -92,7 +92,8 @@ RenderedPrompt Prompt::render(const Sample& sample) const {
     r.shape = {{"audio", {{"type", "audio"}, {"index", 0}}}};
     return r;
   }
-  const nlohmann::json context = context_of(sample);
+  if (structure_) return render_jinja2(sample);
+  const nlohmann::ordered_json context = context_of(sample);
   const auto audio_part = [&](const std::string& path) {
     r.audio.emplace_back(path);
     return nlohmann::json{{"type", "audio"}, {"index", r.audio.size() - 1}};

@@ -144,6 +144,22 @@ std::vector<report::PublishedResult> read_published(const Args& args) {
   return out;
 }
 
+// UltraEval-Audio's EvalTaskCfg(dataset, prompt, model, agg="dump", evaluator="dump",
+// post_process=[]): one evaluator and one aggregation, named as UEA names them.
+std::optional<YAML::Node> uea_eval_task(const YAML::Node& uea, const std::filesystem::path&) {
+  YAML::Node args;
+  for (const char* key : {"dataset", "prompt", "model", "post_process"})
+    if (uea[key]) args[key] = uea[key];
+  args["evaluators"] = std::vector<std::string>{uea["evaluator"] ? uea["evaluator"].Scalar() : "dump"};
+  args["aggregators"] = std::vector<std::string>{uea["agg"] ? uea["agg"].Scalar() : "dump"};
+  for (const auto& item : uea) {
+    const std::string key = item.first.Scalar();
+    if (key != "dataset" && key != "prompt" && key != "model" && key != "post_process" && key != "evaluator" && key != "agg")
+      throw Error(ErrorCategory::config, "EvalTaskCfg has no argument '" + key + "'");
+  }
+  return args;
+}
+
 const TaskClasses::Registration kTaskClass{
     {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
      {arg::required_reference("dataset", Kind::dataset, "a dataset entry or a .jsonl manifest path"),
@@ -158,7 +174,9 @@ const TaskClasses::Registration kTaskClass{
                              "`aeval report` flags runs further from them than the tolerance", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
       arg::references("evaluators", Kind::evaluator, true),
-      arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")}},
+      arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")},
+     {},
+     {{"audio_evals.base.EvalTaskCfg", uea_eval_task}}},
     [](const Args& args) {
       TaskSpec spec;
       spec.name = args.entry().name;

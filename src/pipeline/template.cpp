@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "aeval/error.hpp"
+#include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
 
 namespace aeval::pipeline {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 // ---- expressions -----------------------------------------------------------
 
@@ -303,7 +304,27 @@ std::size_t line_of(std::string_view s, std::size_t offset) {
 
 }  // namespace
 
-Template::Template(std::string_view source, std::string name) : source_(source), name_(std::move(name)) {
+namespace {
+// jinja2's lexer: every line ending becomes "\n", and one final newline goes (keep_trailing_newline=False).
+std::string jinja2_source(std::string_view source) {
+  std::string out;
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\r') {
+      out += '\n';
+      if (i + 1 < source.size() && source[i + 1] == '\n') ++i;
+    } else {
+      out += source[i];
+    }
+  }
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+}  // namespace
+
+Template::Template(std::string_view source, std::string name, TemplateDialect dialect)
+    : source_(dialect == TemplateDialect::jinja2 ? jinja2_source(source) : std::string(source)),
+      name_(std::move(name)),
+      dialect_(dialect) {
   const auto syntax_error = [&](std::size_t offset, const std::string& message) {
     return Error(ErrorCategory::config,
                  fmt::format("{}: template line {}: {}", name_, line_of(source_, offset), message));
@@ -443,7 +464,8 @@ namespace {
 
 class Renderer {
  public:
-  Renderer(const std::string& name, const Json& context) : name_(name), context_(context) {}
+  Renderer(const std::string& name, const Json& context, TemplateDialect dialect)
+      : name_(name), context_(context), jinja2_(dialect == TemplateDialect::jinja2) {}
 
   template <class NodeT>
   void render(const NodeT& node, std::string& out) {
@@ -457,7 +479,7 @@ class Renderer {
         break;
       case Kind::output:
         line_ = node.line;
-        out += to_text(require(eval(*node.value)));
+        out += jinja2_ ? aeval::text::python_str(require(eval(*node.value))) : to_text(require(eval(*node.value)));
         break;
       case Kind::branch:
         line_ = node.line;
@@ -470,7 +492,12 @@ class Renderer {
         break;
       case Kind::loop: {
         line_ = node.line;
-        const Json items = require(eval(*node.value));
+        Json items = require(eval(*node.value));
+        if (jinja2_ && items.is_string()) {  // Python iterates a string's characters
+          Json characters = Json::array();
+          for (const char32_t c : aeval::text::to_u32(items.get<std::string>())) characters.push_back(aeval::text::to_utf8(c));
+          items = std::move(characters);
+        }
         if (!items.is_array()) fail(fmt::format("'for' needs a list, got {}", items.type_name()));
         for (std::size_t k = 0; k < items.size(); ++k) {
           scopes_.push_back({"loop", Json{{"index", k + 1}, {"index0", k}, {"first", k == 0},
@@ -490,6 +517,7 @@ class Renderer {
     throw Error(ErrorCategory::config, fmt::format("{}: template line {}: {}", name_, line_, message));
   }
   const Json& require(const Value& v) const {
+    if (!v.defined && jinja2_) fail(fmt::format("'{}' is undefined", v.path));
     if (!v.defined)
       fail(fmt::format("'{}' is not defined for this sample (use `| default(...)` if it may be missing)", v.path));
     return v.json;
@@ -580,7 +608,7 @@ class Renderer {
     if (f == "default") {
       arity(1, 1);
       Value v = eval(*e.operands[0]);
-      return v.defined && !v.json.is_null() ? v.json : arg(0);
+      return v.defined && (jinja2_ || !v.json.is_null()) ? v.json : arg(0);
     }
     const Json value = require(eval(*e.operands[0]));
     const auto text = [&]() {
@@ -629,16 +657,19 @@ class Renderer {
 
   const std::string& name_;
   const Json& context_;
+  bool jinja2_;
   std::vector<std::pair<std::string, Json>> scopes_;
   std::size_t line_ = 0;
 };
 
 }  // namespace
 
-std::string Template::render(const nlohmann::json& context) const {
+std::string Template::render(const nlohmann::ordered_json& context) const {
   std::string out;
-  Renderer(name_, context).render(*root_, out);
+  Renderer(name_, context, dialect_).render(*root_, out);
   return out;
 }
+
+std::string Template::render(const nlohmann::json& context) const { return render(nlohmann::ordered_json(context)); }
 
 }  // namespace aeval::pipeline

@@ -15,11 +15,18 @@
 
 namespace aeval::pipeline {
 
+// aeval: the language docs/templates.md describes. jinja2: what jinja2's
+// Template(source, undefined=StrictUndefined).render(**row) gives, as
+// UltraEval-Audio renders its prompts: values print as Python's str() (a list
+// as ['a', 'b']), `default` replaces only a missing value (not a None), the
+// source's line endings become "\n" and one final newline is dropped.
+enum class TemplateDialect { aeval, jinja2 };
+
 class Template {
  public:
   // `name` appears in every error ("prompt 'qa' (registry/prompts/qa.yaml:3)").
   // Throws aeval::Error (config) with the line and column of a syntax error.
-  Template(std::string_view source, std::string name);
+  Template(std::string_view source, std::string name, TemplateDialect dialect = TemplateDialect::aeval);
   ~Template();
   Template(Template&&) noexcept;
   Template& operator=(Template&&) noexcept;
@@ -27,12 +34,15 @@ class Template {
   // Throws aeval::Error (config) naming the template and the missing field
   // when the template uses a variable the context does not have.
   std::string render(const nlohmann::json& context) const;
+  // The same, with maps in the order they were written (Python dicts print so).
+  std::string render(const nlohmann::ordered_json& context) const;
 
   const std::string& source() const { return source_; }
 
  private:
   struct Node;
   std::string source_, name_;
+  TemplateDialect dialect_;
   std::unique_ptr<Node> root_;
 };
 

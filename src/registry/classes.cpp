@@ -56,6 +56,9 @@ ArgSpec texts(std::string n, std::vector<std::string> f, std::string h) {
 ArgSpec required_texts(std::string n, std::string h) { return make(std::move(n), ArgType::text_list, true, {}, std::move(h)); }
 ArgSpec list(std::string n, std::string h, bool required) { return make(std::move(n), ArgType::list, required, {}, std::move(h)); }
 ArgSpec map(std::string n, std::string h, bool required) { return make(std::move(n), ArgType::map, required, {}, std::move(h)); }
+ArgSpec structure(std::string n, std::string h, bool required) {
+  return make(std::move(n), ArgType::structure, required, {}, std::move(h));
+}
 ArgSpec reference(std::string n, Kind k, std::string f, std::string h) {
   ArgSpec a = make(std::move(n), ArgType::reference, false, std::move(f), std::move(h));
   a.refers_to = k;
@@ -151,6 +154,7 @@ std::string type_name(ArgType type) {
     case ArgType::text_list: return "a list of strings";
     case ArgType::list: return "a list";
     case ArgType::map: return "a map";
+    case ArgType::structure: return "text, a list or a map";
     case ArgType::reference: return "a name";
     case ArgType::references: return "a list of names";
   }

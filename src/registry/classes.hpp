@@ -3,6 +3,8 @@
 // id, a one-line summary and typed arguments with typed defaults (and, in
 // factory.hpp, how to build one). The registry validates every entry against
 // these declarations when it loads, and `aeval describe` prints them.
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -12,7 +14,7 @@
 
 namespace aeval::pipeline {
 
-enum class ArgType { text, path, boolean, integer, number, text_list, list, map, reference, references };
+enum class ArgType { text, path, boolean, integer, number, text_list, list, map, structure, reference, references };
 
 // A default as the type it has; monostate: none.
 using ArgValue = std::variant<std::monostate, bool, long, double, std::string, std::vector<std::string>>;
@@ -49,10 +51,21 @@ ArgSpec texts(std::string name, std::vector<std::string> fallback, std::string h
 ArgSpec required_texts(std::string name, std::string help = "");
 ArgSpec list(std::string name, std::string help = "", bool required = true);
 ArgSpec map(std::string name, std::string help = "", bool required = true);
+ArgSpec structure(std::string name, std::string help = "", bool required = true);  // any YAML: text, list or map
 ArgSpec reference(std::string name, Kind kind, std::string fallback, std::string help = "");
 ArgSpec required_reference(std::string name, Kind kind, std::string help = "");
 ArgSpec references(std::string name, Kind kind, bool required, std::string help = "");
 }  // namespace arg
+
+// An UltraEval-Audio class this class stands for (docs/uea.md): its Python class path and how
+// its arguments become this class's (given the UEA folder too, for files UEA reads from its own tree). `translate` returns nullopt when the UEA arguments
+// belong to another aeval class (TextNormalization's lang picks one of three normalizers),
+// and throws aeval::Error (config) to say why an entry cannot run; an empty `translate`
+// takes UEA's arguments as they are written.
+struct UeaClass {
+  std::string path;  // "audio_evals.process.firstoption.FirstOption"
+  std::function<std::optional<YAML::Node>(const YAML::Node& uea_args, const std::filesystem::path& uea_root)> translate = {};
+};
 
 struct ClassSpec {
   Kind kind;
@@ -60,6 +73,7 @@ struct ClassSpec {
   std::string summary;
   std::vector<ArgSpec> args;
   std::vector<std::string> aliases = {};  // old ids still accepted, with a note that the class was renamed
+  std::vector<UeaClass> uea = {};          // the UltraEval-Audio classes it implements
 
   const ArgSpec* find(const std::string& arg) const;
 };
@@ -77,6 +91,8 @@ std::string type_name(ArgType type);
 // Every entry: known class, known arguments of the right type and value,
 // required ones present, references to entries that exist. Errors name file:line.
 void validate_registry(const Registry& registry);
+// One entry the same way.
+void validate_entry(const Registry& registry, const Entry& entry, Kind kind);
 
 // A dataset named by a manifest path rather than a registry entry.
 bool is_manifest_path(const std::string& name);

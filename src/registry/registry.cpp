@@ -4,6 +4,9 @@
 #include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <regex>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -173,6 +176,13 @@ void Registry::set_argument(Kind kind, const std::string& name, const std::strin
   }
 }
 
+void Registry::add(Kind kind, Entry entry) {
+  const std::string name = entry.name;
+  entries_[kind][name] = std::move(entry);
+}
+
+void Registry::remove(Kind kind, const std::string& name) { entries_[kind].erase(name); }
+
 bool Registry::contains(Kind kind, const std::string& name) const {
   auto it = entries_.find(kind);
   return it != entries_.end() && it->second.count(name);
@@ -249,6 +259,43 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
   }
   if (node.IsScalar()) return node.as<std::string>();
   return nullptr;
+}
+
+nlohmann::ordered_json yaml_as_python(const YAML::Node& node) {
+  using Json = nlohmann::ordered_json;
+  if (!node.IsDefined() || node.IsNull()) return nullptr;
+  if (node.IsSequence()) {
+    Json items = Json::array();
+    for (const auto& item : node) items.push_back(yaml_as_python(item));
+    return items;
+  }
+  if (node.IsMap()) {
+    Json object = Json::object();
+    for (const auto& item : node) object[item.first.Scalar()] = yaml_as_python(item.second);
+    return object;
+  }
+  const std::string& s = node.Scalar();
+  if (node.Tag() != "?") return s;  // quoted, or tagged: text
+  // PyYAML's resolver (YAML 1.1): null, bool, int (with _ separators), float.
+  static const std::regex null_re("~|null|Null|NULL|"), true_re("yes|Yes|YES|true|True|TRUE|on|On|ON"),
+      false_re("no|No|NO|false|False|FALSE|off|Off|OFF"), int_re("[-+]?(0|[1-9][0-9_]*)"),
+      float_re("[-+]?([0-9][0-9_]*)?\\.[0-9_]*([eE][-+][0-9]+)?"), inf_re("[-+]?\\.(inf|Inf|INF)"),
+      nan_re("\\.(nan|NaN|NAN)");
+  if (std::regex_match(s, null_re)) return nullptr;
+  if (std::regex_match(s, true_re)) return true;
+  if (std::regex_match(s, false_re)) return false;
+  std::string digits = s;
+  digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+  if (std::regex_match(s, int_re)) {
+    long long v = 0;
+    const char* begin = digits.data() + (digits[0] == '+');
+    if (std::from_chars(begin, digits.data() + digits.size(), v).ec == std::errc()) return v;
+    return s;
+  }
+  if (std::regex_match(s, float_re) && s.find_first_of("0123456789") != std::string::npos) return std::stod(digits);
+  if (std::regex_match(s, inf_re)) return s[0] == '-' ? -INFINITY : INFINITY;
+  if (std::regex_match(s, nan_re)) return std::nan("");
+  return s;
 }
 
 std::filesystem::path builtin_registry_dir() {

@@ -35,7 +35,13 @@ class Registry {
   // before any work. Throws aeval::Error (config) naming file and line.
   explicit Registry(const std::vector<std::filesystem::path>& folders);
 
+  // An empty registry, for entries made elsewhere (UltraEval-Audio's, translated).
+  Registry() = default;
+
   const Entry& get(Kind kind, const std::string& name) const;
+  // Adds (or replaces) one entry without validating it: validate_entry or validate_registry next.
+  void add(Kind kind, Entry entry);
+  void remove(Kind kind, const std::string& name);
   bool contains(Kind kind, const std::string& name) const;
   std::vector<std::string> names(Kind kind) const;
   // --set overrides: replaces (or adds) one argument of one entry.
@@ -53,6 +59,10 @@ void apply_assignment(Registry& registry, const std::string& assignment);
 
 // An entry's YAML as JSON (scalars as strings), for provenance records.
 nlohmann::json yaml_to_json(const YAML::Node& node);
+// YAML as Python's yaml.safe_load reads it (UltraEval-Audio's files): plain scalars that
+// YAML 1.1 resolves become null, booleans (yes/no/on/off too), integers or floats;
+// quoted ones stay text; maps keep their order.
+nlohmann::ordered_json yaml_as_python(const YAML::Node& node);
 
 // The built-in registry: $AEVAL_REGISTRY_DIR, else the folder next to the
 // installed binary's share dir, else the source tree's registry/.

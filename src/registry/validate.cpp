@@ -40,6 +40,8 @@ void check_reference(const Registry& registry, const Entry& entry, const YAML::N
                           *spec.refers_to == Kind::dataset ? manifest_hint(name) : "", folder_name(*spec.refers_to)));
 }
 
+}  // namespace
+
 void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
   const ClassSpec& spec = class_spec(entry, kind);
   std::vector<std::string> known;
@@ -74,6 +76,9 @@ void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
       case ArgType::map:
         ok = value.IsMap();
         break;
+      case ArgType::structure:
+        ok = value.IsScalar() || value.IsSequence() || value.IsMap();
+        break;
     }
     if (!ok)
       throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be {}", line_of(entry, item.first),
@@ -98,8 +103,6 @@ void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
                                                      entry.name, spec.id, arg.name,
                                                      arg.help.empty() ? type_name(arg.type) : arg.help));
 }
-
-}  // namespace
 
 void validate_registry(const Registry& registry) {
   for (Kind kind : kAllKinds)

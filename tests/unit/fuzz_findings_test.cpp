@@ -116,7 +116,7 @@ TEST(FuzzFindings, TemplateNumbersTooLargeAreSyntaxErrors) {
     const std::string message = aeval::testing::config_error([&] { Template(source, "t"); });
     EXPECT_NE(message.find("is not a number aeval can read"), std::string::npos) << source << ": " << message;
   }
-  EXPECT_EQ(Template("{{ -9223372036854775807 }} {{ 2.5 }}", "t").render({}), "-9223372036854775807 2.5");
+  EXPECT_EQ(Template("{{ -9223372036854775807 }} {{ 2.5 }}", "t").render(nlohmann::json::object()), "-9223372036854775807 2.5");
 }
 
 // asterisk_transcripts: a name too long for a file name threw

@@ -1,0 +1,137 @@
+// Prompts written as UltraEval-Audio writes them (audio_evals/prompt/base.py): any YAML
+// structure whose strings are jinja2 templates, rendered with StrictUndefined. Chat
+// structures ([{role, contents: [{type: audio|text, value}]}]) become messages; a map
+// ({audio: ..., text: ...}) becomes a fields request, as the `fields` class gives.
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+#include "aeval/text/python_values.hpp"
+#include "pipeline/prompt.hpp"
+#include "registry/registry.hpp"
+
+namespace aeval::pipeline {
+
+struct Prompt::Structure {
+  enum class Kind { text, value, list, map } kind = Kind::value;
+  std::unique_ptr<Template> text;  // text: a template
+  nlohmann::ordered_json value;     // value: as PyYAML reads it (numbers, booleans, None)
+  std::vector<std::pair<std::string, Structure>> children;  // list (keys empty), map
+};
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Prompt::Structure compile(const YAML::Node& node, const std::string& label) {
+  Prompt::Structure s;
+  if (node.IsSequence()) {
+    s.kind = Prompt::Structure::Kind::list;
+    for (const auto& item : node) s.children.emplace_back("", compile(item, label));
+  } else if (node.IsMap()) {
+    s.kind = Prompt::Structure::Kind::map;
+    for (const auto& item : node) s.children.emplace_back(item.first.Scalar(), compile(item.second, label));
+  } else if (node.IsScalar()) {
+    if (Json value = yaml_as_python(node); !value.is_string()) {  // a number, boolean or None
+      s.value = std::move(value);
+    } else {
+      s.kind = Prompt::Structure::Kind::text;
+      s.text = std::make_unique<Template>(node.Scalar(), label, TemplateDialect::jinja2);
+    }
+  }
+  return s;
+}
+
+Json render_node(const Prompt::Structure& s, const Json& row) {
+  switch (s.kind) {
+    case Prompt::Structure::Kind::text: return s.text->render(row);
+    case Prompt::Structure::Kind::value: return s.value;
+    case Prompt::Structure::Kind::list: {
+      Json items = Json::array();
+      for (const auto& [key, child] : s.children) items.push_back(render_node(child, row));
+      return items;
+    }
+    case Prompt::Structure::Kind::map: {
+      Json object = Json::object();
+      for (const auto& [key, child] : s.children) object[key] = render_node(child, row);
+      return object;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Prompt jinja2_prompt(const Args& args) {
+  const Entry& entry = args.entry();
+  Prompt p;
+  p.name_ = entry.name;
+  p.class_id_ = entry.class_id;
+  p.source_ = yaml_to_json(entry.args);
+  p.structure_ = std::make_shared<const Prompt::Structure>(
+      compile(args.node("template"), fmt::format("prompt '{}' ({})", entry.name, entry.where())));
+  return p;
+}
+
+namespace {
+const PromptClasses::Registration kJinja2Class{
+    {Kind::prompt, "jinja2",
+     "Any structure whose strings are jinja2 templates (StrictUndefined), as UltraEval-Audio's prompts are: "
+     "[{role, contents: [{type: audio|text, value}]}] gives chat messages, a map gives fields",
+     {arg::structure("template", "the structure; strings see the row's fields, WavPath being the audio's path")},
+     {},
+     {{"audio_evals.prompt.base.Prompt"}}},
+    jinja2_prompt};
+}  // namespace
+
+Json Prompt::render_structure(const Json& row) const {
+  if (!structure_) throw Error(ErrorCategory::internal, "prompt '" + name_ + "' is not a jinja2 structure");
+  return render_node(*structure_, row);
+}
+
+RenderedPrompt Prompt::render_jinja2(const Sample& sample) const {
+  Json row = sample.fields.is_object() ? Json(sample.fields) : Json::object();
+  if (!row.contains("WavPath") && !sample.audio.empty()) row["WavPath"] = sample.audio.string();
+  const Json rendered = render_structure(row);
+  RenderedPrompt r;
+  const auto audio_part = [&](const Json& path) {
+    r.audio.emplace_back(text::python_str(path));
+    return Json{{"type", "audio"}, {"index", r.audio.size() - 1}};
+  };
+  const auto text_part = [](const Json& value) { return Json{{"type", "text"}, {"text", text::python_str(value)}}; };
+  if (rendered.is_object()) {
+    Json shape = Json::object();
+    for (const auto& [field, value] : rendered.items())
+      shape[field] = field.find("audio") != std::string::npos && value.is_string() ? audio_part(value)
+                                                                                  : Json(text::python_str(value));
+    r.shape = nlohmann::json(shape);
+    return r;
+  }
+  Json messages = Json::array();
+  if (rendered.is_string()) {
+    messages.push_back({{"role", "user"}, {"content", Json::array({text_part(rendered)})}});
+  } else {
+    for (const auto& m : rendered) {
+      if (!m.is_object() || !m.contains("role"))
+        throw Error(ErrorCategory::config, fmt::format("prompt '{}': a message needs a role", name_));
+      const Json& contents = m.contains("contents") ? m["contents"] : m.contains("content") ? m["content"] : Json("");
+      Json parts = Json::array();
+      if (contents.is_array()) {
+        for (const auto& part : contents) {
+          const std::string type = part.is_object() && part.contains("type") ? text::python_str(part["type"]) : "";
+          if (type != "audio" && type != "text")
+            throw Error(ErrorCategory::config,
+                        fmt::format("prompt '{}': a content part is {{type: audio|text, value: ...}}", name_));
+          const Json value = part.contains("value") ? part["value"] : Json("");
+          parts.push_back(type == "audio" ? audio_part(value) : text_part(value));
+        }
+      } else {
+        parts.push_back(text_part(contents));
+      }
+      messages.push_back({{"role", text::python_str(m["role"])}, {"content", parts}});
+    }
+  }
+  r.shape = nlohmann::json(messages);
+  return r;
+}
+
+}  // namespace aeval::pipeline

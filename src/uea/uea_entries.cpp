@@ -1,0 +1,101 @@
+#include "uea/uea_entries.hpp"
+
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+#include "registry/classes.hpp"
+
+namespace aeval::uea {
+
+using pipeline::Kind;
+
+std::optional<Kind> aeval_kind(const std::string& uea_kind) {
+  if (uea_kind == "dataset") return Kind::dataset;
+  if (uea_kind == "prompt") return Kind::prompt;
+  if (uea_kind == "eval_task") return Kind::task;
+  if (uea_kind == "evaluator") return Kind::evaluator;
+  if (uea_kind == "process") return Kind::post_process;
+  if (uea_kind == "agg") return Kind::aggregator;
+  if (uea_kind == "model") return Kind::model;
+  return std::nullopt;
+}
+
+Translation translate(const UeaRegistry& uea, const UeaEntry& entry) {
+  const auto kind = aeval_kind(entry.kind);
+  const std::string path = entry.class_path.empty() ? "(no class)" : entry.class_path;
+  if (!kind) return {std::nullopt, "unsupported: " + path + " (aeval's run store records every run)"};
+  if (!entry.has_args)
+    return {std::nullopt, "unsupported: " + path + " (the entry has no args, so UltraEval-Audio cannot build it either)"};
+  std::string refused;
+  for (const pipeline::ClassSpec* spec : pipeline::class_catalog()) {
+    if (spec->kind != *kind) continue;
+    for (const auto& mapping : spec->uea) {
+      if (mapping.path != entry.class_path) continue;
+      pipeline::Entry e;
+      e.name = entry.name;
+      e.class_id = spec->id;
+      e.file = entry.file;
+      e.line = entry.line;
+      try {
+        if (!mapping.translate) {
+          e.args = YAML::Clone(entry.args);
+        } else if (auto args = mapping.translate(entry.args, uea.root())) {
+          e.args = *args;
+        } else {
+          continue;
+        }
+        if (!e.args.IsMap()) e.args = YAML::Node(YAML::NodeType::Map);
+        return {e, ""};
+      } catch (const Error& error) {
+        refused = error.what();
+      }
+    }
+  }
+  if (!refused.empty()) return {std::nullopt, "unsupported: " + path + " (" + refused + ")"};
+  if (uea.has_python() && !uea.has_python_module(entry.class_path))
+    return {std::nullopt, "unsupported: " + path + " (UltraEval-Audio's own code has no such module at this commit)"};
+  return {std::nullopt, "unsupported: " + path};
+}
+
+TranslatedRegistry translate_registry(const UeaRegistry& uea) {
+  TranslatedRegistry out;
+  std::map<std::pair<Kind, std::string>, std::string> uea_kind_of;
+  for (const char* kind : kKinds)
+    for (const auto& [name, entry] : uea.entries(kind)) {
+      Translation t = translate(uea, entry);
+      if (!t.entry) {
+        out.unsupported[kind][name] = t.reason;
+        continue;
+      }
+      uea_kind_of[{*aeval_kind(kind), name}] = kind;
+      out.registry.add(*aeval_kind(kind), std::move(*t.entry));
+    }
+  // A task's model is only UEA's default (`uea run --model` picks one): a task whose model
+  // aeval cannot run keeps no model rather than failing.
+  for (const auto& name : out.registry.names(Kind::task)) {
+    pipeline::Entry task = out.registry.get(Kind::task, name);
+    if (task.args["model"] && !out.registry.contains(Kind::model, task.args["model"].Scalar())) {
+      task.args = YAML::Clone(task.args);
+      task.args.remove("model");
+      out.registry.add(Kind::task, task);
+    }
+  }
+  // Validate until nothing changes: an entry that names an unsupported one is unsupported too.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Kind kind : pipeline::kAllKinds)
+      for (const auto& name : out.registry.names(kind)) {
+        try {
+          pipeline::validate_entry(out.registry, out.registry.get(kind, name), kind);
+        } catch (const Error& e) {
+          const std::string& uea_kind = uea_kind_of.at({kind, name});
+          out.unsupported[uea_kind][name] = "unsupported: " + uea.get(uea_kind, name).class_path + " (" + e.what() + ")";
+          out.registry.remove(kind, name);
+          changed = true;
+        }
+      }
+  }
+  return out;
+}
+
+}  // namespace aeval::uea

@@ -1,0 +1,103 @@
+#include "uea/uea_location.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "aeval/error.hpp"
+#include "datasets/archive_extract.hpp"
+#include "util/download.hpp"
+#include "util/file_lock.hpp"
+#include "util/sha256.hpp"
+
+namespace aeval::uea {
+
+namespace fs = std::filesystem;
+
+std::string pinned_tarball_url() {
+  if (const char* url = std::getenv("AEVAL_UEA_URL"); url && *url) return url;
+  return std::string("https://codeload.github.com/OpenBMB/UltraEval-Audio/tar.gz/") + kPinnedCommit;
+}
+
+fs::path pinned_cache_dir() { return cache_dir() / "uea" / std::string(kPinnedCommit).substr(0, 7); }
+
+std::string registry_digest(const fs::path& registry_dir) {
+  std::vector<std::string> files;
+  for (const auto& f : fs::recursive_directory_iterator(registry_dir))
+    if (f.is_regular_file()) files.push_back("registry/" + f.path().lexically_relative(registry_dir).generic_string());
+  std::sort(files.begin(), files.end());  // byte order, as LC_ALL=C sort
+  std::string listing;
+  for (const auto& name : files)
+    listing += sha256_of_file(registry_dir / fs::path(name).lexically_relative("registry")) + "  " + name + "\n";
+  return sha256_hex(listing);
+}
+
+namespace {
+
+// GitHub's tarball holds one top folder, "UltraEval-Audio-<commit>/". aeval keeps the
+// registry, the framework's own Python (to tell a class UEA lacks from one aeval lacks),
+// the text normalizers' data UEA reads (its own English spelling table) and the licence;
+// the rest of audio_evals/lib/ (vendored model code, with symbolic links) stays out.
+bool wanted(std::string member) {
+  if (member.starts_with("./")) member.erase(0, 2);
+  const std::size_t slash = member.find('/');
+  if (slash == std::string::npos) return false;
+  const std::string inside = member.substr(slash + 1);
+  if (inside.empty() || inside == "LICENSE" || inside.starts_with("registry/")) return true;
+  if (inside.starts_with("audio_evals/lib/text_normalization/")) return true;
+  return inside.starts_with("audio_evals/") && !inside.starts_with("audio_evals/lib/");
+}
+
+// The one folder the tarball unpacked into, if it holds a registry.
+fs::path checkout_in(const fs::path& unpacked) {
+  std::error_code error;
+  for (const auto& f : fs::directory_iterator(unpacked, error))
+    if (f.is_directory() && fs::is_directory(f.path() / "registry")) return f.path();
+  return {};
+}
+
+}  // namespace
+
+fs::path fetch_pinned_uea() {
+  const fs::path dir = pinned_cache_dir(), tarball = dir / "UltraEval-Audio.tar.gz", unpacked = dir / "unpacked";
+  const std::string url = pinned_tarball_url();
+  fs::create_directories(dir);
+  FileLock lock(dir / ".lock");
+  if (const fs::path found = checkout_in(unpacked); !found.empty() && registry_digest(found / "registry") == kPinnedRegistryDigest)
+    return found;
+  DownloadOptions options;
+  options.parallel = 1;
+  try {
+    download_files({{url, tarball, "", std::nullopt}}, options);
+  } catch (const Error& e) {
+    if (e.category() != ErrorCategory::network) throw;
+    throw Error(ErrorCategory::network,
+                fmt::format("cannot download UltraEval-Audio {} from {} into {} ({}); run `aeval fetch uea` where there "
+                            "is network and copy that folder here, or point --uea-dir or AEVAL_UEA_DIR at a checkout "
+                            "of that commit",
+                            std::string(kPinnedCommit).substr(0, 7), url, dir.string(), e.what()));
+  }
+  datasets::extract_archive(tarball, unpacked, "", wanted);
+  const fs::path found = checkout_in(unpacked);
+  const std::string digest = found.empty() ? "no registry/ folder" : registry_digest(found / "registry");
+  if (digest != kPinnedRegistryDigest) {
+    std::error_code ignored;
+    fs::remove_all(unpacked, ignored);
+    fs::remove(tarball, ignored);
+    throw Error(ErrorCategory::data,
+                fmt::format("{}: the UltraEval-Audio registry downloaded is not commit {} (content digest {}, expected "
+                            "{}); it was discarded",
+                            url, std::string(kPinnedCommit).substr(0, 7), digest, kPinnedRegistryDigest));
+  }
+  return found;
+}
+
+fs::path uea_root(const fs::path& given) {
+  if (!given.empty()) return given;
+  if (const char* dir = std::getenv("AEVAL_UEA_DIR"); dir && *dir) return dir;
+  return fetch_pinned_uea();
+}
+
+}  // namespace aeval::uea

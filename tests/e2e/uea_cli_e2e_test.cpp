@@ -1,0 +1,159 @@
+// `aeval fetch uea` and `aeval uea prompt|process|check` as a user runs them: the pinned
+// UltraEval-Audio commit downloaded from a local server (a GitHub-style tarball the test
+// packs from ../shared/uea, with a symbolic link under audio_evals/lib/ as GitHub's has),
+// checked by content, cached; a tampered copy refused; no network: one line that says what to do.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "support/reference.hpp"
+#include "support/run_aeval.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+#include "uea/uea_location.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using aeval::testing::run_aeval;
+using aeval::testing::run_shell;
+using aeval::testing::ScopedEnv;
+
+fs::path shared_uea() { return aeval::testing::reference_dir().parent_path() / "uea"; }
+
+#define AEVAL_REQUIRE_SHARED_UEA()                                                              \
+  if (!fs::is_directory(shared_uea() / "registry")) {                                           \
+    if (std::getenv("CI")) FAIL() << shared_uea() << " is absent, and CI always has ../shared"; \
+    GTEST_SKIP() << shared_uea() << " is absent";                                               \
+  }
+
+// Serves one file at /UltraEval-Audio.tar.gz.
+class TarballServer {
+ public:
+  explicit TarballServer(fs::path file) : file_(std::move(file)) {
+    server_.Get("/UltraEval-Audio.tar.gz", [this](const httplib::Request&, httplib::Response& res) {
+      ++requests_;
+      res.set_content(aeval::testing::read_bytes(file_), "application/gzip");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~TarballServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string url() const { return fmt::format("http://127.0.0.1:{}/UltraEval-Audio.tar.gz", port_); }
+  int requests() const { return requests_; }
+
+ private:
+  fs::path file_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<int> requests_{0};
+};
+
+struct UeaFixture {
+  aeval::testing::TempDir dir;
+  ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  ScopedEnv no_dir{"AEVAL_UEA_DIR", nullptr};
+
+  // GitHub's layout: one top folder named after the commit; `tamper` changes one registry file.
+  fs::path pack(bool tamper) const {
+    const fs::path top = dir / "src" / (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit);
+    fs::remove_all(dir / "src");
+    fs::create_directories(top / "audio_evals" / "lib");
+    fs::copy(shared_uea() / "registry", top / "registry", fs::copy_options::recursive);
+    fs::copy(shared_uea() / "audio_evals", top / "audio_evals", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    fs::copy_file(shared_uea() / "LICENSE", top / "LICENSE");
+    fs::create_directory_symlink("../../registry", top / "audio_evals" / "lib" / "linked");
+    if (tamper) std::ofstream(top / "registry" / "process" / "extra.yaml") << "x:\n  class: a.b\n  args: {}\n";
+    const fs::path tarball = dir / (tamper ? "tampered.tar.gz" : "uea.tar.gz");
+    const auto out = run_shell(fmt::format("tar -czf {} -C {} {}", tarball.string(), (dir / "src").string(),
+                                           top.filename().string()));
+    EXPECT_EQ(0, out.status) << out.output;
+    return tarball;
+  }
+};
+
+TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaFixture f;
+  TarballServer server(f.pack(false));
+  {
+    ScopedEnv url("AEVAL_UEA_URL", server.url().c_str());
+    const auto fetched = run_aeval("fetch uea");
+    ASSERT_EQ(0, fetched.status) << fetched.output;
+    EXPECT_NE(fetched.output.find(aeval::uea::kPinnedCommit), std::string::npos) << fetched.output;
+    EXPECT_EQ(0, run_aeval("fetch uea").status);
+    EXPECT_EQ(1, server.requests()) << "a verified copy is never fetched again";
+  }
+  // From the cache alone, the symbolic link (under audio_evals/lib/, as GitHub's) left out.
+  ScopedEnv dead("AEVAL_UEA_URL", "http://127.0.0.1:1/none.tar.gz");
+  const auto check = run_aeval("uea check --json", false);
+  ASSERT_EQ(0, check.status) << check.output;
+  const auto report = nlohmann::json::parse(check.output);
+  EXPECT_EQ(aeval::uea::kPinnedCommit, report["pinned_commit"]);
+  EXPECT_EQ(261, report["kinds"]["prompt"]["entries"]);
+  EXPECT_EQ(261, report["kinds"]["prompt"]["supported"]);
+  EXPECT_GE(report["kinds"]["process"]["supported"].get<int>(), 10);
+  EXPECT_NE(report["kinds"]["process"]["unsupported"]["trivia_qa_normalizer"].get<std::string>().find("no such module"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(aeval::uea::pinned_cache_dir() / "unpacked" /
+                          (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit) / "audio_evals" / "lib" / "linked"));
+}
+
+TEST(UeaCli, RefusesACopyWhoseRegistryIsNotThePinnedCommit) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaFixture f;
+  TarballServer server(f.pack(true));
+  ScopedEnv url("AEVAL_UEA_URL", server.url().c_str());
+  const auto out = run_aeval("fetch uea");
+  EXPECT_EQ(1, out.status);
+  EXPECT_NE(out.output.find("is not commit 9b69da6"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(aeval::uea::pinned_cache_dir() / "unpacked")) << "nothing unverified is kept";
+}
+
+TEST(UeaCli, WithoutNetworkOneLineSaysWhatToDo) {
+  UeaFixture f;
+  ScopedEnv url("AEVAL_UEA_URL", "http://127.0.0.1:1/UltraEval-Audio.tar.gz");
+  const auto out = run_aeval("uea prompt asr --row '{}'");
+  EXPECT_EQ(1, out.status);
+  EXPECT_EQ(1, std::count(out.output.begin(), out.output.end(), '\n')) << out.output;
+  for (const std::string& part : std::vector<std::string>{"http://127.0.0.1:1/UltraEval-Audio.tar.gz", aeval::uea::pinned_cache_dir().string(),
+                                 "aeval fetch uea", "--uea-dir", "AEVAL_UEA_DIR"})
+    EXPECT_NE(out.output.find(part), std::string::npos) << part << " in " << out.output;
+}
+
+TEST(UeaCli, PromptAndProcessPrintWhatUeaReturns) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  const std::string dir = " --uea-dir " + shared_uea().string();
+  const auto rendered = run_aeval("uea prompt asr --row '{\"WavPath\": \"a \\\"b\\\".wav\"}'" + dir, false);
+  ASSERT_EQ(0, rendered.status) << rendered.output;
+  // Expected from UEA's Prompt.load(WavPath='a "b".wav') for its `asr` entry.
+  EXPECT_EQ(nlohmann::json::parse(R"([{"role": "user", "contents": [{"type": "audio", "value": "a \"b\".wav"},
+             {"type": "text", "value": "listen the audio, output the audio content with format {\"content\": \"\"}"}]}])"),
+            nlohmann::json::parse(rendered.output));
+
+  const auto missing = run_aeval("uea prompt asr --row '{}'" + dir);
+  EXPECT_NE(0, missing.status);
+  EXPECT_NE(missing.output.find("'WavPath' is undefined"), std::string::npos) << missing.output;
+
+  const auto option = run_aeval("uea process first_option --answer '答案是C'" + dir, false);
+  EXPECT_EQ(0, option.status) << option.output;
+  EXPECT_EQ("\"C\"\n", option.output);
+  // AEVAL_UEA_DIR does the same as --uea-dir.
+  ScopedEnv env("AEVAL_UEA_DIR", shared_uea().c_str());
+  const auto content = run_aeval("uea process json_content --answer '```json\n{\"content\": \"hi\"}\n```'", false);
+  EXPECT_EQ("\"hi\"\n", content.output);
+  const auto key = run_aeval("uea process extract_audio --answer '{\"text\": 1}'");
+  EXPECT_EQ(1, key.status);
+  EXPECT_NE(key.output.find("KeyError: 'audio'"), std::string::npos) << key.output;
+}
+
+}  // namespace
