@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aeval/pipeline/runner.hpp"
 #include "pipeline/aggregator.hpp"
 #include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"
@@ -43,6 +44,10 @@ Action add_score_command(CLI::App& app);
 Action add_submit_command(CLI::App& app, GlobalOptions& global);
 Action add_status_command(CLI::App& app);
 Action add_uea_command(CLI::App& app, GlobalOptions& global);
+
+// Prints a run's summary and where its files are; the exit status: 3 when more than
+// `max_fail_rate` of the samples failed, or every one did.
+int report_result(const pipeline::RunResult& result, double max_fail_rate);
 
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);

@@ -30,26 +30,6 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
-// Exit status 3 when more than `max_fail_rate` of the samples failed, or every one did.
-int report_result(const pipeline::RunResult& result, double max_fail_rate) {
-  std::printf("\n%s", report::format_summary_table(result.summary).c_str());
-  std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n", result.session.samples_run,
-              result.session.cached_responses, result.session.elapsed_seconds);
-  std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
-  const auto& counts = result.summary["counts"];
-  // A run with no successful sample has no score to report, whatever limit was asked for.
-  if (counts["samples"].get<std::size_t>() > 0 && counts["failed"] == counts["samples"]) {
-    std::fprintf(stderr, "aeval: every sample failed; samples.jsonl names each error\n");
-    return 3;
-  }
-  const double fail_rate = result.summary["fail_rate"].get<double>();
-  if (fail_rate > max_fail_rate) {
-    std::fprintf(stderr, "aeval: fail_rate %.4f exceeds --max-fail-rate %.4f\n", fail_rate, max_fail_rate);
-    return 3;
-  }
-  return 0;
-}
-
 // CLI11 reads "-1" into an unsigned option as a huge number; refuse it as written.
 const CLI::Validator kNotNegative(
     [](const std::string& value) { return value.starts_with('-') ? "must be 0 or more, not " + value : std::string(); },
@@ -182,6 +162,26 @@ pipeline::TaskOverrides ComponentOptions::overrides() const {
   if (!evaluators.empty()) t.evaluators = split_commas(evaluators);
   if (!aggregators.empty()) t.aggregators = split_commas(aggregators);
   return t;
+}
+
+// Exit status 3 when more than `max_fail_rate` of the samples failed, or every one did.
+int report_result(const pipeline::RunResult& result, double max_fail_rate) {
+  std::printf("\n%s", report::format_summary_table(result.summary).c_str());
+  std::printf("this session: %zu samples run (%zu from the response cache) in %.1f s\n", result.session.samples_run,
+              result.session.cached_responses, result.session.elapsed_seconds);
+  std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
+  const auto& counts = result.summary["counts"];
+  // A run with no successful sample has no score to report, whatever limit was asked for.
+  if (counts["samples"].get<std::size_t>() > 0 && counts["failed"] == counts["samples"]) {
+    std::fprintf(stderr, "aeval: every sample failed; samples.jsonl names each error\n");
+    return 3;
+  }
+  const double fail_rate = result.summary["fail_rate"].get<double>();
+  if (fail_rate > max_fail_rate) {
+    std::fprintf(stderr, "aeval: fail_rate %.4f exceeds --max-fail-rate %.4f\n", fail_rate, max_fail_rate);
+    return 3;
+  }
+  return 0;
 }
 
 Action add_run_command(CLI::App& app, GlobalOptions& global) {

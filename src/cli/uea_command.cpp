@@ -6,8 +6,10 @@
 
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
+#include "pipeline/invocation.hpp"
+#include "pipeline/task.hpp"
 #include "registry/classes.hpp"
-#include "uea/uea_entries.hpp"
+#include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
 
 namespace aeval::cli {
@@ -20,6 +22,14 @@ struct UeaOptions {
   std::filesystem::path dir;
   std::string name, row = "{}", answer;
   bool json = false;
+  // uea run: UltraEval-Audio's main.py options
+  std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume;
+  std::vector<std::string> post_process;
+  std::size_t limit = 0;
+  int workers = 0;
+  std::filesystem::path output = "results";
+  double max_fail_rate = 0.5;
+  bool quiet = false;
 };
 
 void add_dir_option(CLI::App* command, UeaOptions& options) {
@@ -96,9 +106,85 @@ int check_command(const UeaOptions& o) {
   return 0;
 }
 
+// YAML single-quoted text, for a --set value.
+std::string yaml_text(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+// main.py: the eval task is --task, else the dataset's default_task; every option given
+// replaces that part of it; the evaluators read the dataset's ref_col as the row stores it.
+int run_command(const UeaOptions& o, const GlobalOptions& global) {
+  pipeline::RunOptions options;
+  options.output_root = o.output;
+  options.jobs = o.workers;
+  options.log = o.quiet ? nullptr : stderr;
+  options.command_line = global.argv;
+  if (!o.resume.empty()) return report_result(pipeline::resume_run(o.resume, options), o.max_fail_rate);
+  if (o.dataset.empty() || o.model.empty())
+    throw Error(ErrorCategory::config, "uea run needs --dataset and --model, as UltraEval-Audio's main.py does");
+
+  pipeline::Invocation inv;
+  inv.registry = registry_folders(global);
+  inv.uea = std::filesystem::absolute(uea::uea_root(o.dir));
+  const uea::UeaRegistry uea_registry(inv.uea);
+  const uea::TranslatedRegistry translated = uea::translate_registry(uea_registry);
+  const auto refuse = [&](const char* kind, const std::string& name) {
+    const auto found = translated.unsupported.find(kind);
+    if (found != translated.unsupported.end() && found->second.count(name))
+      throw Error(ErrorCategory::config,
+                  fmt::format("UltraEval-Audio {} '{}': {}", kind, name, found->second.at(name)));
+  };
+  const uea::UeaEntry& dataset = uea_registry.get("dataset", o.dataset);
+  refuse("dataset", o.dataset);
+  const std::string task = !o.task.empty() ? o.task
+                           : dataset.args["default_task"] ? dataset.args["default_task"].Scalar()
+                                                          : std::string();
+  if (task.empty()) throw Error(ErrorCategory::config, "dataset '" + o.dataset + "' has no default_task: give --task");
+  uea_registry.get("eval_task", task);
+  refuse("eval_task", task);
+  refuse("model", o.model);
+  for (const auto& p : o.post_process) refuse("process", p);
+  if (!o.evaluator.empty()) refuse("evaluator", o.evaluator);
+  if (!o.agg.empty()) refuse("agg", o.agg);
+
+  pipeline::Registry registry = pipeline::load_registry(inv);
+  const pipeline::TaskSpec defined =
+      pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, task), pipeline::Kind::task);
+  pipeline::TaskOverrides overrides;
+  overrides.dataset = o.dataset;
+  overrides.model = o.model;
+  overrides.prompt = o.prompt.empty() ? defined.prompt : o.prompt;  // UEA's prompt, never a model's own
+  if (!o.post_process.empty()) overrides.post_process = o.post_process;
+  if (!o.evaluator.empty()) overrides.evaluators = std::vector<std::string>{o.evaluator};
+  if (!o.agg.empty()) overrides.aggregators = std::vector<std::string>{o.agg};
+  inv.task = pipeline::resolve_task(registry, task, overrides);
+
+  // --dataset_ref_col replaces ref_col; UEA's evaluators read that column as the row stores it.
+  const std::string ref_col = !o.dataset_ref_col.empty() ? o.dataset_ref_col
+                              : dataset.args["ref_col"]   ? dataset.args["ref_col"].Scalar()
+                                                          : std::string();
+  if (!o.dataset_ref_col.empty()) inv.sets.push_back("dataset:" + o.dataset + ".text_column=" + yaml_text(ref_col));
+  std::vector<std::string> evaluators = inv.task.evaluators;
+  for (std::size_t k = 0; k < evaluators.size(); ++k) {
+    const pipeline::Entry& e = registry.get(pipeline::Kind::evaluator, evaluators[k]);
+    if (!pipeline::class_spec(e, pipeline::Kind::evaluator).find("label_field")) continue;
+    inv.sets.push_back("evaluator:" + evaluators[k] + ".label_field=" + yaml_text(ref_col));
+    if (e.args["components"])
+      for (const auto& c : e.args["components"]) evaluators.push_back(c.Scalar());
+  }
+  for (const auto& assignment : inv.sets) pipeline::apply_assignment(registry, assignment);
+  inv.limit = o.limit;
+  if (!o.quiet)
+    std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", task.c_str(),
+                 inv.task.model.c_str(), inv.task.dataset.c_str(), inv.task.prompt.c_str());
+  return report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
+}
+
 }  // namespace
 
-Action add_uea_command(CLI::App& app, GlobalOptions&) {
+Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   auto o = std::make_shared<UeaOptions>();
   CLI::App* uea = app.add_subcommand("uea", "UltraEval-Audio's own registry, read as it is");
   uea->require_subcommand(1);
@@ -109,6 +195,7 @@ Action add_uea_command(CLI::App& app, GlobalOptions&) {
       "does not have is reported as unsupported, never replaced.\n"
       "Examples:\n"
       "  aeval uea check\n"
+      "  aeval uea run --dataset catdog --model my-endpoint --limit 20\n"
       "  aeval uea prompt asr --row '{\"WavPath\": \"a.wav\"}'\n"
       "  aeval uea process first_option --answer 'The answer is (B).'");
   add_dir_option(uea, *o);
@@ -124,11 +211,39 @@ Action add_uea_command(CLI::App& app, GlobalOptions&) {
   process->add_option("--answer", o->answer, "The model's answer")->required();
   add_dir_option(process, *o);
 
+  CLI::App* run = uea->add_subcommand("run", "Run an UltraEval-Audio benchmark as UEA's main.py defines it");
+  run->footer(
+      "The eval task is --task, else the dataset's default_task; --prompt, --evaluator, --agg and --post_process\n"
+      "replace its parts, as in UltraEval-Audio. --model names any model aeval runs (`aeval list models`): UEA's own\n"
+      "model entries are local Python models aeval does not load. The run folder, response cache and --resume are\n"
+      "aeval's. Example:\n"
+      "  aeval uea run --dataset catdog --model my-endpoint --limit 20");
+  run->add_option("--dataset", o->dataset, "A UEA dataset entry")->required();
+  run->add_option("--model", o->model, "The model (an aeval model entry)")->required();
+  run->add_option("--task", o->task, "A UEA eval_task entry (default: the dataset's default_task)");
+  run->add_option("--dataset_ref_col", o->dataset_ref_col, "The column holding the reference instead of ref_col");
+  run->add_option("--prompt", o->prompt, "A UEA prompt entry instead of the task's");
+  run->add_option("--evaluator", o->evaluator, "A UEA evaluator entry instead of the task's");
+  run->add_option("--agg", o->agg, "A UEA agg entry instead of the task's");
+  run->add_option("--post_process", o->post_process, "UEA process entries instead of the task's, in order");
+  run->add_option("--limit", o->limit, "At most this many samples (0: all)");
+  run->add_option("--workers", o->workers, "Requests in flight (0: the model's max_concurrency)");
+  run->add_option("--output", o->output, "Where run folders go")->capture_default_str();
+  run->add_option("--resume", o->resume, "Continue this run folder where it stopped");
+  run->add_option("--max-fail-rate", o->max_fail_rate, "Exit 3 when more than this share of samples failed")
+      ->capture_default_str();
+  run->add_flag("--quiet", o->quiet, "No progress on stderr");
+  add_dir_option(run, *o);
+  // --resume takes everything from the run's store; --dataset and --model are then not asked for.
+  run->get_option("--dataset")->required(false);
+  run->get_option("--model")->required(false);
+
   CLI::App* check = uea->add_subcommand("check", "Load every entry and report, per kind, what aeval supports");
   check->add_flag("--json", o->json, "The report as JSON");
   add_dir_option(check, *o);
 
-  return [=]() {
+  return [=, &global]() {
+    if (run->parsed()) return run_command(*o, global);
     if (prompt->parsed()) return prompt_command(*o);
     if (process->parsed()) return process_command(*o);
     return check_command(*o);

@@ -14,6 +14,7 @@
 #include "datasets/parquet_clips.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
+#include "registry/registry.hpp"
 #include "util/download.hpp"
 #include "util/sha256.hpp"
 
@@ -29,6 +30,8 @@ struct HubDatasetConfig {
   std::vector<std::string> fields;  // empty: every other column
   std::vector<std::pair<std::string, std::string>> computed;  // field name, DuckDB SQL expression over the columns
   int limit = 0;
+  bool label_names = true;          // class-label columns as their names (false: the stored integers)
+  bool every_column_a_field = false;  // the id and reference columns are fields too (UltraEval-Audio's rows)
 };
 
 bool is_url(const std::string& text) { return text.rfind("https://", 0) == 0 || text.rfind("http://", 0) == 0; }
@@ -73,12 +76,14 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   std::vector<std::string> fields = config.fields;
   if (fields.empty())
     for (const auto& c : table.columns())
-      if (c.name != id_column && c.name != config.audio_column && c.name != config.text_column) fields.push_back(c.name);
+      if (c.name != config.audio_column &&
+          (config.every_column_a_field || (c.name != id_column && c.name != config.text_column)))
+        fields.push_back(c.name);
   for (const auto& f : fields) require(f, "fields");
 
   // Class-label columns (integers in the files) are read as their names; the schema is the same in every file.
-  const auto labels = split.files.empty() ? std::map<std::string, std::vector<std::string>>{}
-                                          : datasets::class_label_names(table, split.files.front());
+  const auto labels = split.files.empty() || !config.label_names ? std::map<std::string, std::vector<std::string>>{}
+                                                                  : datasets::class_label_names(table, split.files.front());
   const auto value = [&](const std::string& column) { return datasets::column_value_sql(column, labels); };
   // One scan per file keeps each row's position in its file, which its clip locator names.
   std::vector<std::string> select = {"CAST(file_row_number AS VARCHAR)",
@@ -153,6 +158,47 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
 }
 
 const HubDatasetConfig kHubDefaults;
+
+// UltraEval-Audio's Huggingface(name, subset, split, ref_col, col_aliases, local_path,
+// default_task): load_dataset of one split, columns renamed by col_aliases, every column
+// (class labels as stored integers) a field of the row, the audio saved as WavPath.
+std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::filesystem::path&) {
+  const auto text = [&](const char* key) { return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(); };
+  for (const auto& item : uea) {
+    const std::string key = item.first.Scalar();
+    if (key != "name" && key != "subset" && key != "split" && key != "ref_col" && key != "col_aliases" &&
+        key != "local_path" && key != "default_task")
+      throw Error(ErrorCategory::config, "Huggingface has no argument '" + key + "'");
+  }
+  if (!text("local_path").empty())
+    throw Error(ErrorCategory::config, "it reads a dataset saved on disk (local_path); aeval reads the Hub");
+  if (text("split").empty())
+    throw Error(ErrorCategory::config, "it names no split, so UltraEval-Audio reads every split of the config, "
+                                       "concatenated; aeval reads one split");
+  if (text("name").empty()) throw Error(ErrorCategory::config, "it names no Hub dataset (name)");
+  YAML::Node args;
+  args["repo"] = text("name");
+  if (const auto subset = yaml_as_python(uea["subset"]); subset.is_string() && !subset.get<std::string>().empty())
+    args["config"] = subset.get<std::string>();
+  args["split"] = text("split");
+  args["text_column"] = text("ref_col");
+  args["class_labels"] = "integers";
+  args["every_column_a_field"] = true;
+  if (uea["col_aliases"] && uea["col_aliases"].IsMap()) {
+    for (const auto& alias : uea["col_aliases"]) {
+      const std::string from = alias.first.Scalar(), to = alias.second.Scalar();
+      if (to == "audio") {
+        args["audio_column"] = from;
+        continue;
+      }
+      if (to == text("ref_col")) args["text_column"] = from;
+      std::string quoted = "\"";
+      for (const char c : from) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      args["computed_fields"][to] = quoted + "\"";
+    }
+  }
+  return args;
+}
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
      "One split of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
@@ -168,7 +214,12 @@ const DatasetClasses::Registration kHuggingfaceClass{
                                   "(e.g. list_prepend(answer, choices))", false),
       arg::text("filter", "", "a DuckDB SQL condition on the columns that rows must meet"),
       arg::integer("limit", 0, "at most this many rows (0: all)"),
-      arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets")})},
+      arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets"),
+      arg::choice("class_labels", "names", {"names", "integers"},
+                  "class-label columns as their names (as `datasets` shows them) or the integers stored"),
+      arg::boolean("every_column_a_field", false, "the id and reference columns are sample fields too")}),
+     {},
+     {{"audio_evals.dataset.huggingface.Huggingface", uea_huggingface}}},
     [](const Args& args) {
       HubDatasetConfig config;
       config.split.repo = args.text("repo");
@@ -191,6 +242,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
         }
       config.filter = args.text("filter");
       config.limit = args.integer("limit");
+      config.label_names = args.text("class_labels") == "names";
+      config.every_column_a_field = args.boolean("every_column_a_field");
       if (config.limit < 0) args.fail("limit must be 0 (all rows) or more");
       return load_hub_dataset(args.entry().name, config);
     }};

@@ -21,11 +21,39 @@ std::string group_key(const json& record, const std::string& field) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+// What a UEA evaluator kept of one sample ({"pred", "ref", ...}); for other evaluators the
+// processed prediction and first reference, as UEA's Dump evaluator would keep them.
+nlohmann::ordered_json uea_result(const json& record, const std::string& evaluator) {
+  const json& score = record["scores"][evaluator];
+  if (score.is_object() && score.contains("uea")) {
+    nlohmann::ordered_json result = nlohmann::ordered_json::object();  // in UEA's key order, which NaiveMean reads
+    for (const auto& key : score["uea_keys"]) result[key.get<std::string>()] = score["uea"][key.get<std::string>()];
+    return result;
+  }
+  const json& refs = record["references_processed"];
+  return {{"pred", record["prediction_processed"]}, {"ref", refs.is_array() && !refs.empty() ? refs[0] : json("")}};
+}
+
 }  // namespace
 
 json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
                            const std::vector<const json*>& records) const {
   json out = json::object();
+  if (uea) {
+    for (const auto& evaluator : evaluators) {
+      std::vector<nlohmann::ordered_json> results;
+      for (const json* r : records) results.push_back(uea_result(*r, evaluator->name));
+      const nlohmann::ordered_json keys = uea(results);
+      json result{{"value", nullptr}, {"samples", records.size()}, {"uea", keys}};
+      for (const auto& [key, v] : keys.items())
+        if (v.is_number()) {
+          result["value"] = v;
+          break;
+        }
+      out[evaluator->name] = result;
+    }
+    return out;
+  }
   for (const auto& evaluator : evaluators) {
     json result = records.empty() ? json{{"value", nullptr}} : evaluator->corpus(records);
     result["samples"] = records.size();

@@ -1,6 +1,7 @@
 #pragma once
 // Aggregators: corpus values, groups and bootstrap intervals over sample records.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,6 +18,10 @@ struct Aggregator {
   int bootstrap = 0;
   double confidence = 0.95;
   std::uint64_t seed = 0;
+  // UltraEval-Audio's aggregations (uea_scoring.cpp) compute from each evaluator's per-sample
+  // results as UEA keeps them ({"pred", "ref", ...}), not from the evaluator's corpus value;
+  // their keys ("wer(%)", "acc(%)") are kept as UEA names them, the first number is "value".
+  std::function<nlohmann::ordered_json(const std::vector<nlohmann::ordered_json>& results)> uea;
   // {evaluator: {"value", "interval"?, "groups"?: {field: {group: {"value", "samples"}}}}}
   nlohmann::json aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
                            const std::vector<const nlohmann::json*>& records) const;

@@ -4,6 +4,7 @@
 
 #include "aeval/error.hpp"
 #include "pipeline/run_store.hpp"
+#include "registry/uea_entries.hpp"
 
 namespace aeval::pipeline {
 
@@ -12,8 +13,10 @@ using nlohmann::json;
 json Invocation::to_json() const {
   json folders = json::array();
   for (const auto& f : registry) folders.push_back(std::filesystem::absolute(f).string());
-  return {{"registry", folders}, {"sets", sets}, {"task", task.to_json()}, {"limit", limit},
-          {"shard", {shard.index, shard.count}}};
+  json j{{"registry", folders}, {"sets", sets}, {"task", task.to_json()}, {"limit", limit},
+         {"shard", {shard.index, shard.count}}};
+  if (!uea.empty()) j["uea"] = std::filesystem::absolute(uea).string();
+  return j;
 }
 
 Invocation Invocation::from_json(const json& j) {
@@ -23,11 +26,13 @@ Invocation Invocation::from_json(const json& j) {
   inv.task = TaskSpec::from_json(j.at("task"));
   inv.limit = j.at("limit");
   inv.shard = {j.at("shard")[0], j.at("shard")[1]};
+  if (j.contains("uea")) inv.uea = j["uea"].get<std::string>();
   return inv;
 }
 
 Registry load_registry(const Invocation& invocation) {
   Registry r(invocation.registry);
+  if (!invocation.uea.empty()) uea::add_uea_entries(r, invocation.uea);
   for (const auto& assignment : invocation.sets) apply_assignment(r, assignment);
   return r;
 }

@@ -162,7 +162,7 @@ std::optional<YAML::Node> uea_eval_task(const YAML::Node& uea, const std::filesy
 
 const TaskClasses::Registration kTaskClass{
     {Kind::task, "task", "Binds a dataset, prompt, model, post-processing, evaluators and aggregators",
-     {arg::required_reference("dataset", Kind::dataset, "a dataset entry or a .jsonl manifest path"),
+     {arg::reference("dataset", Kind::dataset, "", "a dataset entry or a .jsonl manifest path (none: give --dataset)"),
       arg::reference("prompt", Kind::prompt, "", "how a sample becomes a request (default: the sample's audio alone)"),
       arg::reference("model", Kind::model, "", "(benchmarks of the catalog name none: give --model)"),
       arg::texts("suites", {}, "suites the task belongs to: `aeval run --suite NAME` runs them all"),

@@ -19,7 +19,7 @@
 #include "pipeline/prompt.hpp"
 #include "registry/classes.hpp"
 #include "support/reference.hpp"
-#include "uea/uea_entries.hpp"
+#include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
 
 namespace {

@@ -28,6 +28,7 @@ Shard parse_shard(const std::string& text);
 // What recreates a run's configuration: recorded in the store for --resume.
 struct Invocation {
   std::vector<std::filesystem::path> registry;
+  std::filesystem::path uea;  // an UltraEval-Audio folder whose entries join the registry (`aeval uea run`)
   std::vector<std::string> sets;  // --set assignments, in order
   TaskSpec task;
   std::size_t limit = 0;  // 0: every sample

@@ -1,4 +1,4 @@
-#include "uea/uea_entries.hpp"
+#include "registry/uea_entries.hpp"
 
 #include <fmt/format.h>
 
@@ -70,15 +70,14 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
       uea_kind_of[{*aeval_kind(kind), name}] = kind;
       out.registry.add(*aeval_kind(kind), std::move(*t.entry));
     }
-  // A task's model is only UEA's default (`uea run --model` picks one): a task whose model
-  // aeval cannot run keeps no model rather than failing.
+  // A task's dataset and model only say what UEA's main.py replaces (--dataset and --model are
+  // required there): a task naming ones aeval cannot read keeps none rather than failing.
   for (const auto& name : out.registry.names(Kind::task)) {
     pipeline::Entry task = out.registry.get(Kind::task, name);
-    if (task.args["model"] && !out.registry.contains(Kind::model, task.args["model"].Scalar())) {
-      task.args = YAML::Clone(task.args);
-      task.args.remove("model");
-      out.registry.add(Kind::task, task);
-    }
+    task.args = YAML::Clone(task.args);
+    for (const auto& [key, kind] : {std::pair{"model", Kind::model}, std::pair{"dataset", Kind::dataset}})
+      if (task.args[key] && !out.registry.contains(kind, task.args[key].Scalar())) task.args.remove(key);
+    out.registry.add(Kind::task, task);
   }
   // Validate until nothing changes: an entry that names an unsupported one is unsupported too.
   for (bool changed = true; changed;) {
@@ -96,6 +95,13 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
       }
   }
   return out;
+}
+
+void add_uea_entries(pipeline::Registry& registry, const std::filesystem::path& uea_root) {
+  TranslatedRegistry translated = translate_registry(UeaRegistry(uea_root));
+  for (Kind kind : pipeline::kAllKinds)
+    for (const auto& name : translated.registry.names(kind)) registry.add(kind, translated.registry.get(kind, name));
+  pipeline::validate_registry(registry);
 }
 
 }  // namespace aeval::uea

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "registry/registry.hpp"
-#include "uea/uea_registry.hpp"
+#include "registry/uea_registry.hpp"
 
 namespace aeval::uea {
 
@@ -33,5 +33,9 @@ struct TranslatedRegistry {
   std::map<std::string, std::map<std::string, std::string>> unsupported;  // uea kind → name → reason
 };
 TranslatedRegistry translate_registry(const UeaRegistry& uea);
+
+// `registry` with every supported entry of the UEA folder at `uea_root` added (UEA's
+// names win), validated: what `aeval uea run` and its --resume run with.
+void add_uea_entries(pipeline::Registry& registry, const std::filesystem::path& uea_root);
 
 }  // namespace aeval::uea

@@ -1,4 +1,4 @@
-#include "uea/uea_registry.hpp"
+#include "registry/uea_registry.hpp"
 
 #include <fmt/format.h>
 

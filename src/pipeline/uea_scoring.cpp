@@ -1,0 +1,467 @@
+// UltraEval-Audio's evaluators and aggregations (audio_evals/evaluator/*.py, agg/base.py at
+// 9b69da6) as aeval classes, so a UEA task scores as UEA scores it. A UEA evaluator keeps, per
+// sample, the dict UEA keeps ({"pred", "ref"} updated with its own keys, in UEA's order); a UEA
+// aggregation computes its keys ("wer(%)", "acc(%)", "bleu") from those dicts. Python's
+// semantics are kept where they decide a number (str() of labels, float() of numeric labels,
+// str.lower/strip, code-point lengths); an exception in an evaluator fails that sample, one in
+// an aggregation gives {"error": ...}, as in UEA.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/bleu.hpp"
+#include "aeval/metrics/match.hpp"
+#include "aeval/metrics/wer.hpp"
+#include "aeval/text/python_values.hpp"
+#include "aeval/text/unicode.hpp"
+#include "pipeline/aggregator.hpp"
+#include "pipeline/evaluator.hpp"
+#include "pipeline/uea_wer.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+namespace {
+
+using Value = nlohmann::ordered_json;
+using nlohmann::json;
+
+[[noreturn]] void python_error(const std::string& type, const std::string& message) {
+  throw Error(ErrorCategory::data, type + ": " + message);
+}
+
+// Python's float(x) of an answer or label (a number, or text that reads as one).
+double python_float(const Value& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  if (v.is_string()) {
+    const std::string s = text::strip(v.get<std::string>());
+    std::string lowered = text::lower(s);
+    for (const char* special : {"nan", "+nan", "-nan"})
+      if (lowered == special) return std::nan("");
+    for (const char* special : {"inf", "+inf", "infinity", "+infinity"})
+      if (lowered == special) return INFINITY;
+    if (lowered == "-inf" || lowered == "-infinity") return -INFINITY;
+    std::string digits = s;
+    digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+    char* end = nullptr;
+    const double d = std::strtod(digits.c_str(), &end);
+    if (!digits.empty() && end == digits.c_str() + digits.size() && digits.find_first_of("xXpP") == std::string::npos)
+      return d;
+    python_error("ValueError", "could not convert string to float: " + text::python_repr(v));
+  }
+  python_error("TypeError", "float() argument must be a string or a real number");
+}
+
+std::string text_of(const Value& v, const char* what) {
+  if (!v.is_string()) python_error("AttributeError", fmt::format("'{}' has no string methods ({})", v.type_name(), what));
+  return v.get<std::string>();
+}
+
+// Python's s[:n] on code points.
+std::string prefix(const std::string& s, std::size_t n) {
+  const std::u32string u = text::to_u32(s);
+  return text::to_utf8(u.substr(0, std::min(n, u.size())));
+}
+
+// One of UEA's evaluators: __call__(pred, ref, **row) = {"pred": pred, "ref": ref} updated with _eval's dict.
+class UeaEvaluator final : public Evaluator {
+ public:
+  using Eval = std::function<Value(const Value& pred, const Value& label, const json& row)>;
+  UeaEvaluator(std::string class_id, Eval eval, std::string label_field)
+      : class_id_(std::move(class_id)), eval_(std::move(eval)), label_field_(std::move(label_field)) {}
+
+  Value call(const Value& pred, const Value& label, const json& row) const {
+    Value result{{"pred", pred}, {"ref", label}};
+    const Value own = eval_(pred, label, row);
+    for (const auto& [key, v] : own.items()) result[key] = v;
+    return result;
+  }
+
+  json score(const Scored& s) const override {
+    // UEA's reference is row.get(ref_col, ""), as the row stores it (a class label stays an integer).
+    Value label = s.sample.reference ? Value(*s.sample.reference) : Value("");
+    if (!label_field_.empty())
+      label = s.sample.fields.is_object() && s.sample.fields.contains(label_field_) ? Value(s.sample.fields[label_field_]) : Value("");
+    const Value result = call(Value(s.prediction), label, s.sample.fields);
+    json out{{"value", nullptr}, {"uea", json(result)}, {"uea_keys", json::array()}};
+    for (const auto& [key, v] : result.items()) {
+      out["uea_keys"].push_back(key);
+      if (out["value"].is_null() && key != "pred" && key != "ref" && v.is_number()) out["value"] = json(v);
+    }
+    return out;
+  }
+
+  json identity() const override {
+    return {{"name", name}, {"class", class_id_}, {"label_field", label_field_}, {"reference", "UltraEval-Audio 9b69da6"}};
+  }
+
+ private:
+  std::string class_id_;
+  Eval eval_;
+  std::string label_field_;
+};
+
+using Made = std::unique_ptr<Evaluator>;
+using Scoring = std::shared_ptr<ScoringModels>;
+
+ArgSpec label_field_arg() {
+  return arg::text("label_field", "",
+                   "the row field UEA's ref_col names, read as stored (`aeval uea run` sets it; '': the reference text)");
+}
+ArgSpec spelling_table_arg() {
+  return arg::required_path("spelling_table", "UEA's audio_evals/lib/text_normalization/english.json");
+}
+
+// UEA's own arguments, and the spelling table UEA reads from its tree where it normalizes English.
+UeaClass uea_class(std::string path, bool spelling = false) {
+  if (!spelling) return {std::move(path)};
+  return {std::move(path), [](const YAML::Node& uea, const std::filesystem::path& root) -> std::optional<YAML::Node> {
+            YAML::Node args = YAML::Clone(uea);
+            if (!args.IsMap()) args = YAML::Node(YAML::NodeType::Map);
+            args["spelling_table"] = (root / "audio_evals/lib/text_normalization/english.json").string();
+            return args;
+          }};
+}
+
+Made made(const Args& args, UeaEvaluator::Eval eval) {
+  auto e = std::make_unique<UeaEvaluator>(args.entry().class_id, std::move(eval), args.text("label_field"));
+  e->name = args.entry().name;
+  return e;
+}
+
+const EvaluatorClasses::Registration kDump{
+    {Kind::evaluator, "uea-dump", "UltraEval-Audio's Dump: keeps pred and ref, scores nothing", {label_field_arg()}, {},
+     {uea_class("audio_evals.evaluator.base.Dump")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return made(args, [](const Value&, const Value&, const json&) { return Value::object(); });
+    }};
+
+const EvaluatorClasses::Registration kExactMatch{
+    {Kind::evaluator, "uea-em",
+     "UltraEval-Audio's EM: numeric labels compared as floats, text labels stripped, match 1/0", {label_field_arg()}, {},
+     {uea_class("audio_evals.evaluator.base.EM")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return made(args, [](const Value& pred, const Value& label, const json&) -> Value {
+        if (label.is_number()) {
+          try {
+            const double p = python_float(pred), l = python_float(label);
+            return {{"match", p == l ? 1 : 0}, {"pred", p}, {"ref", l}};
+          } catch (const Error&) {
+            return {{"match", 0}, {"pred", pred}, {"ref", label}};
+          }
+        }
+        if (label.is_string()) {
+          const std::string p = text::strip(text::python_str(pred)), l = text::strip(label.get<std::string>());
+          return {{"match", p == l ? 1 : 0}, {"pred", p}, {"ref", l}};
+        }
+        return {{"match", pred == label ? 1 : 0}, {"pred", pred}, {"ref", label}};
+      });
+    }};
+
+Value exist_match(const Value& pred, const Value& label) {
+  if (label.is_array()) {
+    for (const auto& item : label) {
+      Value answer = exist_match(pred, item);
+      if (answer["match"] == 1) return answer;
+    }
+    return {{"match", 0}, {"pred", pred}, {"ref", label}};
+  }
+  if (label.is_number()) {
+    const double p = python_float(pred), l = python_float(label);
+    // `label in pred` on floats: Python raises
+    (void)p;
+    (void)l;
+    python_error("TypeError", "argument of type 'float' is not iterable");
+  }
+  if (!label.is_string()) python_error("TypeError", "'in <string>' requires string as left operand");
+  const std::string p = text::lower(text::strip(text::python_str(pred))), l = text::lower(text::strip(label.get<std::string>()));
+  const bool match = p.find(l) != std::string::npos;
+  return {{"match", match ? 1 : 0}, {"pred", match ? l : p}, {"ref", l}};
+}
+
+const EvaluatorClasses::Registration kExistMatch{
+    {Kind::evaluator, "uea-exist-match",
+     "UltraEval-Audio's ExistMatch: the label (any of a list) inside the lowercased, stripped answer",
+     {label_field_arg()}, {}, {uea_class("audio_evals.evaluator.base.ExistMatch")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return made(args, [](const Value& pred, const Value& label, const json&) { return exist_match(pred, label); });
+    }};
+
+const EvaluatorClasses::Registration kPrefixMatch{
+    {Kind::evaluator, "uea-prefix-match",
+     "UltraEval-Audio's PrefixMatch: the answer starts with the label (lowercased, stripped); a label with spaces "
+     "also matches written without them",
+     {arg::boolean("ignore_case", true), label_field_arg()}, {}, {uea_class("audio_evals.evaluator.base.PrefixMatch")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      const bool ignore_case = args.boolean("ignore_case");
+      return made(args, [ignore_case](const Value& pred_value, const Value& label_value, const json&) -> Value {
+        std::string pred = text_of(pred_value, "pred.lower()");
+        std::string label = ignore_case ? text::python_str(label_value) : text_of(label_value, "len(label)");
+        if (ignore_case) {
+          pred = text::strip(text::lower(pred));
+          label = text::strip(text::lower(label));
+        }
+        const std::size_t n = text::to_u32(label).size();
+        bool match = prefix(pred, n) == label;
+        if (!match && label.find(' ') != std::string::npos && pred.find(' ') == std::string::npos) {
+          label.erase(std::remove(label.begin(), label.end(), ' '), label.end());
+          match = prefix(pred, n) == label;
+        }
+        return {{"match", match ? 1 : 0}, {"pred", prefix(pred, n)}, {"ref", label}};
+      });
+    }};
+
+// WER and CER: compute_wer of the one pair, in percent.
+Made error_rate(const Args& args, const std::string& language, const char* key) {
+  const bool ignore_case = args.boolean("ignore_case");
+  auto wer = std::make_shared<UeaWer>(args.path("spelling_table"));
+  return made(args, [=](const Value& pred_value, const Value& label_value, const json&) -> Value {
+    std::string pred = text::python_str(pred_value), label = text::python_str(label_value);
+    if (ignore_case) pred = text::lower(pred), label = text::lower(label);
+    return {{key, (*wer)({label}, {pred}, language) * 100}};
+  });
+}
+
+const EvaluatorClasses::Registration kWer{
+    {Kind::evaluator, "uea-wer",
+     "UltraEval-Audio's WER: compute_wer of the pair in percent (Whisper English normalizer, cn_tn for zh/yue, a "
+     "sacreBLEU tokenizer), key wer%",
+     {arg::boolean("ignore_case", false), arg::text("lang", "en", "en, zh, yue, jp, kr, ..."), spelling_table_arg(),
+      label_field_arg()},
+     {},
+     {uea_class("audio_evals.evaluator.wer.WER", true)}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made { return error_rate(args, args.text("lang"), "wer%"); }};
+
+const EvaluatorClasses::Registration kCer{
+    {Kind::evaluator, "uea-cer", "UltraEval-Audio's CER: compute_wer of the pair as Chinese (lang zh), key cer%",
+     {arg::boolean("ignore_case", false), spelling_table_arg(), label_field_arg()},
+     {},
+     {uea_class("audio_evals.evaluator.wer.CER", true)}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made { return error_rate(args, "zh", "cer%"); }};
+
+// sacreBLEU's tokenizer for UEA's BLEU evaluator: zh, ja-mecab for "ja", 13a for anything else.
+const EvaluatorClasses::Registration kBleu{
+    {Kind::evaluator, "uea-bleu",
+     "UltraEval-Audio's BLEU evaluator: corpus BLEU of the one pair (sacreBLEU; zh, ja-mecab for ja, else 13a)",
+     {arg::text("lang", "13a"), label_field_arg()}, {}, {uea_class("audio_evals.evaluator.bleu.BLEU")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      const std::string lang = args.text("lang");
+      metrics::BleuOptions options;
+      options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : "13a";
+      return made(args, [options](const Value& pred, const Value& label, const json&) -> Value {
+        return {{"bleu", metrics::corpus_bleu({text_of(pred, "bleu")}, {{text_of(label, "bleu")}}, options).score}};
+      });
+    }};
+
+const EvaluatorClasses::Registration kQaExistMatch{
+    {Kind::evaluator, "uea-qa-exist-match",
+     "UltraEval-Audio's QAExistMatchEvaluator: DPR's has_answer (any answer's tokens inside the prediction's)",
+     {label_field_arg()}, {}, {uea_class("audio_evals.evaluator.qa_exact_match.QAExistMatchEvaluator")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return made(args, [](const Value& pred, const Value& label_value, const json&) -> Value {
+        const Value label = label_value.is_string() ? Value::array({label_value}) : label_value;
+        if (!label.is_array()) python_error("TypeError", "the label must be text or a list of text");
+        std::vector<std::string> answers;
+        for (const auto& a : label) answers.push_back(text_of(a, "answer"));
+        const bool match = metrics::qa_exist_match(text::python_str(pred), answers) == 1.0;
+        return {{"match", match ? 1 : 0}, {"pred", match ? label : pred}, {"ref", label}};
+      });
+    }};
+
+const EvaluatorClasses::Registration kChoiceStringMatch{
+    {Kind::evaluator, "uea-choice-strings-match",
+     "UltraEval-Audio's ChoiceStringMatch (MMAU's string_match against the row's choices)", {label_field_arg()}, {},
+     {uea_class("audio_evals.evaluator.string_match.ChoiceStringMatch")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return made(args, [](const Value& pred, const Value& label, const json& row) -> Value {
+        if (!row.is_object() || !row.contains("choices"))
+          python_error("TypeError", "_eval() missing 1 required positional argument: 'choices'");
+        std::vector<std::string> choices;
+        for (const auto& c : row["choices"]) choices.push_back(text::python_str(Value(c)));
+        const std::string p = text::python_str(pred);
+        const bool match = metrics::choice_strings_match(p, text_of(label, "answer"), choices) == 1.0;
+        return {{"match", match ? 1 : 0}, {"pred", match ? label : Value(p)}, {"ref", label}};
+      });
+    }};
+
+const EvaluatorClasses::Registration kEnsemble{
+    {Kind::evaluator, "uea-ensemble",
+     "UltraEval-Audio's Ensemble: each component evaluator in turn, their dicts merged (later keys win)",
+     {arg::references("components", Kind::evaluator, true, "UEA evaluator entries"), label_field_arg()},
+     {},
+     {uea_class("audio_evals.evaluator.ensemble.Ensemble")}},
+    [](const Args& args, const Registry& registry, const Scoring& scoring) -> Made {
+      std::vector<std::shared_ptr<const UeaEvaluator>> components;
+      for (const auto& name : args.strings("components")) {
+        std::unique_ptr<Evaluator> e = load_evaluator(registry, name, scoring);
+        auto* uea = dynamic_cast<UeaEvaluator*>(e.get());
+        if (!uea) args.fail("component '" + name + "' is not an UltraEval-Audio evaluator");
+        e.release();
+        components.emplace_back(uea);
+      }
+      return made(args, [components](const Value& pred, const Value& label, const json& row) {
+        Value merged = Value::object();
+        for (const auto& c : components) {
+          const Value result = c->call(pred, label, row);
+          for (const auto& [key, v] : result.items()) merged[key] = v;
+        }
+        return merged;
+      });
+    }};
+
+// ---- aggregations -------------------------------------------------------------------------
+
+using Results = std::vector<Value>;
+
+AggregatorClasses::Registration uea_aggregation(const char* id, const char* summary, std::vector<ArgSpec> args,
+                                                UeaClass uea,
+                                                std::function<std::function<Value(const Results&)>(const Args&)> make) {
+  return {{Kind::aggregator, id, summary, std::move(args), {}, {std::move(uea)}}, [make](const Args& args) {
+            Aggregator a;
+            a.name = args.entry().name;
+            auto agg = make(args);
+            // AggPolicy.__call__: an exception becomes {"error": str(e)}.
+            a.uea = [agg](const Results& results) -> Value {
+              try {
+                return agg(results);
+              } catch (const Error& e) {
+                const std::string message = e.what();
+                return {{"error", message.substr(message.find(": ") == std::string::npos ? 0 : message.find(": ") + 2)}};
+              }
+            };
+            return a;
+          }};
+}
+
+std::vector<std::string> column(const Results& results, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& r : results) out.push_back(text::python_str(r.contains(key) ? r[key] : Value(nullptr)));
+  return out;
+}
+
+ArgSpec need_score_col_arg() { return arg::texts("need_score_col", {}, "the keys to average (default: every number)"); }
+
+const auto kAccuracy = uea_aggregation(
+    "uea-accuracy", "UltraEval-Audio's ACC: share of samples whose str(pred) equals str(ref), in percent (acc(%))",
+    {need_score_col_arg()}, uea_class("audio_evals.agg.base.ACC"), [](const Args&) {
+      return [](const Results& results) -> Value {
+        if (results.empty()) python_error("ValueError", "Found array with 0 sample(s)");
+        const auto pred = column(results, "pred"), ref = column(results, "ref");
+        std::size_t equal = 0;
+        for (std::size_t i = 0; i < pred.size(); ++i) equal += pred[i] == ref[i];
+        return {{"acc(%)", double(equal) / double(pred.size()) * 100}};
+      };
+    });
+
+const auto kMean = uea_aggregation(
+    "uea-mean",
+    "UltraEval-Audio's NaiveMean: the mean of each numeric key (of the first result), key(%) = mean x 100 unless "
+    "the key has a %",
+    {need_score_col_arg()}, uea_class("audio_evals.agg.base.NaiveMean"), [](const Args& args) {
+      const std::vector<std::string> asked = args.strings("need_score_col");
+      return [asked](const Results& results) -> Value {
+        if (results.empty()) python_error("IndexError", "list index out of range");
+        std::vector<std::string> keys = asked;
+        if (keys.empty())
+          for (const auto& [key, v] : results[0].items())
+            if (v.is_number() || v.is_boolean()) keys.push_back(key);
+        Value out = Value::object();
+        for (const auto& key : keys) {
+          double sum = 0;
+          std::size_t n = 0;
+          for (const auto& r : results) {
+            if (!r.contains(key) || r[key].is_null()) continue;
+            if (!r[key].is_number() && !r[key].is_boolean()) python_error("TypeError", "unsupported operand type(s) for +");
+            sum += r[key].is_boolean() ? double(r[key].get<bool>()) : r[key].get<double>();
+            ++n;
+          }
+          if (n == 0) python_error("ZeroDivisionError", "division by zero");
+          if (key.find('%') != std::string::npos) out[key] = sum / double(n);
+          else out[key + "(%)"] = sum / double(n) * 100;
+        }
+        return out;
+      };
+    });
+
+const auto kPracticeWer = uea_aggregation(
+    "uea-practice-wer", "UltraEval-Audio's PracticeWER: compute_wer over every lowercased pair, in percent (wer(%))",
+    {need_score_col_arg(), arg::text("lang", "13a"), spelling_table_arg()},
+    uea_class("audio_evals.agg.base.PracticeWER", true), [](const Args& args) {
+      const std::string lang = args.text("lang");
+      auto wer = std::make_shared<UeaWer>(args.path("spelling_table"));
+      return [lang, wer](const Results& results) -> Value {
+        std::vector<std::string> pred = column(results, "pred"), ref = column(results, "ref");
+        for (auto& p : pred) p = text::lower(p);
+        for (auto& r : ref) r = text::lower(r);
+        return {{"wer(%)", (*wer)(ref, pred, lang) * 100}};
+      };
+    });
+
+const auto kBleuCorpus = uea_aggregation(
+    "uea-bleu", "UltraEval-Audio's BLEU aggregation: sacreBLEU corpus BLEU of the samples with a reference (bleu)",
+    {need_score_col_arg(), arg::text("lang", "13a")}, uea_class("audio_evals.agg.base.BLEU"), [](const Args& args) {
+      const std::string lang = args.text("lang");
+      metrics::BleuOptions options;
+      options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : lang;
+      return [options, lang](const Results& results) -> Value {
+        const auto pred = column(results, "pred"), ref = column(results, "ref");
+        std::vector<std::string> hyps, refs;
+        for (std::size_t i = 0; i < pred.size(); ++i)
+          if (!ref[i].empty()) hyps.push_back(pred[i]), refs.push_back(ref[i]);
+        for (const char* known : {"none", "zh", "13a", "intl", "char", "ja-mecab"})
+          if (options.tokenize == known) return {{"bleu", metrics::corpus_bleu(hyps, {refs}, options).score}};
+        python_error("KeyError", text::python_repr(Value(options.tokenize)));
+      };
+    });
+
+const auto kDumpAgg = uea_aggregation("uea-dump", "UltraEval-Audio's Dump aggregation: nothing", {need_score_col_arg()},
+                                      uea_class("audio_evals.agg.base.Dump"), [](const Args&) {
+                                        return [](const Results&) -> Value { return Value::object(); };
+                                      });
+
+// jiwer's WER and CER over the corpus (UEA's WER and CER aggregations; CER passes the
+// predictions as references, which UEA does, and so does this).
+Value jiwer_rate(const std::vector<std::string>& truth, const std::vector<std::string>& hypothesis, bool characters) {
+  const metrics::CorpusAlignment a =
+      characters ? metrics::process_characters(truth, hypothesis) : metrics::process_words(truth, hypothesis);
+  return metrics::error_rates(a.counts).wer;
+}
+
+const auto kJiwerWer = uea_aggregation(
+    "uea-jiwer-wer", "UltraEval-Audio's WER aggregation: jiwer's corpus WER of str(ref) and str(pred), in percent",
+    {need_score_col_arg(), arg::boolean("ignore_case", false)}, uea_class("audio_evals.agg.base.WER"),
+    [](const Args& args) {
+      const bool ignore_case = args.boolean("ignore_case");
+      return [ignore_case](const Results& results) -> Value {
+        auto pred = column(results, "pred"), ref = column(results, "ref");
+        if (ignore_case) {
+          for (auto& p : pred) p = text::lower(p);
+          for (auto& r : ref) r = text::lower(r);
+        }
+        return {{"wer(%)", jiwer_rate(ref, pred, false).get<double>() * 100}};
+      };
+    });
+
+const auto kJiwerCer = uea_aggregation(
+    "uea-jiwer-cer",
+    "UltraEval-Audio's CER aggregation: jiwer's cer with the predictions as references (UEA's argument order), a "
+    "fraction",
+    {need_score_col_arg(), arg::boolean("ignore_case", false)}, uea_class("audio_evals.agg.base.CER"),
+    [](const Args& args) {
+      const bool ignore_case = args.boolean("ignore_case");
+      return [ignore_case](const Results& results) -> Value {
+        auto pred = column(results, "pred"), ref = column(results, "ref");
+        if (ignore_case) {
+          for (auto& p : pred) p = text::lower(p);
+          for (auto& r : ref) r = text::lower(r);
+        }
+        return {{"cer", jiwer_rate(pred, ref, true)}};
+      };
+    });
+
+}  // namespace
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,166 @@
+// `aeval uea run` on UltraEval-Audio's own registry (../shared/uea), unchanged: a local Hub
+// serves rows in the column layouts UEA's dataset entries read, a local OpenAI-compatible
+// server answers, and each run must send UEA's prompt, apply UEA's post-process chain and
+// score with UEA's evaluator and aggregation. Plumbing with answers whose scores follow from
+// UEA's definitions: one answer right, one wrong, per benchmark.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "aeval/audio_io.hpp"
+#include "datasets/table_reader.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/openai_test_server.hpp"
+#include "support/parquet_writer.hpp"
+#include "support/reference.hpp"
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using aeval::testing::run_aeval;
+using nlohmann::json;
+
+fs::path shared_uea() { return aeval::testing::reference_dir().parent_path() / "uea"; }
+
+// The text parts of the first request's user message, and which of the two clips it carried.
+std::string text_of(const aeval::testing::ReceivedRequest& r) {
+  std::string text;
+  for (const auto& part : r.body["messages"].back()["content"])
+    if (part["type"] == "text") text += part["text"].get<std::string>();
+  return text;
+}
+bool long_clip(const aeval::testing::ReceivedRequest& r) {
+  for (const auto& part : r.body["messages"].back()["content"])
+    if (part["type"] == "input_audio") return part["input_audio"]["data"].get<std::string>().size() > 30000;
+  return false;
+}
+
+struct UeaRunFixture {
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  aeval::testing::ScopedEnv offline{"HF_HUB_OFFLINE", nullptr};
+  std::map<std::string, aeval::testing::HubTestRepo> repos;
+
+  UeaRunFixture() {
+    // Two clips that differ in length, so the model server can tell them apart.
+    for (const auto& [name, seconds] : {std::pair{"short", 0.5}, std::pair{"long", 1.5}}) {
+      aeval::Audio a{{}, 16000, 1};
+      for (int i = 0; i < int(16000 * seconds); ++i) a.samples.push_back(0.3f * float(std::sin(i * 0.1)));
+      aeval::write_wav(dir / (std::string(name) + ".wav"), a);
+    }
+  }
+
+  // A split of `repo` whose rows are `columns_sql` (one SELECT per row, UNION ALL'd, with n = 0, 1).
+  void serve(const std::string& repo, const std::string& split, const std::string& rows_sql) {
+    const auto literal = aeval::datasets::TableReader::literal;
+    const fs::path file = dir / (std::to_string(repos.size()) + ".parquet");
+    aeval::testing::write_parquet(
+        fmt::format("SELECT r.* EXCLUDE (n), {{'bytes': b.content, 'path': 'clip.wav'}} AS audio FROM ({}) r "
+                    "JOIN read_blob({}) b ON b.filename = CASE WHEN r.n = 0 THEN {} ELSE {} END ORDER BY r.n",
+                    rows_sql, literal((dir / "*.wav").string()), literal((dir / "short.wav").string()),
+                    literal((dir / "long.wav").string())),
+        file);
+    aeval::testing::HubTestRepo r;
+    r.main = {aeval::testing::test_commit(repo), {{"data/" + split + "-00000-of-00001.parquet", file}}};
+    repos[repo] = r;
+  }
+
+  // Runs one UEA benchmark against a server answering `short_answer` / `long_answer`.
+  std::pair<json, std::vector<aeval::testing::ReceivedRequest>> run(const std::string& dataset, const std::string& short_answer,
+                                                                    const std::string& long_answer,
+                                                                    const std::string& extra = "") {
+    aeval::testing::HubTestServer hub(repos);
+    aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+    aeval::testing::OpenAiTestServer server([&](const aeval::testing::ReceivedRequest& r, int) {
+      aeval::testing::ScriptedReply reply;
+      reply.text = long_clip(r) ? long_answer : short_answer;
+      return reply;
+    });
+    fs::create_directories(dir / "registry" / "models");
+    std::ofstream(dir / "registry" / "models" / "m.yaml")
+        << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << server.base_url() << "\n    model: m\n";
+    const fs::path output = dir / ("out-" + dataset);
+    const auto out = run_aeval(fmt::format("--registry {} uea run --dataset {} --model test-model --uea-dir {} --quiet "
+                                           "--output {} {}",
+                                           (dir / "registry").string(), dataset, shared_uea().string(), output.string(),
+                                           extra));
+    EXPECT_EQ(0, out.status) << out.output;
+    return {aeval::testing::read_only_run(output).summary, server.received()};
+  }
+};
+
+// What UEA's aggregation `agg` gave for `evaluator`, under UEA's own keys.
+json uea_keys(const json& summary, const std::string& agg, const std::string& evaluator) {
+  return summary.at("aggregations").at(agg).at(evaluator).at("uea");
+}
+
+#define AEVAL_REQUIRE_SHARED_UEA()                                                              \
+  if (!fs::is_directory(shared_uea() / "registry")) {                                           \
+    if (std::getenv("CI")) FAIL() << shared_uea() << " is absent, and CI always has ../shared"; \
+    GTEST_SKIP() << shared_uea() << " is absent";                                               \
+  }
+
+// CatDog: catdog_identify = prompt catdog_identify, evaluator prefix-match, agg acc.
+TEST(UeaRun, CatDogIsPrefixMatchedAndCountedAsUeaDoes) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/CatDog", "test", "SELECT 0 AS n, 'cat' AS label UNION ALL SELECT 1, 'dog'");
+  const auto [summary, requests] = f.run("catdog", "Cat.", "It is a cat");
+  ASSERT_EQ(2u, requests.size());
+  EXPECT_EQ("Listen to the audio and determine if it's a dog or a cat. The answer must be one of the following: "
+            "[dog, cat]. Provide the answer without explanation.",
+            text_of(requests[0]));
+  EXPECT_EQ(50.0, uea_keys(summary, "acc", "prefix-match").at("acc(%)").get<double>()) << summary.dump(1);  // "cat." starts with "cat"; "it is a cat" not with "dog"
+}
+
+// LibriSpeech: asr = prompt asr ({"content": ""} format), post-process json_content, evaluator wer, agg wer.
+TEST(UeaRun, LibriSpeechTakesTheContentAndScoresPracticeWer) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/librispeech", "test_clean",
+          "SELECT 0 AS n, 'HELLO WORLD' AS text UNION ALL SELECT 1, 'GOOD MORNING'");
+  const auto [summary, requests] =
+      f.run("librispeech-test-clean", "```json\n{\"content\": \"Hello, world!\"}\n```", "{'content': 'good evening'}");
+  ASSERT_EQ(2u, requests.size());
+  EXPECT_EQ("listen the audio, output the audio content with format {\"content\": \"\"}", text_of(requests[0]));
+  // One substitution (evening for morning) in four reference words, after Whisper's normalizer.
+  EXPECT_DOUBLE_EQ(25.0, uea_keys(summary, "wer", "wer").at("wer(%)").get<double>()) << summary.dump(1);
+}
+
+// CoVoST 2 en->de: sst2de = prompt sst2de, json_content, evaluator bleu, agg bleu (corpus BLEU, 13a).
+TEST(UeaRun, CovostEnDeScoresCorpusBleu) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/covost2", "en_de",
+          "SELECT 0 AS n, 'Das ist ein kleines Haus am See.' AS text UNION ALL SELECT 1, 'Guten Morgen, mein Freund.'");
+  const auto [summary, requests] = f.run("covost2-en-de", "{\"content\": \"Das ist ein kleines Haus am See.\"}",
+                                         "{\"content\": \"Guten Morgen, mein Freund.\"}");
+  ASSERT_EQ(2u, requests.size());
+  EXPECT_EQ("translate this audio to German, output the content with format {\"content\": \"\"}", text_of(requests[0]));
+  EXPECT_DOUBLE_EQ(100.0, uea_keys(summary, "bleu", "bleu").at("bleu").get<double>()) << summary.dump(1);
+}
+
+// MMAU test-mini: mmau = prompt single_choice_with_answer (the choices as Python prints a list),
+// evaluator choice-strings-match, agg mean (match(%)).
+TEST(UeaRun, MmauRendersChoicesAsPythonAndAveragesMatches) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/MMAU", "v05.15.25",
+          "SELECT 0 AS n, 'What is heard?' AS question, ['a dog', 'a cat''s meow'] AS choices, 'a dog' AS answer "
+          "UNION ALL SELECT 1, 'Which sound?', ['rain', 'wind'], 'wind'");
+  const auto [summary, requests] = f.run("mmau-test-mini", "It is a dog.", "rain");
+  ASSERT_EQ(2u, requests.size());
+  std::vector<std::string> texts{text_of(requests[0]), text_of(requests[1])};
+  std::sort(texts.begin(), texts.end());
+  EXPECT_EQ("What is heard?  Select one option from the provided choices.\n['a dog', \"a cat's meow\"]", texts[0]);
+  EXPECT_EQ(50.0, uea_keys(summary, "mean", "choice-strings-match").at("match(%)").get<double>()) << summary.dump(1);
+}
+
+}  // namespace
