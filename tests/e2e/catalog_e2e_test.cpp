@@ -76,7 +76,8 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/librispeech",
        {{{"audio", "audio"}, {"gt", "string"}, {"source", "string"}, {"text", "string"}, {"WavPath", "string"}}}},
       {"TwinkStart/tedlium", {{{"audio", "audio"}, {"text", "string"}, {"speaker_id", "string"}}}},
-      {"TwinkStart/peoples_speech", {{{"id", "string"}, {"audio", "audio"}, {"duration_ms", "int32"}, {"text", "string"}}}},
+      // UltraEval-Audio's entry reads the transcript from `label` (its copy's own column name).
+      {"TwinkStart/peoples_speech", {{{"id", "string"}, {"audio", "audio"}, {"duration_ms", "int32"}, {"label", "string"}}}},
       {"speechcolab/gigaspeech",
        {{{"segment_id", "string"}, {"speaker", "string"}, {"text", "string"}, {"audio", "audio"},
          {"begin_time", "float"}, {"end_time", "float"}, {"audio_id", "string"}, {"title", "string"},
@@ -135,7 +136,7 @@ const std::map<std::string, HubSchema>& hub_schemas() {
          {"qualities_str", "strings"}, {"instrument_family", "int64"}, {"instrument_family_str", "string"},
          {"instrument_source", "int64"}, {"instrument_source_str", "string"}, {"WavPath", "string"},
          {"audio", "audio"}}}},
-      {"TwinkStart/CatDog", {{{"audio", "audio"}, {"answer", "string"}}}},
+      {"TwinkStart/CatDog", {{{"audio", "audio"}, {"label", "string"}}}},
       {"TwinkStart/vocalsound",  // as TwinkStart/VSC, seen
        {{{"spk_id", "string"}, {"wav", "string"}, {"labels", "string"}, {"WavPath", "string"}, {"label", "string"},
          {"audio", "audio"}}}},
