@@ -23,7 +23,11 @@ const nlohmann::json& context() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   try {
-    const aeval::pipeline::Template tmpl(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
+    // The first byte picks the dialect: aeval's, or jinja2's as UltraEval-Audio's prompts use it.
+    if (size == 0) return 0;
+    const auto dialect = data[0] & 1 ? aeval::pipeline::TemplateDialect::jinja2 : aeval::pipeline::TemplateDialect::aeval;
+    const aeval::pipeline::Template tmpl(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1), "fuzz",
+                                         dialect);
     tmpl.render(context());
   } catch (const aeval::Error&) {
   }

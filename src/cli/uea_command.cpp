@@ -134,7 +134,10 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
     const auto found = translated.unsupported.find(kind);
     if (found != translated.unsupported.end() && found->second.count(name))
       throw Error(ErrorCategory::config,
-                  fmt::format("UltraEval-Audio {} '{}': {}", kind, name, found->second.at(name)));
+                  fmt::format("UltraEval-Audio {} '{}': {}{}", kind, name, found->second.at(name),
+                              std::string(kind) == "model" ? "; give --model an aeval model (`aeval list models`), e.g. "
+                                                             "an openai_chat entry for a server running it"
+                                                           : ""));
   };
   const uea::UeaEntry& dataset = uea_registry.get("dataset", o.dataset);
   refuse("dataset", o.dataset);

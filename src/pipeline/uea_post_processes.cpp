@@ -118,7 +118,8 @@ const PostProcessClasses::Registration kJsonKey{
 
 // FirstOption's patterns, tried in order on the stripped answer (DOTALL, IGNORECASE); `{o}`
 // stands for the option letters. The missing comma after the "故选" pattern, which joins it
-// to the next one, is UEA's and kept.
+// to the next one, is UEA's and kept; `separate_joined_patterns` tries the two on their own.
+constexpr char kJoinedPattern[] = "故选?\\s*([{o}])只有选?项?\\s?([{o}])\\s?是?对";
 const char* const kOptionPatterns[] = {
     "答案是?\\s*([{o}])",
     "答案是?\\s*：\\s*([{o}])",
@@ -135,7 +136,7 @@ const char* const kOptionPatterns[] = {
     "答案为\\s*([{o}])",
     "答案选\\s*([{o}])",
     "选择?\\s*([{o}])",
-    "故选?\\s*([{o}])只有选?项?\\s?([{o}])\\s?是?对",
+    kJoinedPattern,
     "只有选?项?\\s?([{o}])\\s?是?错",
     "只有选?项?\\s?([{o}])\\s?不?正确",
     "只有选?项?\\s?([{o}])\\s?错误",
@@ -184,15 +185,29 @@ const PostProcessClasses::Registration kFirstOption{
      "The option letter an answer chose, by UltraEval-Audio's FirstOption patterns (Chinese and English phrasings, "
      "then any option letter); the default (or empty) when none matches",
      {arg::required_text("options", "the option letters, e.g. ABCD"),
-      arg::text("default_option", "", "the answer when no pattern finds an option (none: empty)")},
+      arg::text("default_option", "", "the answer when no pattern finds an option (none: empty)"),
+      arg::boolean("separate_joined_patterns", false,
+                   "correct UEA's missing comma: try '故选' and '只有选项…是对' as two patterns (default: UEA's one)")},
      {},
      {{"audio_evals.process.firstoption.FirstOption"}}},
     [](const Args& args) {
       const std::string options = args.text("options");
       const bool defaulted = args.given("default_option");
       const std::string fallback = args.text("default_option");
-      auto patterns = std::make_shared<std::vector<text::Regex>>();
+      const bool separate = args.boolean("separate_joined_patterns");
+      std::vector<std::string> sources;
       for (const char* pattern : kOptionPatterns) {
+        if (separate && std::string_view(pattern) == kJoinedPattern) {
+          const std::string_view joined = kJoinedPattern;
+          const std::size_t cut = joined.find("只有");
+          sources.emplace_back(joined.substr(0, cut));
+          sources.emplace_back(joined.substr(cut));
+        } else {
+          sources.emplace_back(pattern);
+        }
+      }
+      auto patterns = std::make_shared<std::vector<text::Regex>>();
+      for (const std::string& pattern : sources) {
         std::string p = pattern;
         for (std::size_t at; (at = p.find("{o}")) != std::string::npos;) p.replace(at, 3, options);
         try {
@@ -216,6 +231,7 @@ const PostProcessClasses::Registration kFirstOption{
       });
       t.identity["options"] = options;
       t.identity["default_option"] = defaulted ? Value(fallback) : Value(nullptr);
+      t.identity["separate_joined_patterns"] = separate;
       return t;
     }};
 

@@ -336,9 +336,13 @@ AggregatorClasses::Registration uea_aggregation(const char* id, const char* summ
           }};
 }
 
-std::vector<std::string> column(const Results& results, const char* key) {
+// [str(item[key]) for item in results], lowercased when asked.
+std::vector<std::string> column(const Results& results, const char* key, bool lowercase = false) {
   std::vector<std::string> out;
-  for (const auto& r : results) out.push_back(text::python_str(r.contains(key) ? r[key] : Value(nullptr)));
+  for (const auto& r : results) {
+    const std::string s = text::python_str(r.contains(key) ? r[key] : Value(nullptr));
+    out.push_back(lowercase ? text::lower(s) : s);
+  }
   return out;
 }
 
@@ -393,10 +397,7 @@ const auto kPracticeWer = uea_aggregation(
       const std::string lang = args.text("lang");
       auto wer = std::make_shared<UeaWer>(args.path("spelling_table"));
       return [lang, wer](const Results& results) -> Value {
-        std::vector<std::string> pred = column(results, "pred"), ref = column(results, "ref");
-        for (auto& p : pred) p = text::lower(p);
-        for (auto& r : ref) r = text::lower(r);
-        return {{"wer(%)", (*wer)(ref, pred, lang) * 100}};
+        return {{"wer(%)", (*wer)(column(results, "ref", true), column(results, "pred", true), lang) * 100}};
       };
     });
 
@@ -436,11 +437,7 @@ const auto kJiwerWer = uea_aggregation(
     [](const Args& args) {
       const bool ignore_case = args.boolean("ignore_case");
       return [ignore_case](const Results& results) -> Value {
-        auto pred = column(results, "pred"), ref = column(results, "ref");
-        if (ignore_case) {
-          for (auto& p : pred) p = text::lower(p);
-          for (auto& r : ref) r = text::lower(r);
-        }
+        const auto pred = column(results, "pred", ignore_case), ref = column(results, "ref", ignore_case);
         return {{"wer(%)", jiwer_rate(ref, pred, false).get<double>() * 100}};
       };
     });
@@ -453,11 +450,7 @@ const auto kJiwerCer = uea_aggregation(
     [](const Args& args) {
       const bool ignore_case = args.boolean("ignore_case");
       return [ignore_case](const Results& results) -> Value {
-        auto pred = column(results, "pred"), ref = column(results, "ref");
-        if (ignore_case) {
-          for (auto& p : pred) p = text::lower(p);
-          for (auto& r : ref) r = text::lower(r);
-        }
+        const auto pred = column(results, "pred", ignore_case), ref = column(results, "ref", ignore_case);
         return {{"cer", jiwer_rate(pred, ref, true)}};
       };
     });

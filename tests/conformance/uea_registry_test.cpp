@@ -27,8 +27,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-fs::path shared_uea() { return aeval::testing::reference_dir().parent_path() / "uea"; }
-
 // The records in order, objects in the order the reference wrote them.
 std::vector<Json> read_ordered(const std::string& file) {
   std::ifstream in(fs::path(AEVAL_SOURCE_DIR) / "tests/data/uea_registry" / file);
@@ -38,11 +36,6 @@ std::vector<Json> read_ordered(const std::string& file) {
   return records;
 }
 
-#define AEVAL_REQUIRE_SHARED_UEA()                                                              \
-  if (!fs::is_directory(shared_uea() / "registry")) {                                           \
-    if (std::getenv("CI")) FAIL() << shared_uea() << " is absent, and CI always has ../shared"; \
-    GTEST_SKIP() << shared_uea() << " is absent";                                               \
-  }
 
 // A registry of the UEA entry alone, translated; fails the test when aeval does not support it.
 aeval::pipeline::Registry single(const aeval::uea::UeaRegistry& uea, const std::string& kind, const std::string& name) {
@@ -55,8 +48,8 @@ aeval::pipeline::Registry single(const aeval::uea::UeaRegistry& uea, const std::
 
 TEST(UeaRegistry, TheSharedCopyIsThePinnedCommit) {
   AEVAL_REQUIRE_SHARED_UEA();
-  EXPECT_EQ(aeval::uea::kPinnedRegistryDigest, aeval::uea::registry_digest(shared_uea() / "registry"));
-  const aeval::uea::UeaRegistry uea(shared_uea());
+  EXPECT_EQ(aeval::uea::kPinnedRegistryDigest, aeval::uea::registry_digest(aeval::testing::shared_uea_dir() / "registry"));
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
   EXPECT_EQ(261u, uea.entries("prompt").size());
   EXPECT_EQ(116u, uea.entries("eval_task").size());
   EXPECT_EQ(13u, uea.entries("process").size());
@@ -66,7 +59,7 @@ TEST(UeaRegistry, EveryPromptRendersAsJinja2Does) {
   AEVAL_REQUIRE_SHARED_UEA();
   const auto records = read_ordered("prompts.jsonl");
   ASSERT_GT(records.size(), 2000u) << "tests/data/uea_registry/prompts.jsonl is missing";
-  const aeval::uea::UeaRegistry uea(shared_uea());
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
   std::map<std::string, aeval::pipeline::Prompt> prompts;
   std::set<std::string> seen;
   int errors = 0;
@@ -107,7 +100,7 @@ TEST(UeaRegistry, EveryTextProcessAnswersAsUeaDoes) {
   AEVAL_REQUIRE_SHARED_UEA();
   const auto records = read_ordered("processes.jsonl");
   ASSERT_GT(records.size(), 1000u) << "tests/data/uea_registry/processes.jsonl is missing";
-  const aeval::uea::UeaRegistry uea(shared_uea());
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
   std::map<std::string, aeval::pipeline::PostProcess> processes;
   const aeval::pipeline::Sample sample{"s", {}, std::nullopt, nlohmann::json::object()};
   int checked = 0;

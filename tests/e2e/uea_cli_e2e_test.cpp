@@ -23,13 +23,6 @@ using aeval::testing::run_aeval;
 using aeval::testing::run_shell;
 using aeval::testing::ScopedEnv;
 
-fs::path shared_uea() { return aeval::testing::reference_dir().parent_path() / "uea"; }
-
-#define AEVAL_REQUIRE_SHARED_UEA()                                                              \
-  if (!fs::is_directory(shared_uea() / "registry")) {                                           \
-    if (std::getenv("CI")) FAIL() << shared_uea() << " is absent, and CI always has ../shared"; \
-    GTEST_SKIP() << shared_uea() << " is absent";                                               \
-  }
 
 // Serves one file at /UltraEval-Audio.tar.gz.
 class TarballServer {
@@ -68,9 +61,9 @@ struct UeaFixture {
     const fs::path top = dir / "src" / (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit);
     fs::remove_all(dir / "src");
     fs::create_directories(top / "audio_evals" / "lib");
-    fs::copy(shared_uea() / "registry", top / "registry", fs::copy_options::recursive);
-    fs::copy(shared_uea() / "audio_evals", top / "audio_evals", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-    fs::copy_file(shared_uea() / "LICENSE", top / "LICENSE");
+    fs::copy(aeval::testing::shared_uea_dir() / "registry", top / "registry", fs::copy_options::recursive);
+    fs::copy(aeval::testing::shared_uea_dir() / "audio_evals", top / "audio_evals", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    fs::copy_file(aeval::testing::shared_uea_dir() / "LICENSE", top / "LICENSE");
     fs::create_directory_symlink("../../registry", top / "audio_evals" / "lib" / "linked");
     if (tamper) std::ofstream(top / "registry" / "process" / "extra.yaml") << "x:\n  class: a.b\n  args: {}\n";
     const fs::path tarball = dir / (tamper ? "tampered.tar.gz" : "uea.tar.gz");
@@ -132,7 +125,7 @@ TEST(UeaCli, WithoutNetworkOneLineSaysWhatToDo) {
 
 TEST(UeaCli, PromptAndProcessPrintWhatUeaReturns) {
   AEVAL_REQUIRE_SHARED_UEA();
-  const std::string dir = " --uea-dir " + shared_uea().string();
+  const std::string dir = " --uea-dir " + aeval::testing::shared_uea_dir().string();
   const auto rendered = run_aeval("uea prompt asr --row '{\"WavPath\": \"a \\\"b\\\".wav\"}'" + dir, false);
   ASSERT_EQ(0, rendered.status) << rendered.output;
   // Expected from UEA's Prompt.load(WavPath='a "b".wav') for its `asr` entry.
@@ -148,7 +141,7 @@ TEST(UeaCli, PromptAndProcessPrintWhatUeaReturns) {
   EXPECT_EQ(0, option.status) << option.output;
   EXPECT_EQ("\"C\"\n", option.output);
   // AEVAL_UEA_DIR does the same as --uea-dir.
-  ScopedEnv env("AEVAL_UEA_DIR", shared_uea().c_str());
+  ScopedEnv env("AEVAL_UEA_DIR", aeval::testing::shared_uea_dir().c_str());
   const auto content = run_aeval("uea process json_content --answer '```json\n{\"content\": \"hi\"}\n```'", false);
   EXPECT_EQ("\"hi\"\n", content.output);
   const auto key = run_aeval("uea process extract_audio --answer '{\"text\": 1}'");

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "aeval/audio_io.hpp"
 #include "datasets/table_reader.hpp"
@@ -26,8 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using aeval::testing::run_aeval;
 using nlohmann::json;
-
-fs::path shared_uea() { return aeval::testing::reference_dir().parent_path() / "uea"; }
 
 // The text parts of the first request's user message, and which of the two clips it carried.
 std::string text_of(const aeval::testing::ReceivedRequest& r) {
@@ -58,7 +57,8 @@ struct UeaRunFixture {
   }
 
   // A split of `repo` whose rows are `columns_sql` (one SELECT per row, UNION ALL'd, with n = 0, 1).
-  void serve(const std::string& repo, const std::string& split, const std::string& rows_sql) {
+  void serve(const std::string& repo, const std::string& split, const std::string& rows_sql,
+             const std::map<std::string, std::string>& metadata = {}) {
     const auto literal = aeval::datasets::TableReader::literal;
     const fs::path file = dir / (std::to_string(repos.size()) + ".parquet");
     aeval::testing::write_parquet(
@@ -66,13 +66,15 @@ struct UeaRunFixture {
                     "JOIN read_blob({}) b ON b.filename = CASE WHEN r.n = 0 THEN {} ELSE {} END ORDER BY r.n",
                     rows_sql, literal((dir / "*.wav").string()), literal((dir / "short.wav").string()),
                     literal((dir / "long.wav").string())),
-        file);
+        file, 122880, metadata);
     aeval::testing::HubTestRepo r;
     r.main = {aeval::testing::test_commit(repo), {{"data/" + split + "-00000-of-00001.parquet", file}}};
     repos[repo] = r;
   }
 
   // Runs one UEA benchmark against a server answering `short_answer` / `long_answer`.
+  fs::path last_output;
+
   std::pair<json, std::vector<aeval::testing::ReceivedRequest>> run(const std::string& dataset, const std::string& short_answer,
                                                                     const std::string& long_answer,
                                                                     const std::string& extra = "") {
@@ -86,10 +88,10 @@ struct UeaRunFixture {
     fs::create_directories(dir / "registry" / "models");
     std::ofstream(dir / "registry" / "models" / "m.yaml")
         << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << server.base_url() << "\n    model: m\n";
-    const fs::path output = dir / ("out-" + dataset);
+    const fs::path output = last_output = dir / ("out-" + dataset);
     const auto out = run_aeval(fmt::format("--registry {} uea run --dataset {} --model test-model --uea-dir {} --quiet "
                                            "--output {} {}",
-                                           (dir / "registry").string(), dataset, shared_uea().string(), output.string(),
+                                           (dir / "registry").string(), dataset, aeval::testing::shared_uea_dir().string(), output.string(),
                                            extra));
     EXPECT_EQ(0, out.status) << out.output;
     return {aeval::testing::read_only_run(output).summary, server.received()};
@@ -101,11 +103,6 @@ json uea_keys(const json& summary, const std::string& agg, const std::string& ev
   return summary.at("aggregations").at(agg).at(evaluator).at("uea");
 }
 
-#define AEVAL_REQUIRE_SHARED_UEA()                                                              \
-  if (!fs::is_directory(shared_uea() / "registry")) {                                           \
-    if (std::getenv("CI")) FAIL() << shared_uea() << " is absent, and CI always has ../shared"; \
-    GTEST_SKIP() << shared_uea() << " is absent";                                               \
-  }
 
 // CatDog: catdog_identify = prompt catdog_identify, evaluator prefix-match, agg acc.
 TEST(UeaRun, CatDogIsPrefixMatchedAndCountedAsUeaDoes) {
@@ -161,6 +158,23 @@ TEST(UeaRun, MmauRendersChoicesAsPythonAndAveragesMatches) {
   std::sort(texts.begin(), texts.end());
   EXPECT_EQ("What is heard?  Select one option from the provided choices.\n['a dog', \"a cat's meow\"]", texts[0]);
   EXPECT_EQ(50.0, uea_keys(summary, "mean", "choice-strings-match").at("match(%)").get<double>()) << summary.dump(1);
+}
+
+// GTZAN: a class-label column is read as `datasets` rows give it to UEA, the stored integer, so
+// UEA's prefix-match compares the answer with "1", not with the genre's name.
+TEST(UeaRun, ClassLabelsAreTheStoredIntegersAsUeaSeesThem) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  const json features{{"label", {{"_type", "ClassLabel"}, {"names", {"blues", "rock"}}}}};
+  f.serve("TwinkStart/GTZAN", "test", "SELECT 0 AS n, 1::BIGINT AS label UNION ALL SELECT 1, 0::BIGINT",
+          {{"huggingface", json{{"info", {{"features", features}}}}.dump()}});
+  const auto [summary, requests] = f.run("GTZAN", "1", "rock");
+  ASSERT_EQ(2u, requests.size());
+  EXPECT_EQ(50.0, uea_keys(summary, "acc", "prefix-match").at("acc(%)").get<double>()) << summary.dump(1);
+  const auto run = aeval::testing::read_only_run(f.last_output);
+  std::set<std::string> refs;
+  for (const auto& [id, record] : run.by_id) refs.insert(record["scores"]["prefix-match"]["uea"]["ref"].get<std::string>());
+  EXPECT_EQ((std::set<std::string>{"0", "1"}), refs);
 }
 
 }  // namespace

@@ -14,6 +14,8 @@ std::filesystem::path reference_dir() {
   return AEVAL_DEFAULT_REFERENCE_DIR;
 }
 
+std::filesystem::path shared_uea_dir() { return reference_dir().parent_path() / "uea"; }
+
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
   std::vector<nlohmann::json> records;
   std::ifstream in(path);

@@ -14,6 +14,9 @@ namespace aeval::testing {
 
 std::filesystem::path reference_dir();
 
+// UltraEval-Audio's registry and Python at the pinned commit: ../shared/uea (beside the reference folder).
+std::filesystem::path shared_uea_dir();
+
 // The records of a JSONL file (none when it is absent).
 std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path);
 
@@ -34,6 +37,13 @@ std::vector<double> reference_audio(const std::string& relative);
 ::testing::AssertionResult close_score(double expected, double actual);
 
 }  // namespace aeval::testing
+
+// Skips the calling test without ../shared/uea (a failure under CI, which always has it).
+#define AEVAL_REQUIRE_SHARED_UEA()                                                                          \
+  if (!std::filesystem::is_directory(::aeval::testing::shared_uea_dir() / "registry")) {                    \
+    if (std::getenv("CI")) FAIL() << ::aeval::testing::shared_uea_dir() << " is absent, and CI always has ../shared"; \
+    GTEST_SKIP() << ::aeval::testing::shared_uea_dir() << " is absent";                                     \
+  }
 
 #define AEVAL_REQUIRE_GOLDEN(records, file)                                                   \
   const auto records = ::aeval::testing::read_golden(file);                                   \
