@@ -147,6 +147,62 @@ Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::st
   return {"parquet conversion", conversion, std::move(chosen)};
 }
 
+// The splits of the config in the order `datasets` gives them when no split is named (a
+// DatasetDict of every split): the README's order where it declares the config; otherwise the
+// Hub's conversion must hold one split, since any order of several would be a guess.
+std::vector<std::string> all_splits(const HubClient& hub, const nlohmann::json& info, const HubSplitRequest& r) {
+  const auto configs = info.contains("cardData") && info["cardData"].is_object()
+                           ? info["cardData"].value("configs", nlohmann::json::array())
+                           : nlohmann::json::array();
+  if (configs.is_array())
+    for (const auto& c : configs) {
+      if (!c.is_object() || c.value("config_name", "default") != r.config) continue;
+      const auto data_files = c.value("data_files", nlohmann::json());
+      if (!data_files.is_array() || data_files.empty() || !data_files[0].is_object()) return {"train"};
+      std::vector<std::string> splits;
+      for (const auto& d : data_files) {
+        const std::string split = d.is_object() ? d.value("split", "train") : "train";
+        if (std::find(splits.begin(), splits.end(), split) == splits.end()) splits.push_back(split);
+      }
+      return splits;
+    }
+  if (configs.is_array() && !configs.empty()) declared_patterns(info, r);  // throws: no such config, naming those there are
+  std::set<std::string> splits;
+  try {
+    const std::string conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
+    for (const auto& file : hub.list_files(r.repo, conversion, "")) {
+      const auto first = file.path.find('/'), second = file.path.find('/', first + 1);
+      if (first != std::string::npos && second != std::string::npos && file.path.substr(0, first) == r.config)
+        splits.insert(file.path.substr(first + 1, second - first - 1));
+    }
+  } catch (const Error&) {
+  }
+  if (splits.size() == 1) return {*splits.begin()};
+  std::string listed;
+  for (const auto& s : splits) listed += (listed.empty() ? "" : ", ") + s;
+  throw Error(ErrorCategory::data,
+              fmt::format("the dataset {} (config '{}') declares no split order{}{}; with no split named, `datasets` "
+                          "reads every split in an order aeval cannot tell: name a split",
+                          r.repo, r.config, splits.empty() ? "" : "; its splits: ", listed));
+}
+
+// Every split of the config, one after the other (split "").
+Resolved resolve_all(const HubClient& hub, const nlohmann::json& info, const std::string& commit, HubSplitRequest r) {
+  Resolved all;
+  for (const auto& split : all_splits(hub, info, r)) {
+    r.split = split;
+    Resolved part = resolve(hub, info, commit, r);
+    if (!all.source.empty() && all.source_commit != part.source_commit)
+      throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') keeps some splits as Parquet and "
+                                                   "others only in the Hub's conversion; name a split",
+                                                   r.repo, r.config));
+    all.source = part.source;
+    all.source_commit = part.source_commit;
+    for (auto& f : part.files) all.files.push_back(std::move(f));
+  }
+  return all;
+}
+
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -160,7 +216,7 @@ std::filesystem::path ref_path(const std::filesystem::path& root, const std::str
 
 std::filesystem::path file_list_path(const std::filesystem::path& root, const std::string& commit,
                                      const HubSplitRequest& r) {
-  return root / "snapshots" / commit / ".aeval" / r.config / (r.split + ".json");
+  return root / "snapshots" / commit / ".aeval" / r.config / (r.split.empty() ? ".all-splits.json" : r.split + ".json");
 }
 
 nlohmann::json read_file_list(const std::filesystem::path& path) {
@@ -210,7 +266,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   if (!std::filesystem::exists(manifest)) {
     if (hub.offline()) throw offline_error(fmt::format("the file list of config '{}', split '{}'", r.config, r.split));
     if (info.is_null()) info = hub.dataset_info(r.repo, commit);
-    const Resolved resolved = resolve(hub, info, commit, r);
+    const Resolved resolved = r.split.empty() ? resolve_all(hub, info, commit, r) : resolve(hub, info, commit, r);
     nlohmann::json files = nlohmann::json::array();
     for (const auto& f : resolved.files) files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
     write_file_atomically(manifest, nlohmann::json{{"source", resolved.source},

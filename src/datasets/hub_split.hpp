@@ -17,6 +17,8 @@
 namespace aeval::datasets {
 
 struct HubSplitRequest {
+  // split "": every split of the config, one after the other, as `datasets` loads a config when no
+  // split is named (only where the order is known: the README declares it, or there is one split).
   std::string repo, config = "default", split = "test", revision = "main", token_env = "HF_TOKEN";
   std::string prefetch_hint;  // how to fill the cache elsewhere (names the registry entry)
 };

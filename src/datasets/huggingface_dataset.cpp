@@ -172,15 +172,12 @@ std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::file
   }
   if (!text("local_path").empty())
     throw Error(ErrorCategory::config, "it reads a dataset saved on disk (local_path); aeval reads the Hub");
-  if (text("split").empty())
-    throw Error(ErrorCategory::config, "it names no split, so UltraEval-Audio reads every split of the config, "
-                                       "concatenated; aeval reads one split");
   if (text("name").empty()) throw Error(ErrorCategory::config, "it names no Hub dataset (name)");
   YAML::Node args;
   args["repo"] = text("name");
   if (const auto subset = yaml_as_python(uea["subset"]); subset.is_string() && !subset.get<std::string>().empty())
     args["config"] = subset.get<std::string>();
-  args["split"] = text("split");
+  args["split"] = text("split");  // none: every split, as load_dataset gives them
   args["text_column"] = text("ref_col");
   args["class_labels"] = "integers";
   args["every_column_a_field"] = true;
@@ -199,12 +196,32 @@ std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::file
   }
   return args;
 }
+// UltraEval-Audio's GigaSpeechDataset: Huggingface, then each row's `text` uppercased, hyphens
+// to spaces and GigaSpeech's non-scoring words (fillers, <UNK>, punctuation and garbage tags)
+// removed; rows left with no text are dropped before the limit. In DuckDB SQL over the column.
+std::optional<YAML::Node> uea_gigaspeech(const YAML::Node& uea, const std::filesystem::path& root) {
+  YAML::Node args = *uea_huggingface(uea, root);
+  static const char* const kNonScoring[] = {"UH",    "UHH",    "UM",    "EH",          "MM",
+                                            "HM",    "AH",     "HUH",   "HA",          "ER",
+                                            "OOF",   "HEE",    "ACH",   "EEE",         "EW",
+                                            "<UNK>", "<unk>",  "<COMMA>", "<PERIOD>",  "<QUESTIONMARK>",
+                                            "<EXCLAMATIONPOINT>", "<SIL>", "<NOISE>", "<MUSIC>", "<OTHER>"};
+  std::string words;
+  for (const char* w : kNonScoring) words += (words.empty() ? "'" : ", '") + std::string(w) + "'";
+  const std::string cleaned = "array_to_string(list_filter(string_split_regex(replace(upper(\"text\"), '-', ' '), "
+                              "'\\s+'), lambda w: w <> '' AND NOT list_contains([" + words + "], w)), ' ')";
+  args["computed_fields"]["text"] = cleaned;
+  args["filter"] = cleaned + " <> ''";
+  return args;
+}
+
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
      "One split of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
      with_catalog_args({arg::required_text("repo", "the dataset's repository, e.g. openslr/librispeech_asr"),
       arg::text("config", kHubDefaults.split.config, "the configuration (subset)"),
-      arg::text("split", kHubDefaults.split.split, "the split"),
+      arg::text("split", kHubDefaults.split.split,
+                "the split ('': every split of the config, one after the other, in the order its README declares)"),
       arg::text("revision", kHubDefaults.split.revision, "a branch, tag or commit (a commit never asks the network)"),
       arg::text("id_column", "", "column with the sample id (default: 'id' if there is one, else the row's position)"),
       arg::text("audio_column", kHubDefaults.audio_column, "column with the audio (struct of bytes and path, or a path; '' for rows of text alone)"),
@@ -219,7 +236,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
                   "class-label columns as their names (as `datasets` shows them) or the integers stored"),
       arg::boolean("every_column_a_field", false, "the id and reference columns are sample fields too")}),
      {},
-     {{"audio_evals.dataset.huggingface.Huggingface", uea_huggingface}}},
+     {{"audio_evals.dataset.huggingface.Huggingface", uea_huggingface},
+      {"audio_evals.dataset.giga.GigaSpeechDataset", uea_gigaspeech}}},
     [](const Args& args) {
       HubDatasetConfig config;
       config.split.repo = args.text("repo");

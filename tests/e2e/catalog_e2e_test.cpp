@@ -89,7 +89,7 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       {"TwinkStart/WenetSpeech",
        {{{"sid", "string"}, {"confidence", "int64"}, {"begin_time", "double"}, {"end_time", "double"},
          {"subsets", "strings"}, {"text", "string"}, {"WavPath", "string"}, {"audio", "audio"}}}},
-      {"TwinkStart/KeSpeech", {{{"audio", "audio"}, {"Text", "string"}, {"WavPath", "string"}}}},
+      {"TwinkStart/kespeech", {{{"audio", "audio"}, {"Text", "string"}, {"WavPath", "string"}}}},
       {"TwinkStart/AISHELL-1", {{{"audio", "audio"}, {"name", "string"}, {"WavPath", "string"}, {"text", "string"}}}},
       {"TwinkStart/facebook_multilingual_librispeech", {{{"audio", "audio"}, {"Text", "string"}, {"WavPath", "string"}}}},
       {"google/fleurs",
@@ -113,7 +113,7 @@ const std::map<std::string, HubSchema>& hub_schemas() {
        {{{"id", "string"}, {"text", "string"}, {"text_norm", "string"}}}},
       {"TwinkStart/speech-chatbot-alpaca-eval",
        {{{"instruction", "string"}, {"output", "string"}, {"audio", "audio"}}}},
-      {"TwinkStart/air-chat",  // AIR-Bench's Chat_meta.json fields
+      {"TwinkStart/air_chat",  // AIR-Bench's Chat_meta.json fields
        {{{"path", "string"}, {"question", "string"}, {"answer_gt", "string"}, {"task_name", "string"},
          {"dataset_name", "string"}, {"meta_info", "string"}, {"uniq_id", "int64"}, {"audio", "audio"}}}},
       {"TwinkStart/speech-HSK",

@@ -58,7 +58,7 @@ struct UeaRunFixture {
 
   // A split of `repo` whose rows are `columns_sql` (one SELECT per row, UNION ALL'd, with n = 0, 1).
   void serve(const std::string& repo, const std::string& split, const std::string& rows_sql,
-             const std::map<std::string, std::string>& metadata = {}) {
+             const std::map<std::string, std::string>& metadata = {}, const json& configs = nullptr) {
     const auto literal = aeval::datasets::TableReader::literal;
     const fs::path file = dir / (std::to_string(repos.size()) + ".parquet");
     aeval::testing::write_parquet(
@@ -69,6 +69,7 @@ struct UeaRunFixture {
         file, 122880, metadata);
     aeval::testing::HubTestRepo r;
     r.main = {aeval::testing::test_commit(repo), {{"data/" + split + "-00000-of-00001.parquet", file}}};
+    r.configs = configs;
     repos[repo] = r;
   }
 
@@ -175,6 +176,24 @@ TEST(UeaRun, ClassLabelsAreTheStoredIntegersAsUeaSeesThem) {
   std::set<std::string> refs;
   for (const auto& [id, record] : run.by_id) refs.insert(record["scores"]["prefix-match"]["uea"]["ref"].get<std::string>());
   EXPECT_EQ((std::set<std::string>{"0", "1"}), refs);
+}
+
+// GigaSpeech: UEA's GigaSpeechDataset cleans each reference (uppercase, hyphens to spaces,
+// fillers and tags out) and drops rows left empty; its entry names no split, so every split of
+// the config is read, in the order the README declares them.
+TEST(UeaRun, GigaSpeechReferencesAreCleanedAndEmptyRowsDropped) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  const json configs = json::array({{{"config_name", "test"}, {"data_files", {{{"split", "test"}, {"path", "data/test-*"}}}}}});
+  f.serve("speechcolab/gigaspeech", "test",
+          "SELECT 0 AS n, 'state-of-the-art UH <COMMA> design <PERIOD>' AS text UNION ALL SELECT 1, '<SIL> <NOISE>'",
+          {}, configs);
+  const auto [summary, requests] = f.run("gigaspeech", "{\"content\": \"State of the art design.\"}", "unused");
+  ASSERT_EQ(1u, requests.size()) << "the row left with no words is not a sample";
+  EXPECT_DOUBLE_EQ(0.0, uea_keys(summary, "wer", "wer").at("wer(%)").get<double>()) << summary.dump(1);
+  const auto run = aeval::testing::read_only_run(f.last_output);
+  ASSERT_EQ(1u, run.by_id.size());
+  EXPECT_EQ("STATE OF THE ART DESIGN", run.by_id.begin()->second["scores"]["wer"]["uea"]["ref"]);
 }
 
 }  // namespace
