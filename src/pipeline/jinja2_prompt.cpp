@@ -15,7 +15,8 @@ struct Prompt::Structure {
   enum class Kind { text, value, list, map } kind = Kind::value;
   std::unique_ptr<Template> text;  // text: a template
   nlohmann::ordered_json value;     // value: as PyYAML reads it (numbers, booleans, None)
-  std::vector<std::pair<std::string, Structure>> children;  // list (keys empty), map
+  std::vector<Structure> items;    // list, map
+  std::vector<std::string> keys;   // map: the key of each item
 };
 
 namespace {
@@ -26,10 +27,13 @@ Prompt::Structure compile(const YAML::Node& node, const std::string& label) {
   Prompt::Structure s;
   if (node.IsSequence()) {
     s.kind = Prompt::Structure::Kind::list;
-    for (const auto& item : node) s.children.emplace_back("", compile(item, label));
+    for (const auto& item : node) s.items.push_back(compile(item, label));
   } else if (node.IsMap()) {
     s.kind = Prompt::Structure::Kind::map;
-    for (const auto& item : node) s.children.emplace_back(item.first.Scalar(), compile(item.second, label));
+    for (const auto& item : node) {
+      s.keys.push_back(item.first.Scalar());
+      s.items.push_back(compile(item.second, label));
+    }
   } else if (node.IsScalar()) {
     if (Json value = yaml_as_python(node); !value.is_string()) {  // a number, boolean or None
       s.value = std::move(value);
@@ -47,12 +51,12 @@ Json render_node(const Prompt::Structure& s, const Json& row) {
     case Prompt::Structure::Kind::value: return s.value;
     case Prompt::Structure::Kind::list: {
       Json items = Json::array();
-      for (const auto& [key, child] : s.children) items.push_back(render_node(child, row));
+      for (const auto& item : s.items) items.push_back(render_node(item, row));
       return items;
     }
     case Prompt::Structure::Kind::map: {
       Json object = Json::object();
-      for (const auto& [key, child] : s.children) object[key] = render_node(child, row);
+      for (std::size_t k = 0; k < s.items.size(); ++k) object[s.keys[k]] = render_node(s.items[k], row);
       return object;
     }
   }

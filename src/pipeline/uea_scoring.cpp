@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "aeval/error.hpp"
@@ -323,8 +325,14 @@ AggregatorClasses::Registration uea_aggregation(const char* id, const char* summ
             Aggregator a;
             a.name = args.entry().name;
             auto agg = make(args);
-            // AggPolicy.__call__: an exception becomes {"error": str(e)}.
-            a.uea = [agg](const Results& results) -> Value {
+            const std::vector<std::string> needed = args.strings("need_score_col");
+            // AggPolicy.__call__: an exception becomes {"error": str(e)}. Its check that the first result
+            // holds each need_score_col raises past that in UEA (the run stops); here it is the error too.
+            a.uea = [agg, needed](const Results& results) -> Value {
+              for (const auto& col : needed)
+                if (!results.empty() && !results[0].contains(col))
+                  return {{"error", fmt::format("AssertionError: not found {} score, but {}", col,
+                                                text::python_repr(results[0]))}};
               try {
                 return agg(results);
               } catch (const Error& e) {
@@ -340,7 +348,8 @@ AggregatorClasses::Registration uea_aggregation(const char* id, const char* summ
 std::vector<std::string> column(const Results& results, const char* key, bool lowercase = false) {
   std::vector<std::string> out;
   for (const auto& r : results) {
-    const std::string s = text::python_str(r.contains(key) ? r[key] : Value(nullptr));
+    if (!r.contains(key)) python_error("KeyError", text::python_repr(Value(key)));
+    const std::string s = text::python_str(r[key]);
     out.push_back(lowercase ? text::lower(s) : s);
   }
   return out;
@@ -352,7 +361,7 @@ const auto kAccuracy = uea_aggregation(
     "uea-accuracy", "UltraEval-Audio's ACC: share of samples whose str(pred) equals str(ref), in percent (acc(%))",
     {need_score_col_arg()}, uea_class("audio_evals.agg.base.ACC"), [](const Args&) {
       return [](const Results& results) -> Value {
-        if (results.empty()) python_error("ValueError", "Found array with 0 sample(s)");
+        if (results.empty()) return {{"acc(%)", std::nan("")}};  // sklearn's mean of nothing
         const auto pred = column(results, "pred"), ref = column(results, "ref");
         std::size_t equal = 0;
         for (std::size_t i = 0; i < pred.size(); ++i) equal += pred[i] == ref[i];
@@ -367,7 +376,7 @@ const auto kMean = uea_aggregation(
     {need_score_col_arg()}, uea_class("audio_evals.agg.base.NaiveMean"), [](const Args& args) {
       const std::vector<std::string> asked = args.strings("need_score_col");
       return [asked](const Results& results) -> Value {
-        if (results.empty()) python_error("IndexError", "list index out of range");
+        if (results.empty() && asked.empty()) python_error("IndexError", "list index out of range");
         std::vector<std::string> keys = asked;
         if (keys.empty())
           for (const auto& [key, v] : results[0].items())
@@ -422,6 +431,114 @@ const auto kDumpAgg = uea_aggregation("uea-dump", "UltraEval-Audio's Dump aggreg
                                       uea_class("audio_evals.agg.base.Dump"), [](const Args&) {
                                         return [](const Results&) -> Value { return Value::object(); };
                                       });
+
+double number_at(const Value& r, const char* key) {
+  if (!r.contains(key)) python_error("KeyError", text::python_repr(Value(key)));
+  if (!r[key].is_number() && !r[key].is_boolean()) python_error("TypeError", std::string("'") + key + "' is not a number");
+  return r[key].is_boolean() ? double(r[key].get<bool>()) : r[key].get<double>();
+}
+
+// Python's round(x, 2): the nearest of the two-decimal numbers, exactly (as printf rounds).
+double round2(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2f", x);
+  return std::strtod(buffer, nullptr);
+}
+
+const auto kAirChat = uea_aggregation(
+    "uea-air-chat",
+    "UltraEval-Audio's AirChat (AIR-Bench chat): the share of answers the judge scored above the reference "
+    "(win(%)), and both mean scores",
+    {need_score_col_arg()}, uea_class("audio_evals.agg.air_chat.AirChat"), [](const Args&) {
+      return [](const Results& results) -> Value {
+        if (results.empty()) python_error("ZeroDivisionError", "division by zero");
+        double wins = 0, pred_sum = 0, ref_sum = 0;
+        for (const auto& r : results) {
+          const double pred = number_at(r, "pred_score"), ref = number_at(r, "ref_score");
+          wins += pred > ref;
+          pred_sum += pred;
+          ref_sum += ref;
+        }
+        const double n = double(results.size());
+        return {{"win(%)", wins / n * 100}, {"ref_score", ref_sum / n}, {"pred_score", pred_sum / n}};
+      };
+    });
+
+const auto kWeightedAverage = uea_aggregation(
+    "uea-weighted-average",
+    "UltraEval-Audio's WeightedAverage: each numeric key averaged with the weight_col of each sample as its "
+    "weight, key(%) = x 100 unless the key has a %",
+    {need_score_col_arg(), arg::required_text("weight_col", "the key holding each sample's weight")},
+    uea_class("audio_evals.agg.sp.WeightedAverage"), [](const Args& args) {
+      const std::vector<std::string> asked = args.strings("need_score_col");
+      const std::string weight_col = args.text("weight_col");
+      return [asked, weight_col](const Results& results) -> Value {
+        if (results.empty()) python_error("IndexError", "list index out of range");
+        std::vector<std::string> keys = asked;
+        if (keys.empty())
+          for (const auto& [key, v] : results[0].items())
+            if ((v.is_number() || v.is_boolean()) && key != weight_col) keys.push_back(key);
+        std::vector<double> weights;
+        double total = 0;
+        for (const auto& r : results) total += weights.emplace_back(number_at(r, weight_col.c_str()));
+        Value out = Value::object();
+        for (const auto& key : keys) {
+          std::vector<double> values;
+          for (const auto& r : results)
+            if (r.contains(key) && !r[key].is_null()) values.push_back(number_at(r, key.c_str()));
+          // numpy multiplies the two lists element by element (a list of one broadcasts); samples
+          // without the key leave the values shorter than the weights, as in UEA.
+          const std::size_t n = values.size() == weights.size() || weights.size() == 1 ? values.size()
+                                : values.size() == 1                                     ? weights.size()
+                                                                                         : 0;
+          if (n == 0 && !(values.empty() && weights.size() <= 1) && !(weights.empty() && values.size() <= 1))
+            python_error("ValueError", fmt::format("operands could not be broadcast together with shapes ({},) ({},)",
+                                                   values.size(), weights.size()));
+          double sum = 0;
+          for (std::size_t i = 0; i < n; ++i)
+            sum += values[values.size() == 1 ? 0 : i] * weights[weights.size() == 1 ? 0 : i];
+          if (key.find('%') != std::string::npos) out[key] = sum / total;
+          else out[key + "(%)"] = sum / total * 100;
+        }
+        return out;
+      };
+    });
+
+const auto kInstructTtsEval = uea_aggregation(
+    "uea-instruct-tts-eval",
+    "UltraEval-Audio's InstructTTSEvalAgg: per instruction type (APS, DSD, RP) the share of samples the judge "
+    "found consistent, nulls left out, and their mean",
+    {need_score_col_arg()}, uea_class("audio_evals.agg.instruct_tts_eval.InstructTTSEvalAgg"), [](const Args&) {
+      return [](const Results& results) -> Value {
+        Value out = Value::object();
+        std::vector<double> rates;
+        for (const char* type : {"APS", "DSD", "RP"}) {
+          double passed = 0;
+          std::size_t valid = 0, nulls = 0;
+          for (const auto& r : results) {
+            if (!r.contains("instruction_type") || r["instruction_type"] != type) continue;
+            if (!r.contains("gemini_score") || r["gemini_score"].is_null()) {
+              ++nulls;
+              continue;
+            }
+            passed += std::trunc(number_at(r, "gemini_score"));  // int(score)
+            ++valid;
+          }
+          if (valid + nulls == 0) continue;
+          const double rate = valid ? passed / double(valid) * 100 : 0.0;
+          out[std::string(type) + "(%)"] = round2(rate);
+          out[std::string(type) + "_valid"] = valid;
+          out[std::string(type) + "_null"] = nulls;
+          rates.push_back(rate);
+        }
+        if (!rates.empty()) {
+          double sum = 0;
+          for (const double r : rates) sum += r;
+          out["AVG(%)"] = round2(sum / double(rates.size()));
+        }
+        return out;
+      };
+    });
 
 // jiwer's WER and CER over the corpus (UEA's WER and CER aggregations; CER passes the
 // predictions as references, which UEA does, and so does this).

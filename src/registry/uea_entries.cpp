@@ -80,18 +80,48 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
     out.registry.add(Kind::task, task);
   }
   // Validate until nothing changes: an entry that names an unsupported one is unsupported too.
+  const auto uea_kind_name = [](Kind kind) {
+    for (const char* k : kKinds)
+      if (aeval_kind(k) == kind) return std::string(k);
+    return std::string();
+  };
+  // "its evaluator 'x' is unsupported" for a reference to an entry UEA has and aeval cannot run.
+  const auto unsupported_reference = [&](const pipeline::Entry& entry, Kind kind) -> std::string {
+    const pipeline::ClassSpec& spec = pipeline::class_spec(entry, kind);
+    for (const auto& arg : spec.args) {
+      if (!arg.refers_to || !entry.args[arg.name]) continue;
+      const YAML::Node value = entry.args[arg.name];
+      std::vector<std::string> names;
+      if (value.IsScalar()) names.push_back(value.Scalar());
+      if (value.IsSequence())
+        for (const auto& v : value) names.push_back(v.Scalar());
+      const std::string referred = uea_kind_name(*arg.refers_to);
+      for (const auto& n : names) {
+        if (out.unsupported.count(referred) && out.unsupported.at(referred).count(n))
+          return fmt::format("its {} '{}' is unsupported", referred, n);
+        if (!uea.entries(referred).count(n))
+          return fmt::format("its {} '{}' is not in UltraEval-Audio's registry either", referred, n);
+      }
+    }
+    return "";
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (Kind kind : pipeline::kAllKinds)
       for (const auto& name : out.registry.names(kind)) {
-        try {
-          pipeline::validate_entry(out.registry, out.registry.get(kind, name), kind);
-        } catch (const Error& e) {
-          const std::string& uea_kind = uea_kind_of.at({kind, name});
-          out.unsupported[uea_kind][name] = "unsupported: " + uea.get(uea_kind, name).class_path + " (" + e.what() + ")";
-          out.registry.remove(kind, name);
-          changed = true;
+        const std::string& uea_kind = uea_kind_of.at({kind, name});
+        std::string reason = unsupported_reference(out.registry.get(kind, name), kind);
+        if (reason.empty()) {
+          try {
+            pipeline::validate_entry(out.registry, out.registry.get(kind, name), kind);
+            continue;
+          } catch (const Error& e) {
+            reason = e.what();
+          }
         }
+        out.unsupported[uea_kind][name] = "unsupported: " + uea.get(uea_kind, name).class_path + " (" + reason + ")";
+        out.registry.remove(kind, name);
+        changed = true;
       }
   }
   return out;

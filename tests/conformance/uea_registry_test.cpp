@@ -4,6 +4,7 @@
 // The registry itself is ../shared/uea (UEA at 9b69da6).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
+#include "pipeline/aggregator.hpp"
 #include "pipeline/post_process.hpp"
 #include "pipeline/prompt.hpp"
 #include "registry/classes.hpp"
@@ -140,6 +142,51 @@ TEST(UeaRegistry, EveryTextProcessAnswersAsUeaDoes) {
     }
   }
   EXPECT_GT(checked, 1000);
+}
+
+// Numbers as UEA computed them, to the last bit but for summation order (1e-12 relative); NaN equals NaN.
+void expect_same(const Json& expected, const Json& got, const std::string& id) {
+  if (expected.is_number() && got.is_number()) {
+    const double e = expected.get<double>(), g = got.get<double>();
+    if (std::isnan(e)) EXPECT_TRUE(std::isnan(g)) << id;
+    else EXPECT_NEAR(e, g, 1e-12 * std::max(1.0, std::abs(e))) << id;
+    return;
+  }
+  ASSERT_EQ(expected.type(), got.type()) << id << ": " << expected.dump() << " vs " << got.dump();
+  if (expected.is_object()) {
+    ASSERT_EQ(expected.size(), got.size()) << id << ": " << expected.dump() << " vs " << got.dump();
+    auto e = expected.begin();
+    for (auto g = got.begin(); g != got.end(); ++e, ++g) {
+      EXPECT_EQ(e.key(), g.key()) << id << ": keys in UEA's order";
+      expect_same(e.value(), g.value(), id + "." + e.key());
+    }
+    return;
+  }
+  EXPECT_EQ(expected, got) << id;
+}
+
+TEST(UeaRegistry, EveryAggregationComputesAsUeaDoes) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  std::ifstream in(fs::path(AEVAL_SOURCE_DIR) / "tests/data/uea_registry/aggregations.jsonl");
+  std::vector<Json> records;
+  for (std::string line; std::getline(in, line);)
+    if (auto r = aeval::text::python_json_loads(line)) records.push_back(*r);  // NaN as Python writes it
+  ASSERT_GT(records.size(), 50u) << "tests/data/uea_registry/aggregations.jsonl is missing";
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
+  for (const auto& r : records) {
+    const std::string name = r["agg"], id = r["id"];
+    const auto registry = single(uea, "agg", name);
+    const auto aggregator = aeval::pipeline::load_aggregator(registry, name);
+    ASSERT_TRUE(aggregator.uea) << name;
+    std::vector<Json> results(r["results"].begin(), r["results"].end());
+    const Json got = aggregator.uea(results);
+    if (r["expected"].contains("raised")) {  // UEA's own need_score_col assertion
+      ASSERT_TRUE(got.contains("error")) << id << ": " << got.dump();
+      EXPECT_EQ(r["expected"]["raised"], got["error"]) << id;
+      continue;
+    }
+    expect_same(r["expected"], got, id);
+  }
 }
 
 }  // namespace
