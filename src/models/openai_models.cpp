@@ -333,11 +333,40 @@ OpenAiConfig remote_config(const pipeline::Args& args) {
   return config;
 }
 
+// UltraEval-Audio's GPT(model_name, is_azure, sample_params): the openai client's chat completions at
+// $OPENAI_BASE_URL (the client's own default api.openai.com), key $OPENAI_API_KEY, sample_params as
+// request parameters. UEA sends each message's first part as plain text (its judges' prompts are
+// text alone); the same text in a part array is the same request to the model.
+std::optional<YAML::Node> uea_gpt(const YAML::Node& uea, const std::filesystem::path&) {
+  YAML::Node args;
+  for (const auto& item : uea) {
+    const std::string key = item.first.Scalar();
+    if (key == "model_name") args["model"] = item.second;
+    else if (key == "is_azure" && item.second.as<std::string>() != "false" && item.second.as<std::string>() != "False")
+      throw Error(ErrorCategory::config, "Azure OpenAI (is_azure) is not an endpoint aeval calls");
+    else if (key == "sample_params")
+      for (const auto& p : item.second) {
+        const std::string name = p.first.Scalar();
+        if (name != "temperature" && name != "max_tokens" && name != "seed" && name != "stop")
+          throw Error(ErrorCategory::config, "sample parameter '" + name + "' is not one aeval's openai_chat sends");
+        args[name] = p.second;
+      }
+    else if (key != "is_azure")
+      throw Error(ErrorCategory::config, "GPT has no argument '" + key + "'");
+  }
+  const char* base_url = std::getenv("OPENAI_BASE_URL");
+  args["base_url"] = base_url && *base_url ? base_url : "https://api.openai.com/v1";
+  args["api_key_env"] = "OPENAI_API_KEY";
+  return args;
+}
+
 const ModelClasses::Registration kOpenAiChatClass{
     {pipeline::Kind::model, "openai_chat", "An OpenAI-compatible chat completions endpoint, text and audio input, logprobs",
      remote_args({arg::optional_number("temperature"), arg::optional_integer("max_tokens"), arg::optional_integer("seed"),
                   arg::texts("stop", {}), arg::boolean("logprobs", false, "return token log-probabilities"),
-                  arg::integer("top_logprobs", 0, "alternatives per token")})},
+                  arg::integer("top_logprobs", 0, "alternatives per token")}),
+     {},
+     {{"audio_evals.models.openai.GPT", uea_gpt}}},
     [](const pipeline::Args& args) {
       OpenAiConfig config = remote_config(args);
       config.temperature = args.optional_number("temperature");

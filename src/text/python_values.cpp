@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "aeval/error.hpp"
 #include "aeval/text/unicode.hpp"
 #include "aeval/text/utf8.hpp"
 
@@ -108,6 +109,39 @@ std::string python_repr(const OrderedJson& value) {
 
 std::string python_str(const OrderedJson& value) {
   return value.is_string() ? value.get<std::string>() : python_repr(value);
+}
+
+std::string python_format(std::string_view format, const OrderedJson& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < format.size(); ++i) {
+    const char c = format[i];
+    if (c == '}') {
+      if (i + 1 < format.size() && format[i + 1] == '}') {
+        out += '}';
+        ++i;
+        continue;
+      }
+      throw Error(ErrorCategory::data, "ValueError: Single '}' encountered in format string");
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    if (i + 1 < format.size() && format[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    const std::size_t close = format.find('}', i);
+    if (close == std::string_view::npos) throw Error(ErrorCategory::data, "ValueError: Single '{' encountered in format string");
+    const std::string name(format.substr(i + 1, close - i - 1));
+    if (name.find_first_of(":![.") != std::string::npos)
+      throw Error(ErrorCategory::data, "format field '{" + name + "}': only plain named fields are supported");
+    if (!fields.is_object() || !fields.contains(name)) throw Error(ErrorCategory::data, "KeyError: '" + name + "'");
+    out += python_str(fields[name]);
+    i = close;
+  }
+  return out;
 }
 
 // ---- json.loads ---------------------------------------------------------------

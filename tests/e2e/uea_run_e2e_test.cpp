@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <mutex>
 #include <set>
 
 #include "aeval/audio_io.hpp"
@@ -194,6 +195,44 @@ TEST(UeaRun, GigaSpeechReferencesAreCleanedAndEmptyRowsDropped) {
   const auto run = aeval::testing::read_only_run(f.last_output);
   ASSERT_EQ(1u, run.by_id.size());
   EXPECT_EQ("STATE OF THE ART DESIGN", run.by_id.begin()->second["scores"]["wer"]["uea"]["ref"]);
+}
+
+// AIR-Bench chat: air_chat = prompt qa, evaluator air-bench-geval (UEA's AIRChatEvaluator, its judge
+// the gpt4o-mini entry: OpenAI's client at $OPENAI_BASE_URL), agg airbench-chat. The judge must get
+// the text UEA's own code formats (run here with Debian's Python from ../shared/uea).
+TEST(UeaRun, AirBenchChatIsJudgedInUeasOwnPromptAndCountedAsWins) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/air_chat", "test",
+          "SELECT 0 AS n, 'A dog barks twice.' AS meta_info, 'What animal is it?' AS question, 'A dog.' AS answer_gt "
+          "UNION ALL SELECT 1, 'Rain on a roof.', 'What is the weather?', 'Rainy.'");
+  std::vector<aeval::testing::ReceivedRequest> judged;
+  std::mutex lock;
+  aeval::testing::OpenAiTestServer judge([&](const aeval::testing::ReceivedRequest& r, int) {
+    const std::lock_guard guard(lock);
+    judged.push_back(r);
+    aeval::testing::ScriptedReply reply;
+    reply.text = text_of(r).find("It is a dog") != std::string::npos ? "6 8" : "7 5\n";
+    return reply;
+  });
+  aeval::testing::ScopedEnv url("OPENAI_BASE_URL", judge.base_url().c_str());
+  aeval::testing::ScopedEnv key("OPENAI_API_KEY", "sk-test");
+  const auto [summary, requests] = f.run("air-chat", "It is a dog", "Sunny, I think");
+  ASSERT_EQ(2u, requests.size());
+  EXPECT_EQ("What animal is it?", std::min(text_of(requests[0]), text_of(requests[1])));
+  const json keys = uea_keys(summary, "airbench-chat", "air-bench-geval");
+  EXPECT_DOUBLE_EQ(50.0, keys.at("win(%)").get<double>()) << summary.dump(1);
+  EXPECT_DOUBLE_EQ(6.5, keys.at("ref_score").get<double>());
+  EXPECT_DOUBLE_EQ(6.5, keys.at("pred_score").get<double>());
+  ASSERT_EQ(2u, judged.size());
+  EXPECT_EQ("gpt-4o-mini", judged[0].body["model"]);
+  const auto expected = aeval::testing::run_shell(
+      "cd " + aeval::testing::shared_uea_dir().string() + " && /usr/bin/python3 -c \"from audio_evals.evaluator.air_chat "
+      "import prompt; print(prompt.format(meta_info='A dog barks twice.', question='What animal is it?', "
+      "label='A dog.', pred='It is a dog'), end='')\"");
+  ASSERT_EQ(0, expected.status) << expected.output;
+  const std::string first = text_of(judged[0]), second = text_of(judged[1]);
+  EXPECT_EQ(expected.output, first.find("It is a dog") != std::string::npos ? first : second);
 }
 
 }  // namespace

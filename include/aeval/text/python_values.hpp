@@ -31,4 +31,9 @@ std::optional<OrderedJson> python_json_loads(std::string_view text);
 // where the value has no JSON form (tuples, sets, bytes, complex, dicts with other keys).
 std::optional<OrderedJson> python_literal_eval(std::string_view text);
 
+// template.format(**fields) for named fields: "{name}" is str() of that field, "{{" and "}}" are
+// braces. Throws aeval::Error (data) where Python raises: a missing field (KeyError), a lone
+// brace; format specs and conversions ("{x:>4}", "{x!r}") are refused as not supported.
+std::string python_format(std::string_view format, const OrderedJson& fields);
+
 }  // namespace aeval::text
