@@ -47,9 +47,11 @@ packages=(
 # The tests alone (scripts/test.sh passes --tests): pytest for the Python package, Debian's PyTorch,
 # on which the scoring-model scripts run with random weights (scoring-models/plumbing_test.py: plumbing; VGGish's
 # hub code imports resampy),
-# and a real Slurm (slurmctld, slurmd, munge) that the cluster test starts as a one-node cluster.
+# a real Slurm (slurmctld, slurmd, munge) that the cluster test starts as a one-node cluster, and what
+# UltraEval-Audio's own Python needs to give the end-to-end tests their expected prompts (jinja2, regex).
 if [ "${1:-}" = --tests ]; then
-  packages+=(python3-torch python3-torchaudio python3-resampy python3-pytest slurm-wlm munge)
+  packages+=(python3-torch python3-torchaudio python3-resampy python3-pytest slurm-wlm munge
+             python3-jinja2 python3-regex python3-more-itertools)
 fi
 
 missing=()

@@ -24,7 +24,7 @@ struct UeaOptions {
   bool json = false;
   // uea run: UltraEval-Audio's main.py options
   std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume;
-  std::vector<std::string> post_process;
+  std::vector<std::string> post_process, sets;
   std::size_t limit = 0;
   int workers = 0;
   std::filesystem::path output = "results";
@@ -177,6 +177,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
     if (e.args["components"])
       for (const auto& c : e.args["components"]) evaluators.push_back(c.Scalar());
   }
+  inv.sets.insert(inv.sets.end(), o.sets.begin(), o.sets.end());
   for (const auto& assignment : inv.sets) pipeline::apply_assignment(registry, assignment);
   inv.limit = o.limit;
   if (!o.quiet)
@@ -229,6 +230,9 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--evaluator", o->evaluator, "A UEA evaluator entry instead of the task's");
   run->add_option("--agg", o->agg, "A UEA agg entry instead of the task's");
   run->add_option("--post_process", o->post_process, "UEA process entries instead of the task's, in order");
+  run->add_option("--set", o->sets,
+                  "NAME.ARG=VALUE: replace one argument of an entry as aeval reads it (repeatable), e.g. "
+                  "chatbot_eval.send_max_tokens=true");
   run->add_option("--limit", o->limit, "At most this many samples (0: all)");
   run->add_option("--workers", o->workers, "Requests in flight (0: the model's max_concurrency)");
   run->add_option("--output", o->output, "Where run folders go")->capture_default_str();

@@ -19,6 +19,7 @@
 #include "aeval/metrics/match.hpp"
 #include "aeval/metrics/wer.hpp"
 #include "aeval/text/python_values.hpp"
+#include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "pipeline/aggregator.hpp"
 #include "pipeline/evaluator.hpp"
@@ -420,6 +421,54 @@ const EvaluatorClasses::Registration kAirChatJudge{
         if (words.size() < 2) python_error("IndexError", "list index out of range");
         return {{"pred_score", python_float(Value(words[1]))}, {"ref_score", python_float(Value(words[0]))},
                 {"pred", pred}, {"ref", label}};
+      });
+    }};
+
+// ChatbotEvaluator (SpeechAlpacaEval): its judge rates the answer to the row's instruction with
+// UEA's `chatbot-eval` prompt; the first [[n]] of the reply is the rating. UEA asks the judge with
+// temperature=0 and maxTokens=2048, a keyword OpenAI's client refuses (TypeError), so with UEA's
+// GPT judges every sample fails: that is the default; send_max_tokens asks with max_tokens 2048.
+const EvaluatorClasses::Registration kChatbotJudge{
+    {Kind::evaluator, "uea-chatbot-judge",
+     "UltraEval-Audio's ChatbotEvaluator (SpeechAlpacaEval): a judge rates the answer 1-10 in UEA's chatbot-eval "
+     "prompt ([[n]])",
+     {arg::required_reference("model_name", Kind::model, "the judge"),
+      arg::boolean("send_max_tokens", false,
+                   "correct UEA's call: ask with temperature 0 and max_tokens 2048 (default: UEA's call with "
+                   "maxTokens, which OpenAI's client refuses, failing every sample)"),
+      label_field_arg()},
+     {},
+     {uea_class("audio_evals.evaluator.alpaca_eval.ChatbotEvaluator")}},
+    [](const Args& args, const Registry& registry, const Scoring&) -> Made {
+      const std::string judge = args.text("model_name");
+      if (!args.boolean("send_max_tokens"))
+        return made(args, [](const Value&, const Value&, const json&) -> Value {
+          python_error("TypeError", "Completions.create() got an unexpected keyword argument 'maxTokens' (UltraEval-Audio's "
+                                    "ChatbotEvaluator asks its judge so; set send_max_tokens=true to correct it)");
+        });
+      if (!registry.contains(Kind::prompt, "chatbot-eval")) args.fail("needs UltraEval-Audio's prompt 'chatbot-eval'");
+      // The judge with UEA's request parameters, in a registry of its own.
+      auto own = std::make_shared<Registry>();
+      Entry model = registry.get(Kind::model, judge);
+      model.args = YAML::Clone(model.args);
+      model.args["temperature"] = 0;
+      model.args["max_tokens"] = 2048;
+      own->add(Kind::model, model);
+      own->add(Kind::prompt, registry.get(Kind::prompt, "chatbot-eval"));
+      auto prompt = std::make_shared<Prompt>(Prompt::load(*own, "chatbot-eval"));
+      auto models = std::make_shared<ScoringModels>(*own);
+      static const text::Regex rating("\\[\\[(\\d+)\\]\\]");
+      return made(args, [own, models, prompt, judge](const Value& pred, const Value& label, const json& row) -> Value {
+        if (!row.is_object() || !row.contains("instruction")) python_error("KeyError", "'instruction'");
+        Sample context;
+        context.id = "judge";
+        context.fields = {{"instruction", row["instruction"]}, {"response", json(pred)}};
+        const std::string reply = models->ask(judge, *prompt, context).text;
+        const auto m = rating.find(reply);
+        if (!m) python_error("AttributeError", "'NoneType' object has no attribute 'group'");
+        long n = 0;
+        for (const char32_t c : text::to_u32(m->group(1))) n = n * 10 + text::decimal_digit_value(c);
+        return {{"geval", n}, {"pred", pred}, {"ref", label}};
       });
     }};
 

@@ -235,4 +235,58 @@ TEST(UeaRun, AirBenchChatIsJudgedInUeasOwnPromptAndCountedAsWins) {
   EXPECT_EQ(expected.output, first.find("It is a dog") != std::string::npos ? first : second);
 }
 
+// SpeechAlpacaEval, text answers: glm-alpaca-eval-s2t = prompt direct-aqa, evaluator chatbot_eval (UEA's
+// ChatbotEvaluator, judge gpt4o-mini), agg geval. UEA asks its judge with maxTokens, which OpenAI's client
+// refuses, so every sample fails (exit 3); corrected, the judge gets UEA's chatbot-eval prompt as UEA's
+// Prompt class renders it, with temperature 0 and max_tokens 2048.
+TEST(UeaRun, SpeechAlpacaEvalFailsAsUeaDoesUnlessItsJudgeCallIsCorrected) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  f.serve("TwinkStart/speech-chatbot-alpaca-eval", "test",
+          "SELECT 0 AS n, 'Name a fruit.' AS instruction, 'An apple.' AS output "
+          "UNION ALL SELECT 1, 'Say hello.', 'Hello!'");
+  std::vector<aeval::testing::ReceivedRequest> judged;
+  std::mutex lock;
+  aeval::testing::OpenAiTestServer judge([&](const aeval::testing::ReceivedRequest& r, int) {
+    const std::lock_guard guard(lock);
+    judged.push_back(r);
+    aeval::testing::ScriptedReply reply;
+    reply.text = text_of(r).find("A banana") != std::string::npos ? "Fine. Rating: [[8]]" : "Terse. [[6]] then [[9]]";
+    return reply;
+  });
+  aeval::testing::ScopedEnv url("OPENAI_BASE_URL", judge.base_url().c_str());
+  aeval::testing::ScopedEnv key("OPENAI_API_KEY", "sk-test");
+  {
+    aeval::testing::HubTestServer hub(f.repos);
+    aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+    aeval::testing::OpenAiTestServer model([](const aeval::testing::ReceivedRequest&, int) { return aeval::testing::ScriptedReply{}; });
+    fs::create_directories(f.dir / "reg" / "models");
+    std::ofstream(f.dir / "reg" / "models" / "m.yaml")
+        << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n";
+    const auto out = run_aeval(fmt::format("--registry {} uea run --dataset speech-chatbot-alpaca-eval --task "
+                                           "glm-alpaca-eval-s2t --model test-model --uea-dir {} --quiet --output {}",
+                                           (f.dir / "reg").string(), aeval::testing::shared_uea_dir().string(),
+                                           (f.dir / "uea-default").string()));
+    EXPECT_EQ(3, out.status) << out.output;
+    EXPECT_TRUE(judged.empty());
+    const auto run = aeval::testing::read_only_run(f.dir / "uea-default");
+    EXPECT_NE(run.samples_text.find("unexpected keyword argument 'maxTokens'"), std::string::npos) << run.samples_text;
+  }
+  const auto [summary, requests] =
+      f.run("speech-chatbot-alpaca-eval", "A banana.", "Hi.", "--task glm-alpaca-eval-s2t --set chatbot_eval.send_max_tokens=true");
+  ASSERT_EQ(2u, judged.size());
+  EXPECT_DOUBLE_EQ(700.0, uea_keys(summary, "geval", "chatbot_eval").at("geval(%)").get<double>()) << summary.dump(1);
+  EXPECT_EQ(0, judged[0].body["temperature"]);
+  EXPECT_EQ(2048, judged[0].body["max_tokens"]);
+  const auto expected = aeval::testing::run_shell(
+      "cd " + aeval::testing::shared_uea_dir().string() + " && /usr/bin/python3 -c \"import yaml; "
+      "from audio_evals.prompt.base import Prompt; "
+      "t = yaml.safe_load(open('registry/prompt/chatbot.yaml'))['chatbot-eval']['args']['template']; "
+      "print(Prompt(t).load(instruction='Name a fruit.', response='A banana.'), end='')\"");
+  if (expected.status != 0 && !std::getenv("CI")) GTEST_SKIP() << "UltraEval-Audio's Python needs python3-jinja2: " << expected.output;
+  ASSERT_EQ(0, expected.status) << expected.output;
+  const std::string first = text_of(judged[0]), second = text_of(judged[1]);
+  EXPECT_EQ(expected.output, first.find("A banana") != std::string::npos ? first : second);
+}
+
 }  // namespace
