@@ -265,8 +265,8 @@ class LiteralParser {
       if (operand->is_number_float()) return OrderedJson(-operand->get<double>());
       return OrderedJson(-operand->get<long long>());
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(s_.substr(at_ + 1, 1)[0]))))
-      return number();
+    const bool fraction = c == '.' && at_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[at_ + 1]));
+    if (std::isdigit(static_cast<unsigned char>(c)) || fraction) return number();
     if (c == '"' || c == '\'' || std::isalpha(static_cast<unsigned char>(c))) {
       std::size_t word_end = at_;
       while (word_end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[word_end])) || s_[word_end] == '_')) ++word_end;

@@ -7,6 +7,7 @@
 #include "aeval/error.hpp"
 #include "aeval/npy.hpp"
 #include "aeval/text/json_in_text.hpp"
+#include "aeval/text/python_values.hpp"
 #include "models/process_model.hpp"
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/manifest.hpp"
@@ -33,6 +34,12 @@ TEST(FuzzFindings, JsonInTextAfterProseFullOfBraces) {
   ASSERT_TRUE(object.has_value());
   EXPECT_EQ(object->dump(), R"({"note":"} and { in a string","score":7})");
   EXPECT_EQ(aeval::text::find_json(std::string(2000, '{') + std::string(2000, '}'))->dump(), "{}");
+}
+
+// python_values: a '.' at the very end of a literal ("{.") was looked past to see whether a digit followed.
+TEST(FuzzFindings, PythonLiteralEndingInADot) {
+  for (const char* text : {"{.", ".", "[1, .", "{'a': ."}) EXPECT_FALSE(aeval::text::python_literal_eval(text)) << text;
+  EXPECT_EQ(0.5, aeval::text::python_literal_eval(".5")->get<double>());
 }
 
 // process_reply: {"type": 1} threw nlohmann's type_error on the reader
