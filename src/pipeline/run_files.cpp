@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "aeval/error.hpp"
 #include "aeval/version.hpp"
 #include "report/summary.hpp"
@@ -73,8 +75,16 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
   const auto succeeded = report::succeeded(samples);
   json aggregations = json::object();
   for (const auto& a : task.aggregators) aggregations[a.name] = a.aggregate(task.evaluators, succeeded);
-  const json summary =
-      report::build_summary(samples, Aggregator{}.aggregate(task.evaluators, succeeded), aggregations, provenance);
+  json metrics = Aggregator{}.aggregate(task.evaluators, succeeded);
+  // An UltraEval-Audio aggregation decides its task's number (PracticeWER over every pair, not the
+  // mean of per-sample rates): the metric shows it, with UEA's keys.
+  std::set<std::string> decided;
+  for (const auto& [aggregator, by_evaluator] : aggregations.items())
+    for (const auto& [name, result] : by_evaluator.items())
+      if (result.contains("uea") && metrics.contains(name) && decided.insert(name).second)
+        metrics[name] = {{"value", result["value"]}, {"samples", result["samples"]}, {"uea", result["uea"]},
+                         {"aggregation", aggregator}};
+  const json summary = report::build_summary(samples, metrics, aggregations, provenance);
   write_file_atomically(run_dir / "summary.json", summary.dump(2) + "\n");
 
   json sessions = store.meta("sessions").value_or(json::array());

@@ -11,7 +11,9 @@ std::string format_summary_table(const json& s) {
   for (const auto& [name, m] : s["metrics"].items()) {
     const json& v = m["value"];
     std::string detail;
-    if (m.contains("reference_tokens"))
+    if (m.contains("uea"))
+      detail = fmt::format("UltraEval-Audio's {}: {}", m["aggregation"].get<std::string>(), m["uea"].dump());
+    else if (m.contains("reference_tokens"))
       detail = fmt::format("hits {} subs {} dels {} ins {} ref tokens {}", m["hits"].get<long>(),
                            m["substitutions"].get<long>(), m["deletions"].get<long>(), m["insertions"].get<long>(),
                            m["reference_tokens"].get<long>());

@@ -147,6 +147,9 @@ TEST(UeaRun, CatDogIsPrefixMatchedAndCountedAsUeaDoes) {
             "[dog, cat]. Provide the answer without explanation.",
             text_of(requests[0]));
   EXPECT_EQ(50.0, uea_keys(summary, "acc", "prefix-match").at("acc(%)").get<double>()) << summary.dump(1);  // "cat." starts with "cat"; "it is a cat" not with "dog"
+  // The task's metric is UEA's aggregation, not a mean of aeval's making.
+  EXPECT_EQ(50.0, summary.at("metrics").at("prefix-match").at("value").get<double>());
+  EXPECT_EQ("acc", summary.at("metrics").at("prefix-match").at("aggregation"));
 }
 
 // LibriSpeech: asr = prompt asr ({"content": ""} format), post-process json_content, evaluator wer, agg wer.
@@ -161,6 +164,7 @@ TEST(UeaRun, LibriSpeechTakesTheContentAndScoresPracticeWer) {
   EXPECT_EQ("listen the audio, output the audio content with format {\"content\": \"\"}", text_of(requests[0]));
   // One substitution (evening for morning) in four reference words, after Whisper's normalizer.
   EXPECT_DOUBLE_EQ(25.0, uea_keys(summary, "wer", "wer").at("wer(%)").get<double>()) << summary.dump(1);
+  EXPECT_DOUBLE_EQ(25.0, summary.at("metrics").at("wer").at("value").get<double>());
 }
 
 // CoVoST 2 en->de: sst2de = prompt sst2de, json_content, evaluator bleu, agg bleu (corpus BLEU, 13a).
