@@ -217,7 +217,7 @@ std::optional<YAML::Node> uea_gigaspeech(const YAML::Node& uea, const std::files
 
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
-     "One split of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
+     "One split (or every split) of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
      with_catalog_args({arg::required_text("repo", "the dataset's repository, e.g. openslr/librispeech_asr"),
       arg::text("config", kHubDefaults.split.config, "the configuration (subset)"),
       arg::text("split", kHubDefaults.split.split,
