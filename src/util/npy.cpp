@@ -124,7 +124,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
       array.values[i] = half_to_double(v);
     }
   }
-  if (fortran_order && array.shape.size() == 2) {  // column-major on disk: transpose to row-major
+  // Column-major on disk: transpose to row-major (an empty array has nothing to move, however many rows it names).
+  if (fortran_order && array.shape.size() == 2 && count > 0) {
     const std::size_t rows = array.shape[0], cols = array.shape[1];
     std::vector<double> row_major(count);
     for (std::size_t r = 0; r < rows; ++r)

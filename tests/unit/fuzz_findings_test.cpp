@@ -161,4 +161,17 @@ TEST(FuzzFindings, NpyShapeLargerThanAnyFile) {
   EXPECT_EQ(aeval::read_npy(npy("(2, 2)")).values.size(), 4u);
 }
 
+// npy: an empty Fortran-order array of very many rows (shape (23333333333333, 0)) spun through every
+// row to transpose nothing, for hours.
+TEST(FuzzFindings, NpyEmptyFortranArrayOfManyRows) {
+  TempDir dir;
+  std::string header = "{'descr': '<f2', 'fortran_order': True, 'shape': (23333333333333, 0), }";
+  header.resize(118, ' ');
+  header += '\n';
+  write_bytes(dir / "a.npy", std::string("\x93NUMPY\x01\x00\x76\x00", 10) + header);
+  const aeval::NpyArray array = aeval::read_npy(dir / "a.npy");
+  EXPECT_TRUE(array.values.empty());
+  EXPECT_EQ((std::vector<std::size_t>{23333333333333u, 0}), array.shape);
+}
+
 }  // namespace
