@@ -1,0 +1,169 @@
+// Every UltraEval-Audio dataset entry aeval supports, with its default task, runs end to end
+// through `aeval uea run`: a local Hub serves two rows in the columns the entry and its task read
+// (the reference column, the prompt's variables, the fields the evaluator takes, the entry's
+// col_aliases), a local model server answers with the reference, a local judge scores. Plumbing:
+// each run must finish with every sample scored and its UEA aggregation giving a number.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "aeval/audio_io.hpp"
+#include "datasets/table_reader.hpp"
+#include "registry/uea_entries.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/openai_test_server.hpp"
+#include "support/parquet_writer.hpp"
+#include "support/reference.hpp"
+#include "support/run_aeval.hpp"
+#include "support/run_results.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kReference = "hello world";
+
+// The variables a prompt's templates read ({{ x }}, {% for c in x %}), loop variables aside.
+void template_variables(const YAML::Node& node, std::set<std::string>& out) {
+  if (node.IsSequence())
+    for (const auto& item : node) template_variables(item, out);
+  if (node.IsMap())
+    for (const auto& item : node) template_variables(item.second, out);
+  if (!node.IsScalar()) return;
+  static const std::regex output(R"(\{\{\s*([A-Za-z_]\w*))"), loop(R"(\{%\s*for\s+(\w+)\s+in\s+(\w+))");
+  const std::string& s = node.Scalar();
+  std::set<std::string> loop_variables{"loop"};
+  for (std::sregex_iterator m(s.begin(), s.end(), loop), end; m != end; ++m) {
+    loop_variables.insert((*m)[1]);
+    out.insert((*m)[2]);
+  }
+  for (std::sregex_iterator m(s.begin(), s.end(), output), end; m != end; ++m)
+    if (!loop_variables.count((*m)[1])) out.insert((*m)[1]);
+}
+
+struct Served {
+  std::string repo, config, split;
+  std::string audio_column = "audio";
+  std::set<std::string> columns;  // text columns
+};
+
+TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
+#ifdef AEVAL_SANITIZED
+  GTEST_SKIP() << "a run per dataset entry: the Release build runs this; the sanitized one runs tests/e2e/uea_run_e2e_test.cpp";
+#endif
+  AEVAL_REQUIRE_SHARED_UEA();
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
+  const auto translated = aeval::uea::translate_registry(uea);
+  const auto& registry = translated.registry;
+
+  // Which entries run, and the columns each (repo, config, split) must have.
+  std::map<std::string, Served> files;  // "repo|config|split"
+  std::vector<std::pair<std::string, std::string>> runs;  // dataset entry, its file key
+  for (const auto& [name, entry] : uea.entries("dataset")) {
+    const std::string task = entry.args["default_task"] ? entry.args["default_task"].Scalar() : "";
+    if (!registry.contains(aeval::pipeline::Kind::dataset, name) || !registry.contains(aeval::pipeline::Kind::task, task))
+      continue;
+    const YAML::Node& a = entry.args;
+    const std::string config = a["subset"] && !a["subset"].IsNull() ? a["subset"].Scalar() : "default";
+    const std::string split = a["split"] && !a["split"].Scalar().empty() ? a["split"].Scalar() : "test";
+    const std::string key = a["name"].Scalar() + "|" + config + "|" + split;
+    Served& f = files[key];
+    f.repo = a["name"].Scalar();
+    f.config = config;
+    f.split = split;
+    std::map<std::string, std::string> renamed;  // UEA's column name → the file's
+    if (a["col_aliases"])
+      for (const auto& alias : a["col_aliases"]) renamed[alias.second.Scalar()] = alias.first.Scalar();
+    const auto column = [&](const std::string& c) { return renamed.count(c) ? renamed[c] : c; };
+    if (renamed.count("audio")) f.audio_column = renamed["audio"];
+    std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction"};
+    const auto& t = registry.get(aeval::pipeline::Kind::task, task);
+    if (t.args["prompt"] && registry.contains(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()))
+      template_variables(registry.get(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
+    for (const auto& c : wanted)
+      if (c != "WavPath" && c != "choices" && column(c) != f.audio_column) f.columns.insert(column(c));
+    runs.emplace_back(name, key);
+  }
+  ASSERT_GE(runs.size(), 82u) << "aeval runs fewer UltraEval-Audio entries than it did";
+
+  // Two clips; every text column holds the reference, `choices` lists it.
+  for (const auto& [clip, seconds] : {std::pair{"a", 0.5}, std::pair{"b", 0.8}}) {
+    aeval::Audio audio{{}, 16000, 1};
+    for (int i = 0; i < int(16000 * seconds); ++i) audio.samples.push_back(0.2f * float(std::sin(i * 0.07)));
+    aeval::write_wav(dir / (std::string(clip) + ".wav"), audio);
+  }
+  const auto literal = aeval::datasets::TableReader::literal;
+  std::map<std::string, aeval::testing::HubTestRepo> repos;
+  std::map<std::string, json> configs;  // repo → cardData.configs
+  for (const auto& [key, f] : files) {
+    std::string select = fmt::format("{{'bytes': b.content, 'path': 'clip.wav'}} AS \"{}\", ['{}', 'something else'] AS choices",
+                                     f.audio_column, kReference);
+    for (const auto& c : f.columns) select += fmt::format(", '{}' AS \"{}\"", kReference, c);
+    const std::string path = f.config + "/" + f.split + "-00000-of-00001.parquet";
+    const fs::path file = dir / (std::to_string(repos[f.repo].main.files.size()) + "-" + aeval::testing::test_commit(f.repo) + ".parquet");
+    aeval::testing::write_parquet(fmt::format("SELECT {} FROM read_blob({}) b ORDER BY b.filename", select,
+                                              literal((dir / "*.wav").string())),
+                                  file);
+    auto& repo = repos[f.repo];
+    repo.main.commit = aeval::testing::test_commit(f.repo);
+    repo.main.files[path] = file;
+    json& declared = configs[f.repo];
+    if (declared.is_null()) declared = json::array();
+    auto it = std::find_if(declared.begin(), declared.end(), [&](const json& c) { return c["config_name"] == f.config; });
+    if (it == declared.end()) {
+      declared.push_back({{"config_name", f.config}, {"data_files", json::array()}});
+      it = declared.end() - 1;
+    }
+    (*it)["data_files"].push_back({{"split", f.split}, {"path", path}});
+  }
+  for (auto& [name, repo] : repos) repo.configs = configs[name];
+
+  aeval::testing::HubTestServer hub(repos);
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  aeval::testing::OpenAiTestServer model([](const aeval::testing::ReceivedRequest&, int) {
+    aeval::testing::ScriptedReply reply;
+    reply.text = kReference;
+    return reply;
+  });
+  aeval::testing::OpenAiTestServer judge([](const aeval::testing::ReceivedRequest&, int) {
+    aeval::testing::ScriptedReply reply;
+    reply.text = "7 7 [[7]]";
+    return reply;
+  });
+  aeval::testing::ScopedEnv judge_url("OPENAI_BASE_URL", judge.base_url().c_str());
+  aeval::testing::ScopedEnv judge_key("OPENAI_API_KEY", "sk-test");
+  fs::create_directories(dir / "registry" / "models");
+  std::ofstream(dir / "registry" / "models" / "m.yaml")
+      << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n";
+
+  for (const auto& [name, key] : runs) {
+    const fs::path output = dir / "out" / name;
+    const auto out = aeval::testing::run_aeval(
+        fmt::format("--registry {} uea run --dataset {} --model test-model --uea-dir {} --quiet --output {}",
+                    (dir / "registry").string(), name, aeval::testing::shared_uea_dir().string(), output.string()));
+    ASSERT_EQ(0, out.status) << name << ": " << out.output;
+    const json summary = aeval::testing::read_only_run(output).summary;
+    EXPECT_EQ(0, summary["counts"]["failed"]) << name;
+    EXPECT_EQ(2, summary["counts"]["samples"]) << name;
+    bool scored = false;
+    for (const auto& [aggregator, by_evaluator] : summary["aggregations"].items())
+      for (const auto& [evaluator, result] : by_evaluator.items())
+        scored = scored || (result.contains("uea") && !result["uea"].contains("error") &&
+                            (result["value"].is_number() || result["uea"].empty()));
+    EXPECT_TRUE(scored) << name << ": " << summary["aggregations"].dump();
+  }
+}
+
+}  // namespace
