@@ -3,6 +3,8 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -144,12 +146,34 @@ nlohmann::json HubClient::get_json(const std::string& url, std::string* next_pag
   }
 }
 
+bool safe_repository_path(const std::string& path) {
+  if (path.empty() || path.front() == '/') return false;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t slash = path.find('/', start);
+    const std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return std::none_of(path.begin(), path.end(),
+                      [](char c) { return c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+bool is_commit_id(const std::string& text) {
+  return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 nlohmann::json HubClient::dataset_info(const std::string& repo, const std::string& revision) const {
   const std::string url =
       fmt::format("{}/api/datasets/{}/revision/{}", endpoint_, url_encode(repo, true), url_encode(revision, false));
   nlohmann::json info = get_json(url, nullptr, repo);
   if (!info.is_object() || !info.contains("sha") || !info["sha"].is_string())
     throw Error(ErrorCategory::network, url + ": the answer names no commit (sha)");
+  if (!is_commit_id(info["sha"].get<std::string>()))
+    throw Error(ErrorCategory::data, fmt::format("{}: the commit it names ('{}') is not 40 hex digits; refused, since "
+                                                 "it would name a folder of the cache",
+                                                 url, info["sha"].get<std::string>().substr(0, 80)));
   return info;
 }
 
@@ -171,7 +195,12 @@ std::vector<HubFile> HubClient::list_files(const std::string& repo, const std::s
         file.sha256 = entry["lfs"].value("oid", "");
         file.size = entry["lfs"].value("size", file.size);
       }
-      if (!file.path.empty()) files.push_back(std::move(file));
+      if (file.path.empty()) continue;
+      if (!safe_repository_path(file.path))
+        throw Error(ErrorCategory::data, fmt::format("{}: the listing names '{}', a path outside the repository; "
+                                                     "refused before anything is written",
+                                                     url, file.path.substr(0, 200)));
+      files.push_back(std::move(file));
     }
     url = next;
   }

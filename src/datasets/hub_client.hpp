@@ -17,6 +17,13 @@ struct HubFile {
   std::string sha256;  // of the content, from the Hub's LFS record ("" for a file kept in git)
 };
 
+// Whether a path a Hub lists stays inside the repository's folder once joined to it: relative,
+// no empty, "." or ".." component, no backslash or control character. Remote names are
+// untrusted: a listing or revision that fails this is refused before anything is written.
+bool safe_repository_path(const std::string& path);
+// A commit id as the Hub writes it: 40 lowercase hex digits.
+bool is_commit_id(const std::string& text);
+
 class HubClient {
  public:
   // Reads HF_ENDPOINT (default https://huggingface.co), the token from the
@@ -28,10 +35,12 @@ class HubClient {
 
   // The revision's metadata (`sha` is its commit; `cardData.configs` its
   // declared configs). Throws aeval::Error (network) naming the URL:
-  // gated/private (401/403) with how to get access, 404, or unreachable.
+  // gated/private (401/403) with how to get access, 404, or unreachable;
+  // (data) when the commit it names is not a commit id.
   nlohmann::json dataset_info(const std::string& repo, const std::string& revision) const;
 
-  // Every file under `folder` ("" for all) at `revision`, in the Hub's order.
+  // Every file under `folder` ("" for all) at `revision`, in the Hub's order. Throws aeval::Error
+  // (data) when the listing names a path outside the repository.
   std::vector<HubFile> list_files(const std::string& repo, const std::string& revision, const std::string& folder) const;
 
   // Where a file downloads from.

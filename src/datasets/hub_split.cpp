@@ -21,9 +21,7 @@ namespace {
 
 constexpr const char* kConversionBranch = "refs/convert/parquet";
 
-bool is_commit(const std::string& revision) {
-  return revision.size() == 40 && revision.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
+bool is_commit(const std::string& revision) { return is_commit_id(revision); }
 
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
@@ -249,7 +247,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   std::string commit = is_commit(r.revision) ? r.revision : "";
   if (commit.empty() && hub.offline()) {
     commit = read_text(ref_file);
-    if (commit.empty()) throw offline_error("the revision");
+    if (!is_commit(commit)) throw offline_error("the revision");
   } else if (commit.empty()) {
     try {
       info = hub.dataset_info(r.repo, r.revision);
@@ -277,8 +275,13 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   const nlohmann::json listed = read_file_list(manifest);
   HubSplit split{commit, listed.value("source", ""), listed.value("source_commit", commit), {}, {}};
   std::vector<RemoteFile> remote;
+  if (!is_commit(split.source_commit))
+    throw Error(ErrorCategory::data, manifest.string() + ": names no commit id; delete it and run again");
   for (const auto& f : listed.value("files", nlohmann::json::array())) {
     const std::string path = f.value("path", "");
+    if (!safe_repository_path(path))
+      throw Error(ErrorCategory::data, fmt::format("{}: names '{}', a path outside the repository; delete it and run "
+                                                   "again", manifest.string(), path.substr(0, 200)));
     const auto local = root / "snapshots" / split.source_commit / path;
     remote.push_back({hub.file_url(r.repo, split.source_commit, path), local, f.value("sha256", ""),
                       f.value("size", std::uint64_t(0)) ? std::optional<std::uint64_t>(f.value("size", std::uint64_t(0)))
@@ -298,7 +301,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
 std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& r) {
   const auto root = hub_cache_dir(r.repo);
   const std::string commit = is_commit(r.revision) ? r.revision : read_text(ref_path(root, r.revision));
-  if (commit.empty()) return std::nullopt;
+  if (!is_commit(commit)) return std::nullopt;
   CachedHubSplit cached{commit, file_list_path(root, commit, r), {}};
   if (!std::filesystem::exists(cached.file_list)) return std::nullopt;
   const nlohmann::json listed = read_file_list(cached.file_list);

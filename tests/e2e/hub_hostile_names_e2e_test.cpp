@@ -1,0 +1,76 @@
+// A Hub (or an HF_ENDPOINT mirror, or anyone on a plain-http path) whose answers name places
+// outside the cache: a revision resolving to a "commit" that is a relative path, a listing of
+// files under "../" or "/". aeval refuses each before it writes anything, with one clear error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "aeval/error.hpp"
+#include "datasets/hub_client.hpp"
+#include "datasets/hub_split.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/parquet_writer.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct HostileHub {
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  aeval::testing::ScopedEnv offline{"HF_HUB_OFFLINE", nullptr};
+
+  // Fetches acme/rows's test split from a Hub serving `commit` and `path`; returns the error.
+  std::string fetch(const std::string& commit, const std::string& path) {
+    aeval::testing::write_parquet("SELECT 'a' AS id, 'x' AS text", dir / "rows.parquet");
+    aeval::testing::HubTestRepo repo;
+    repo.main = {commit, {{path, dir / "rows.parquet"}}};
+    aeval::testing::HubTestServer hub({{"acme/rows", repo}});
+    aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+    try {
+      aeval::datasets::fetch_hub_split({"acme/rows", "default", "test", "main", "HF_TOKEN", ""});
+    } catch (const aeval::Error& e) {
+      EXPECT_EQ(aeval::ErrorCategory::data, e.category()) << e.what();
+      return e.what();
+    }
+    ADD_FAILURE() << "fetched from a Hub naming " << commit << " and " << path;
+    return "";
+  }
+
+  // Nothing was written outside the cache folder: the temporary folder holds the cache and the Parquet file only.
+  void expect_nothing_outside_the_cache() const {
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+      EXPECT_TRUE(entry.path().filename() == "cache" || entry.path().filename() == "rows.parquet") << entry.path();
+  }
+};
+
+TEST(HubHostileNames, ACommitThatIsAPathIsRefused) {
+  HostileHub hub;
+  const std::string error = hub.fetch("../../../escaped-commit", "data/test-00000-of-00001.parquet");
+  EXPECT_NE(error.find("is not 40 hex digits"), std::string::npos) << error;
+  hub.expect_nothing_outside_the_cache();
+  EXPECT_FALSE(fs::exists(hub.dir / "escaped-commit"));
+}
+
+TEST(HubHostileNames, ListedPathsOutsideTheRepositoryAreRefused) {
+  for (const std::string path : {"../../test-00000-of-00001.parquet", "/tmp/test-00000-of-00001.parquet",
+                                 "data/../../../test-00000-of-00001.parquet", "data/./test-00000.parquet"}) {
+    HostileHub hub;
+    const std::string error = hub.fetch(aeval::testing::test_commit("rows"), path);
+    EXPECT_NE(error.find("a path outside the repository"), std::string::npos) << path << ": " << error;
+    hub.expect_nothing_outside_the_cache();
+  }
+}
+
+TEST(HubHostileNames, OrdinaryNamesStillWork) {
+  EXPECT_TRUE(aeval::datasets::safe_repository_path("data/test-00000-of-00001.parquet"));
+  EXPECT_TRUE(aeval::datasets::safe_repository_path("en/test/0000.parquet"));
+  EXPECT_TRUE(aeval::datasets::safe_repository_path("a..b/c.parquet"));
+  for (const char* bad : {"", "/a", "a//b", "a/./b", "../a", "a/..", "a\\b", "a\nb"})
+    EXPECT_FALSE(aeval::datasets::safe_repository_path(bad)) << bad;
+}
+
+}  // namespace
