@@ -190,6 +190,15 @@ class Downloads {
     t->on_disk = size_or_zero(partial);
 
     if (write_failed) throw Error(ErrorCategory::data, "cannot write " + partial.string() + " (disk full?)");
+    // A server that ignores ranges answers a resumed download with the whole file, which libcurl
+    // refuses (CURLE_RANGE_ERROR) before any byte arrives: start the file again from its first byte.
+    if (result == CURLE_RANGE_ERROR && t->resumed_from > 0) {
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored);
+      t->on_disk = 0;
+      waiting_.push_back({Clock::now(), std::move(t)});
+      return;
+    }
     if (status == 401 || status == 403)
       throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}: access denied{}", where(*t), status,
                                                       options_.denied_hint.empty() ? "" : ". " + options_.denied_hint));
