@@ -107,7 +107,8 @@ TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
   const auto literal = aeval::datasets::TableReader::literal;
   std::map<std::string, aeval::testing::HubTestRepo> repos;
   std::map<std::string, json> configs;  // repo → cardData.configs
-  for (const auto& [key, f] : files) {
+  for (const auto& served : files) {
+    const Served& f = served.second;  // (a lambda below reads it: structured bindings cannot be captured in C++20)
     std::string select = fmt::format("{{'bytes': b.content, 'path': 'clip.wav'}} AS \"{}\", ['{}', 'something else'] AS choices",
                                      f.audio_column, kReference);
     for (const auto& c : f.columns) select += fmt::format(", '{}' AS \"{}\"", kReference, c);
