@@ -14,6 +14,7 @@
 #include "pipeline/task.hpp"
 #include "registry/registry.hpp"
 #include "report/summary.hpp"
+#include "uea/uea_location.hpp"
 
 namespace aeval::cli {
 
@@ -69,6 +70,9 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   const pipeline::Registry registry = load_registry(base);
   const std::vector<std::string> tasks = o.suite.empty() ? std::vector<std::string>{o.task}
                                                           : pipeline::suite_tasks(registry, o.suite);
+  // UEA's registry is found (downloaded, the first time) once, before runs go side by side.
+  if (std::any_of(tasks.begin(), tasks.end(), [&](const std::string& t) { return pipeline::defined_on_uea(registry, t); }))
+    base.uea = std::filesystem::absolute(uea::uea_root({}));
   const std::string what = o.suite.empty() ? "task " + o.task : "suite " + o.suite;
   int status = 0;
   std::vector<std::pair<std::string, std::string>> outcomes;  // per run: title, what happened
@@ -77,7 +81,9 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   std::mutex print;
   pipeline::RunOptions run_options = options;
   if (o.tasks_at_once > 1) run_options.log = nullptr;
-  const auto attempt = [&](std::size_t index, const std::string& title, const std::function<pipeline::TaskSpec()>& spec) {
+  // `bind` binds the invocation's task and gives the registry it runs with (a task on UEA's registry has its own).
+  const auto attempt = [&](std::size_t index, const std::string& title,
+                           const std::function<pipeline::Registry(pipeline::Invocation&)>& bind) {
     {
       const std::lock_guard lock(print);
       std::printf("\n== %s (%zu in %s)%s\n", title.c_str(), index + 1, what.c_str(), o.tasks_at_once > 1 ? ": started" : "");
@@ -87,7 +93,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
     int run_status = 1;
     try {
       pipeline::Invocation inv = base;
-      inv.task = spec();
+      const pipeline::Registry registry = bind(inv);
       inv.limit = o.limit;
       if (!o.shard.empty()) inv.shard = pipeline::parse_shard(o.shard);
       const pipeline::RunResult result = pipeline::run_task(registry, inv, run_options);
@@ -111,8 +117,9 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   for (const auto& task : tasks) {
     std::vector<std::string> prompts;
     try {
-      prompts = prompts_to_run(pipeline::resolve_task(registry, task, o.components.overrides()), o.prompt_variants,
-                               !o.suite.empty());
+      pipeline::Invocation probe = base;
+      pipeline::bind_task(probe, task, o.components.overrides());
+      prompts = prompts_to_run(probe.task, o.prompt_variants, !o.suite.empty());
     } catch (const Error& e) {
       if (o.suite.empty()) throw;
       prompts = {""};  // the run reports the error
@@ -125,10 +132,10 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
     for (std::size_t i; (i = next++) < runs.size();)
-      attempt(i, runs[i].title, [&] {
+      attempt(i, runs[i].title, [&](pipeline::Invocation& inv) {
         auto overrides = o.components.overrides();
         if (o.prompt_variants) overrides.prompt = runs[i].prompt;
-        return pipeline::resolve_task(registry, runs[i].task, overrides);
+        return pipeline::bind_task(inv, runs[i].task, overrides);
       });
   };
   std::vector<std::thread> workers;
@@ -284,8 +291,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
     inv.sets = o->sets;
-    const pipeline::Registry registry = load_registry(inv);
-    inv.task = pipeline::resolve_task(registry, o->task, o->components.overrides());
+    const pipeline::Registry registry = pipeline::bind_task(inv, o->task, o->components.overrides());
     inv.limit = o->limit;
     if (!o->shard.empty()) inv.shard = pipeline::parse_shard(o->shard);
     if (!o->quiet)

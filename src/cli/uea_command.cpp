@@ -11,6 +11,7 @@
 #include "registry/classes.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
+#include "pipeline/uea_task.hpp"
 
 namespace aeval::cli {
 
@@ -106,15 +107,8 @@ int check_command(const UeaOptions& o) {
   return 0;
 }
 
-// YAML single-quoted text, for a --set value.
-std::string yaml_text(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
 // main.py: the eval task is --task, else the dataset's default_task; every option given
-// replaces that part of it; the evaluators read the dataset's ref_col as the row stores it.
+// replaces that part of it (uea/uea_task.hpp).
 int run_command(const UeaOptions& o, const GlobalOptions& global) {
   pipeline::RunOptions options;
   options.output_root = o.output;
@@ -128,60 +122,21 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
   inv.uea = std::filesystem::absolute(uea::uea_root(o.dir));
-  const uea::UeaRegistry uea_registry(inv.uea);
-  const uea::TranslatedRegistry translated = uea::translate_registry(uea_registry);
-  const auto refuse = [&](const char* kind, const std::string& name) {
-    const auto found = translated.unsupported.find(kind);
-    if (found != translated.unsupported.end() && found->second.count(name))
-      throw Error(ErrorCategory::config,
-                  fmt::format("UltraEval-Audio {} '{}': {}{}", kind, name, found->second.at(name),
-                              std::string(kind) == "model" ? "; give --model an aeval model (`aeval list models`), e.g. "
-                                                             "an openai_chat entry for a server running it"
-                                                           : ""));
-  };
-  const uea::UeaEntry& dataset = uea_registry.get("dataset", o.dataset);
-  refuse("dataset", o.dataset);
-  const std::string task = !o.task.empty() ? o.task
-                           : dataset.args["default_task"] ? dataset.args["default_task"].Scalar()
-                                                          : std::string();
-  if (task.empty()) throw Error(ErrorCategory::config, "dataset '" + o.dataset + "' has no default_task: give --task");
-  uea_registry.get("eval_task", task);
-  refuse("eval_task", task);
-  refuse("model", o.model);
-  for (const auto& p : o.post_process) refuse("process", p);
-  if (!o.evaluator.empty()) refuse("evaluator", o.evaluator);
-  if (!o.agg.empty()) refuse("agg", o.agg);
-
   pipeline::Registry registry = pipeline::load_registry(inv);
-  const pipeline::TaskSpec defined =
-      pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, task), pipeline::Kind::task);
   pipeline::TaskOverrides overrides;
-  overrides.dataset = o.dataset;
   overrides.model = o.model;
-  overrides.prompt = o.prompt.empty() ? defined.prompt : o.prompt;  // UEA's prompt, never a model's own
+  if (!o.prompt.empty()) overrides.prompt = o.prompt;
   if (!o.post_process.empty()) overrides.post_process = o.post_process;
   if (!o.evaluator.empty()) overrides.evaluators = std::vector<std::string>{o.evaluator};
   if (!o.agg.empty()) overrides.aggregators = std::vector<std::string>{o.agg};
-  inv.task = pipeline::resolve_task(registry, task, overrides);
-
-  // --dataset_ref_col replaces ref_col; UEA's evaluators read that column as the row stores it.
-  const std::string ref_col = !o.dataset_ref_col.empty() ? o.dataset_ref_col
-                              : dataset.args["ref_col"]   ? dataset.args["ref_col"].Scalar()
-                                                          : std::string();
-  if (!o.dataset_ref_col.empty()) inv.sets.push_back("dataset:" + o.dataset + ".text_column=" + yaml_text(ref_col));
-  std::vector<std::string> evaluators = inv.task.evaluators;
-  for (std::size_t k = 0; k < evaluators.size(); ++k) {
-    const pipeline::Entry& e = registry.get(pipeline::Kind::evaluator, evaluators[k]);
-    if (!pipeline::class_spec(e, pipeline::Kind::evaluator).find("label_field")) continue;
-    inv.sets.push_back("evaluator:" + evaluators[k] + ".label_field=" + yaml_text(ref_col));
-    if (e.args["components"])
-      for (const auto& c : e.args["components"]) evaluators.push_back(c.Scalar());
-  }
+  uea::BoundTask bound = uea::bind_task(registry, inv.uea, o.dataset, o.task, overrides, o.dataset_ref_col);
+  inv.task = std::move(bound.spec);
+  inv.sets = std::move(bound.sets);
   inv.sets.insert(inv.sets.end(), o.sets.begin(), o.sets.end());
   for (const auto& assignment : inv.sets) pipeline::apply_assignment(registry, assignment);
   inv.limit = o.limit;
   if (!o.quiet)
-    std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", task.c_str(),
+    std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", inv.task.name.c_str(),
                  inv.task.model.c_str(), inv.task.dataset.c_str(), inv.task.prompt.c_str());
   return report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
 }

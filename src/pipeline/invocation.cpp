@@ -1,10 +1,16 @@
 #include "pipeline/invocation.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "aeval/error.hpp"
 #include "pipeline/run_store.hpp"
+#include "pipeline/task.hpp"
 #include "registry/uea_entries.hpp"
+#include "uea/uea_location.hpp"
+#include "pipeline/uea_task.hpp"
 
 namespace aeval::pipeline {
 
@@ -35,6 +41,75 @@ Registry load_registry(const Invocation& invocation) {
   if (!invocation.uea.empty()) uea::add_uea_entries(r, invocation.uea);
   for (const auto& assignment : invocation.sets) apply_assignment(r, assignment);
   return r;
+}
+
+namespace {
+
+// The model's UltraEval-Audio prompt for UEA's task prompt: by "prompt@language", then by "prompt".
+std::string uea_model_prompt(const Registry& registry, const std::string& model, const TaskSpec& spec) {
+  if (!registry.contains(Kind::model, model)) return spec.prompt;
+  const Entry& entry = registry.get(Kind::model, model);
+  const YAML::Node prompts = entry.args["uea_prompts"];
+  if (!prompts || spec.prompt.empty()) return spec.prompt;
+  for (const std::string& key : {spec.prompt + "@" + spec.language, spec.prompt})
+    if (const YAML::Node chosen = prompts[key]) {
+      if (!chosen.IsScalar() || !registry.contains(Kind::prompt, chosen.Scalar()))
+        throw Error(ErrorCategory::config,
+                    fmt::format("model '{}' ({}): uea_prompts: '{}' must name an UltraEval-Audio prompt entry", model,
+                                entry.where(), key));
+      return chosen.Scalar();
+    }
+  return spec.prompt;
+}
+
+}  // namespace
+
+bool defined_on_uea(const Registry& registry, const std::string& task) {
+  return !task.empty() && registry.contains(Kind::task, task) &&
+         !TaskClasses::make(registry.get(Kind::task, task), Kind::task).uea_dataset.empty();
+}
+
+Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides& overrides) {
+  Invocation own = inv;
+  own.uea.clear();  // UEA's entries only for a task defined on them: their names win over aeval's
+  Registry registry = load_registry(own);
+  const TaskSpec defined = task.empty() || !registry.contains(Kind::task, task)
+                               ? TaskSpec{}
+                               : TaskClasses::make(registry.get(Kind::task, task), Kind::task);
+  if (defined.uea_dataset.empty()) {
+    inv.uea.clear();
+    inv.task = resolve_task(registry, task, overrides);
+    return registry;
+  }
+  if (!overrides.model)
+    throw Error(ErrorCategory::config, "task '" + task + "' has no model: give --model NAME (`aeval list models`)");
+  if (inv.uea.empty()) inv.uea = std::filesystem::absolute(uea::uea_root({}));
+  registry = load_registry(inv);
+  TaskOverrides parts = overrides;
+  parts.dataset.reset();
+  parts.aggregators.reset();
+  uea::BoundTask bound = uea::bind_task(registry, inv.uea, overrides.dataset.value_or(defined.uea_dataset),
+                                        defined.uea_task, parts);
+  TaskSpec spec = std::move(bound.spec);
+  spec.name = defined.name;
+  spec.language = defined.language;
+  spec.prompt_variants = defined.prompt_variants;
+  spec.published = defined.published;
+  if (overrides.aggregators) spec.aggregators = *overrides.aggregators;
+  else spec.aggregators.insert(spec.aggregators.end(), defined.aggregators.begin(), defined.aggregators.end());
+  if (!overrides.prompt) spec.prompt = uea_model_prompt(registry, spec.model, spec);
+  for (const auto& p : spec.published)
+    if (std::find(spec.evaluators.begin(), spec.evaluators.end(), p.metric) == spec.evaluators.end())
+      throw Error(ErrorCategory::config,
+                  fmt::format("task '{}' ({}): published: metric '{}' is not UltraEval-Audio's evaluator of it ({})",
+                              task, registry.get(Kind::task, task).where(), p.metric, fmt::join(spec.evaluators, ", ")));
+  for (const auto& name : spec.aggregators) registry.get(Kind::aggregator, name);
+  // UEA's assignments first, so that the command line's --set still wins over them.
+  bound.sets.insert(bound.sets.end(), inv.sets.begin(), inv.sets.end());
+  for (const auto& assignment : bound.sets) apply_assignment(registry, assignment);
+  inv.sets = std::move(bound.sets);
+  inv.task = std::move(spec);
+  return registry;
 }
 
 Invocation recorded_invocation(const std::filesystem::path& run_dir) {

@@ -173,8 +173,16 @@ const TaskClasses::Registration kTaskClass{
       arg::list("published", "published results: [{model, metric, value, tolerance, source, dataset?}]; "
                              "`aeval report` flags runs further from them than the tolerance", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
-      arg::references("evaluators", Kind::evaluator, true),
-      arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)")},
+      arg::references("evaluators", Kind::evaluator, false, "(required unless uea_dataset is given)"),
+      arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)"),
+      arg::text("uea_dataset", "",
+                "an UltraEval-Audio dataset entry: the task runs UEA's definition of it (its dataset, its eval "
+                "task's prompt, post-processing, evaluator and aggregation; the model's uea_prompts choose the "
+                "prompt), with `aggregators` added; dataset, prompt, post_process and evaluators are then not given"),
+      arg::text("uea_task", "", "with uea_dataset: the UEA eval_task to run (default: the entry's default_task)"),
+      arg::text("license", "", "with uea_dataset: the data's licence, as its publisher states it, for the catalog's table"),
+      arg::text("homepage", "", "with uea_dataset: where the benchmark's data is described"),
+      arg::text("size", "", "with uea_dataset: what a user downloads, as published")},
      {},
      {{"audio_evals.base.EvalTaskCfg", uea_eval_task}}},
     [](const Args& args) {
@@ -189,6 +197,17 @@ const TaskClasses::Registration kTaskClass{
       spec.language = args.text("language");
       spec.prompt_variants = args.strings("prompt_variants");
       spec.published = read_published(args);
+      spec.uea_dataset = args.text("uea_dataset");
+      spec.uea_task = args.text("uea_task");
+      if (spec.uea_dataset.empty()) {
+        if (!spec.uea_task.empty()) args.fail("uea_task is given without uea_dataset");
+        if (spec.evaluators.empty()) args.fail("evaluators: give at least one (or uea_dataset)");
+      } else {
+        for (const char* part : {"dataset", "prompt", "post_process", "evaluators"})
+          if (args.given(part))
+            args.fail(fmt::format("{} comes from UltraEval-Audio's definition (uea_dataset); leave it out", part));
+        return spec;  // published metrics are checked once UEA's evaluator is bound
+      }
       for (const auto& p : spec.published)
         if (std::find(spec.evaluators.begin(), spec.evaluators.end(), p.metric) == spec.evaluators.end())
           args.fail(fmt::format("published: metric '{}' is none of the task's evaluators ({})", p.metric,

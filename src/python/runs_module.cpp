@@ -166,8 +166,8 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
   pipeline::RunResult result;
   {
     const py::gil_scoped_release release;  // a callable model takes the GIL back for its calls
-    const pipeline::Registry registry = pipeline::load_registry(inv);
-    inv.task = pipeline::resolve_task(registry, task.is_none() ? "" : task.cast<std::string>(), overrides);
+    const pipeline::Registry registry =
+        pipeline::bind_task(inv, task.is_none() ? "" : task.cast<std::string>(), overrides);
     inv.limit = limit;
     result = pipeline::run_task(registry, inv, options);
   }

@@ -109,6 +109,12 @@ void declare_class(const ClassSpec& declared) {
                                  "NAME@LANGUAGE for tasks of one language (transcribe@zh, translate-to-english@zh->en); "
                                  "used unless --prompt is given",
                                  false));
+  if (spec.kind == Kind::model)
+    spec.args.push_back(arg::map("uea_prompts",
+                                 "UltraEval-Audio's prompt entry for this model, by the name of the prompt UEA's eval task "
+                                 "uses, or NAME@LANGUAGE (asr@zh); chosen for catalog tasks defined on UEA's registry "
+                                 "unless --prompt is given",
+                                 false));
   bool unique = catalog().emplace(std::pair(spec.kind, spec.id), spec).second;
   for (const auto& alias : spec.aliases) unique = renamed().emplace(std::pair(spec.kind, alias), spec.id).second && unique;
   if (!unique) {

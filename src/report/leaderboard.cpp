@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,19 @@ const metrics::MetricInfo* metric_of(const json& evaluator) {
 
 // The scoring model behind an evaluator's values, from its identity: the ASR of an error rate of output
 // audio, the model a MOS, similarity or embedding score asked, the built-in DNSMOS; "" for none.
+// An UltraEval-Audio aggregation's number (summary.json's metrics.NAME.uea) on the leaderboard's scale, by
+// UEA's key: error rates in percent as 100 − x, accuracies in percent and BLEU as they are; none for others.
+std::optional<metrics::LeaderboardScale> uea_scale(const json& metric) {
+  if (!metric.contains("uea") || !metric["uea"].is_object()) return std::nullopt;
+  for (const auto& [key, value] : metric["uea"].items()) {
+    if (!value.is_number()) continue;
+    if (key == "wer(%)" || key == "cer(%)") return metrics::LeaderboardScale{"100 − x", -1, 100};
+    if (key == "acc(%)" || key == "match(%)" || key == "bleu") return metrics::LeaderboardScale{"x", 1, 0};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string scorer_of(const json& evaluator) {
   for (const char* key : {"asr_model", "model"})
     if (evaluator.contains(key) && evaluator[key].is_object() && evaluator[key].contains("name"))
@@ -94,6 +108,7 @@ RunSummary read_summary(const std::filesystem::path& file) {
       if (evaluator.contains("scale") && evaluator["scale"].is_object())
         scale = {evaluator["scale"].value("rule", ""), evaluator["scale"].value("factor", 1.0),
                  evaluator["scale"].value("offset", 0.0)};
+      if (const auto uea = uea_scale(s.at("metrics").at(name))) scale = *uea;
       r.metrics.emplace_back(name, scale);
       r.scorers[name] = scorer_of(evaluator);
       const json& v = s.at("metrics").at(name).at("value");

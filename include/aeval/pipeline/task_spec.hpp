@@ -20,6 +20,10 @@ struct TaskSpec {
   std::string language;                              // the benchmark's language (en, zh, en->zh); "" : unstated
   std::vector<std::string> prompt_variants;          // prompts `aeval run --prompt-variants` runs in turn
   std::vector<report::PublishedResult> published;    // numbers `aeval report` holds runs against
+  // A task defined on UltraEval-Audio's registry: UEA's dataset entry and eval task (none: the
+  // entry's default_task) give the dataset, prompt, post-processing, evaluator and aggregation
+  // (pipeline::bind_task); `aggregators` are added to UEA's.
+  std::string uea_dataset, uea_task;
   nlohmann::json to_json() const;
   static TaskSpec from_json(const nlohmann::json& j);
 };
