@@ -1,10 +1,13 @@
 #include <cstdio>
+#include <optional>
 
 #include "aeval/error.hpp"
 #include "aeval/text/spelling_table.hpp"
 #include "cli/commands.hpp"
 #include "datasets/dataset.hpp"
 #include "models/dnsmos_models.hpp"
+#include "pipeline/invocation.hpp"
+#include "pipeline/task.hpp"
 #include "registry/registry.hpp"
 #include "uea/uea_location.hpp"
 #include "util/download.hpp"
@@ -19,7 +22,8 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
   CLI::App* fetch = app.add_subcommand("fetch", "Download data aeval does not ship into its cache");
   fetch->footer(
       "Every download is verified (SHA-256, size) before it enters the cache, and an interrupted one resumes.\n"
-      "  dataset NAME...    the files of these registry datasets (--all: every dataset that downloads);\n"
+      "  dataset NAME...    the files of these registry datasets, or of the UltraEval-Audio entries catalog\n"
+      "                     tasks name (--all: every dataset that downloads, every such task's);\n"
       "                     on a machine without network, copy the cache folder over and set HF_HUB_OFFLINE=1\n"
       "  model dnsmos       DNSMOS's official ONNX files (microsoft/DNS-Challenge, CC-BY-4.0), for the dnsmos\n"
       "                     evaluator and `aeval score dnsmos`\n"
@@ -54,14 +58,33 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       std::printf("fetched %s\n", models::fetch_dnsmos_models().string().c_str());
       return 0;
     }
-    const pipeline::Registry registry(registry_folders(global));
+    pipeline::Invocation inv;
+    inv.registry = registry_folders(global);
+    const pipeline::Registry registry = pipeline::load_registry(inv);
     std::vector<std::string> chosen = *names;
-    if (*all)
+    if (*all) {
       for (const auto& name : registry.names(pipeline::Kind::dataset))
         if (pipeline::dataset_downloads(registry, name)) chosen.push_back(name);
-    if (chosen.empty() && !*all) throw Error(ErrorCategory::config, "fetch dataset: name one or more datasets, or give --all");
+      for (const auto& name : registry.names(pipeline::Kind::task))
+        if (pipeline::defined_on_uea(registry, name)) chosen.push_back(name);
+    }
+    if (chosen.empty() && !*all)
+      throw Error(ErrorCategory::config, "fetch dataset: name one or more datasets (or catalog tasks), or give --all");
+    // A catalog task defined on UltraEval-Audio's registry fetches UEA's dataset entry of it; a name
+    // aeval lacks may be such an entry itself.
+    std::optional<pipeline::Registry> with_uea;
     for (const auto& name : chosen) {
-      const pipeline::Dataset d = pipeline::load_dataset(registry, name);  // loading fetches what is missing
+      const bool uea_task = !registry.contains(pipeline::Kind::dataset, name) && pipeline::defined_on_uea(registry, name);
+      const bool from_uea = uea_task || !registry.contains(pipeline::Kind::dataset, name);
+      if (from_uea && !with_uea) {
+        inv.uea = std::filesystem::absolute(uea::uea_root({}));
+        with_uea = pipeline::load_registry(inv);
+      }
+      const std::string dataset =
+          uea_task ? pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, name), pipeline::Kind::task).uea_dataset
+                   : name;
+      // Loading fetches what is missing.
+      const pipeline::Dataset d = pipeline::load_dataset(from_uea ? *with_uea : registry, dataset);
       std::printf("%s: %zu samples cached\n", name.c_str(), d.samples.size());
     }
     return 0;

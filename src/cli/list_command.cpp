@@ -65,8 +65,13 @@ void print_benchmarks(const pipeline::Registry& registry) {
     const auto& task = registry.get(pipeline::Kind::task, name);
     const pipeline::Args args(task, pipeline::class_spec(task, pipeline::Kind::task));
     const std::string dataset = args.text("dataset");
-    std::string source, license, size;
-    if (registry.contains(pipeline::Kind::dataset, dataset)) {
+    std::string source, license = args.text("license"), size = args.text("size");
+    std::string metrics = fmt::format("{}", fmt::join(args.strings("evaluators"), ", "));
+    if (const std::string uea = args.text("uea_dataset"); !uea.empty()) {
+      // Defined on UltraEval-Audio's registry, which this table does not download.
+      source = "UltraEval-Audio `" + uea + "`";
+      metrics = "UltraEval-Audio's " + (args.text("uea_task").empty() ? "default task" : "`" + args.text("uea_task") + "`");
+    } else if (registry.contains(pipeline::Kind::dataset, dataset)) {
       const auto& d = registry.get(pipeline::Kind::dataset, dataset);
       const pipeline::Args dargs(d, pipeline::class_spec(d, pipeline::Kind::dataset));
       source = datasets::dataset_cache_state(registry, dataset).source;
@@ -74,8 +79,7 @@ void print_benchmarks(const pipeline::Registry& registry) {
       size = dargs.text("size");
     }
     std::printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", name.c_str(), fmt::format("{}", fmt::join(args.strings("suites"), ", ")).c_str(),
-                args.text("language").c_str(), fmt::format("{}", fmt::join(args.strings("evaluators"), ", ")).c_str(),
-                source.c_str(), license.c_str(), size.c_str());
+                args.text("language").c_str(), metrics.c_str(), source.c_str(), license.c_str(), size.c_str());
   }
 }
 

@@ -1,5 +1,6 @@
-// Every UltraEval-Audio dataset entry aeval supports, with its default task, runs end to end
-// through `aeval uea run`: a local Hub serves two rows in the columns the entry and its task read
+// Every UltraEval-Audio dataset entry aeval supports, with its default task (or the eval task a
+// catalog task names), runs end to end through `aeval uea run`, and every catalog task defined on
+// UEA's registry through `aeval run --task` with the same requests and numbers: a local Hub serves two rows in the columns the entry and its task read
 // (the reference column, the prompt's variables, the fields the evaluator takes, the entry's
 // col_aliases), a local model server answers with the reference, a local judge scores. Plumbing:
 // each run must finish with every sample scored and its UEA aggregation giving a number.
@@ -15,6 +16,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "datasets/table_reader.hpp"
+#include "pipeline/task.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"
@@ -56,7 +58,7 @@ struct Served {
   std::set<std::string> columns;  // text columns
 };
 
-TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
+TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
 #ifdef AEVAL_SANITIZED
   GTEST_SKIP() << "a run per dataset entry: the Release build runs this; the sanitized one runs tests/e2e/uea_run_e2e_test.cpp";
 #endif
@@ -68,11 +70,22 @@ TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
   const auto translated = aeval::uea::translate_registry(uea);
   const auto& registry = translated.registry;
 
-  // Which entries run, and the columns each (repo, config, split) must have.
+  // The catalog's tasks defined on UEA's registry: each runs its entry with its eval task.
+  const aeval::pipeline::Registry builtin({aeval::pipeline::builtin_registry_dir()});
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> catalog;  // dataset → (catalog task, UEA task)
+  for (const auto& name : builtin.names(aeval::pipeline::Kind::task)) {
+    const auto spec = aeval::pipeline::TaskClasses::make(builtin.get(aeval::pipeline::Kind::task, name),
+                                                         aeval::pipeline::Kind::task);
+    if (!spec.uea_dataset.empty()) catalog[spec.uea_dataset].emplace_back(name, spec.uea_task);
+  }
+
+  // Which entries run (with the default task, and the catalog's), and the columns each
+  // (repo, config, split) must have.
   std::map<std::string, Served> files;  // "repo|config|split"
   std::vector<std::pair<std::string, std::string>> runs;  // dataset entry, its file key
   for (const auto& [name, entry] : uea.entries("dataset")) {
-    const std::string task = entry.args["default_task"] ? entry.args["default_task"].Scalar() : "";
+    std::string task = entry.args["default_task"] ? entry.args["default_task"].Scalar() : "";
+    if (catalog.count(name) && !catalog.at(name).front().second.empty()) task = catalog.at(name).front().second;
     if (!registry.contains(aeval::pipeline::Kind::dataset, name) || !registry.contains(aeval::pipeline::Kind::task, task))
       continue;
     const YAML::Node& a = entry.args;
@@ -149,11 +162,14 @@ TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
   std::ofstream(dir / "registry" / "models" / "m.yaml")
       << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n";
 
+  std::map<std::string, json> values;  // dataset entry → its metrics
   for (const auto& [name, key] : runs) {
     const fs::path output = dir / "out" / name;
+    const std::string task = catalog.count(name) ? catalog.at(name).front().second : "";
     const auto out = aeval::testing::run_aeval(
-        fmt::format("--registry {} uea run --dataset {} --model test-model --uea-dir {} --quiet --output {}",
-                    (dir / "registry").string(), name, aeval::testing::shared_uea_dir().string(), output.string()));
+        fmt::format("--registry {} uea run --dataset {}{} --model test-model --uea-dir {} --quiet --output {}",
+                    (dir / "registry").string(), name, task.empty() ? "" : " --task " + task,
+                    aeval::testing::shared_uea_dir().string(), output.string()));
     ASSERT_EQ(0, out.status) << name << ": " << out.output;
     const json summary = aeval::testing::read_only_run(output).summary;
     EXPECT_EQ(0, summary["counts"]["failed"]) << name;
@@ -164,7 +180,27 @@ TEST(UeaEveryDataset, EverySupportedEntryRunsItsDefaultTask) {
         scored = scored || (result.contains("uea") && !result["uea"].contains("error") &&
                             (result["value"].is_number() || result["uea"].empty()));
     EXPECT_TRUE(scored) << name << ": " << summary["aggregations"].dump();
+    values[name] = summary["metrics"];
   }
+
+  // Each catalog task on UEA's registry sends exactly the requests `aeval uea run` sent (every
+  // response comes from the cache, which keys on the rendered request) and gives the same numbers.
+  aeval::testing::ScopedEnv uea_dir("AEVAL_UEA_DIR", aeval::testing::shared_uea_dir().c_str());
+  std::size_t compared = 0;
+  for (const auto& [dataset, tasks] : catalog)
+    for (const auto& [task, uea_task] : tasks) {
+      ASSERT_TRUE(values.count(dataset)) << task << ": UEA's " << dataset << " did not run above";
+      const fs::path output = dir / "catalog" / task;
+      const auto out = aeval::testing::run_aeval(fmt::format("--registry {} run --task {} --model test-model --quiet --output {}",
+                                                             (dir / "registry").string(), task, output.string()));
+      ASSERT_EQ(0, out.status) << task << ": " << out.output;
+      const auto run = aeval::testing::read_only_run(output);
+      EXPECT_EQ(values.at(dataset), run.summary["metrics"]) << task;
+      const json sessions = json::parse(std::ifstream(run.dir / "run.json"))["sessions"];
+      EXPECT_EQ(2, sessions.back()["cached_responses"]) << task << ": a request differs from UEA's";
+      ++compared;
+    }
+  EXPECT_GE(compared, 80u);
 }
 
 }  // namespace
