@@ -75,8 +75,8 @@ fs::path fetch_pinned_uea() {
     if (e.category() != ErrorCategory::network) throw;
     throw Error(ErrorCategory::network,
                 fmt::format("cannot download UltraEval-Audio {} from {} into {} ({}); run `aeval fetch uea` where there "
-                            "is network and copy that folder here, or point --uea-dir or AEVAL_UEA_DIR at a checkout "
-                            "of that commit",
+                            "is network and copy that folder here, or point AEVAL_UEA_DIR (or `aeval uea`'s --uea-dir) at "
+                            "a checkout of that commit",
                             std::string(kPinnedCommit).substr(0, 7), url, dir.string(), e.what()));
   }
   datasets::extract_archive(tarball, unpacked, "", wanted);
