@@ -3,13 +3,12 @@
 // packs from ../shared/uea, with a symbolic link under audio_evals/lib/ as GitHub's has),
 // checked by content, cached; a tampered copy refused; no network: one line that says what to do.
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <thread>
 
+#include "support/file_server.hpp"
 #include "support/reference.hpp"
 #include "support/run_aeval.hpp"
 #include "support/scoped_env.hpp"
@@ -23,33 +22,8 @@ using aeval::testing::run_aeval;
 using aeval::testing::run_shell;
 using aeval::testing::ScopedEnv;
 
-
-// Serves one file at /UltraEval-Audio.tar.gz.
-class TarballServer {
- public:
-  explicit TarballServer(fs::path file) : file_(std::move(file)) {
-    server_.Get("/UltraEval-Audio.tar.gz", [this](const httplib::Request&, httplib::Response& res) {
-      ++requests_;
-      res.set_content(aeval::testing::read_bytes(file_), "application/gzip");
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~TarballServer() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url() const { return fmt::format("http://127.0.0.1:{}/UltraEval-Audio.tar.gz", port_); }
-  int requests() const { return requests_; }
-
- private:
-  fs::path file_;
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::atomic<int> requests_{0};
-};
+// Where the local server serves the tarball.
+constexpr const char* kRoute = "/UltraEval-Audio.tar.gz";
 
 struct UeaFixture {
   aeval::testing::TempDir dir;
@@ -77,9 +51,9 @@ struct UeaFixture {
 TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
   AEVAL_REQUIRE_SHARED_UEA();
   UeaFixture f;
-  TarballServer server(f.pack(false));
+  const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack(false)));
   {
-    ScopedEnv url("AEVAL_UEA_URL", server.url().c_str());
+    ScopedEnv url("AEVAL_UEA_URL", server.url(kRoute).c_str());
     const auto fetched = run_aeval("fetch uea");
     ASSERT_EQ(0, fetched.status) << fetched.output;
     EXPECT_NE(fetched.output.find(aeval::uea::kPinnedCommit), std::string::npos) << fetched.output;
@@ -104,8 +78,8 @@ TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
 TEST(UeaCli, RefusesACopyWhoseRegistryIsNotThePinnedCommit) {
   AEVAL_REQUIRE_SHARED_UEA();
   UeaFixture f;
-  TarballServer server(f.pack(true));
-  ScopedEnv url("AEVAL_UEA_URL", server.url().c_str());
+  const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack(true)));
+  ScopedEnv url("AEVAL_UEA_URL", server.url(kRoute).c_str());
   const auto out = run_aeval("fetch uea");
   EXPECT_EQ(1, out.status);
   EXPECT_NE(out.output.find("is not commit 9b69da6"), std::string::npos) << out.output;

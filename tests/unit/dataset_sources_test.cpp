@@ -3,11 +3,9 @@
 // layout in a tar.gz, a Kaldi data directory, TSV/CSV lists and
 // UltraEval-Audio's WavPath JSONL, each loaded through a registry entry.
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <sndfile.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +15,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "aeval/audio_io.hpp"
@@ -25,6 +22,7 @@
 #include "datasets/dataset.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
+#include "support/file_server.hpp"
 #include "support/pocketsphinx_testdata.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
@@ -379,33 +377,6 @@ TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigur
             aeval::decode_audio(kTestData / "cards" / "002.wav").frames());
 }
 
-// One file served over HTTP on a port of its own, counting the requests.
-class FileServer {
- public:
-  FileServer(const std::string& route, std::string bytes) : bytes_(std::move(bytes)) {
-    server_.Get(route, [this](const httplib::Request&, httplib::Response& res) {
-      ++requests_;
-      res.set_content(bytes_, "application/octet-stream");
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  ~FileServer() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url(const std::string& route) const { return "http://127.0.0.1:" + std::to_string(port_) + route; }
-  int requests() const { return requests_; }
-
- private:
-  std::string bytes_;
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::atomic<int> requests_{0};
-};
-
 TEST(DatasetSource, AUrlIsDownloadedOnceVerifiedAndUnpackedIntoTheCacheWithAMemberInside) {
   AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
@@ -419,7 +390,7 @@ TEST(DatasetSource, AUrlIsDownloadedOnceVerifiedAndUnpackedIntoTheCacheWithAMemb
   const std::string tar =
       "tar -cjf " + (dir / "corpus.tar.bz2").string() + " -C " + (dir / "tree").string() + " corpus";
   ASSERT_EQ(std::system(tar.c_str()), 0) << tar;
-  const FileServer server("/files/corpus.tar.bz2", read_bytes(dir / "corpus.tar.bz2"));
+  const aeval::testing::FileServer server("/files/corpus.tar.bz2", read_bytes(dir / "corpus.tar.bz2"));
   const std::string yaml = "k:\n  class: kaldi\n  args:\n    url: " + server.url("/files/corpus.tar.bz2") +
                            "\n    sha256: " + aeval::sha256_of_file(dir / "corpus.tar.bz2") +
                            "\n    member: corpus/test\n"
