@@ -115,15 +115,15 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   };
   std::vector<Run> runs;
   for (const auto& task : tasks) {
-    std::vector<std::string> prompts;
-    try {
-      pipeline::Invocation probe = base;
-      pipeline::bind_task(probe, task, o.components.overrides());
-      prompts = prompts_to_run(probe.task, o.prompt_variants, !o.suite.empty());
-    } catch (const Error& e) {
-      if (o.suite.empty()) throw;
-      prompts = {""};  // the run reports the error
-    }
+    std::vector<std::string> prompts{""};  // without variants a run binds its task's own prompt
+    if (o.prompt_variants) try {
+        pipeline::Invocation probe = base;
+        pipeline::bind_task(probe, task, o.components.overrides());
+        prompts = prompts_to_run(probe.task, true, !o.suite.empty());
+      } catch (const Error& e) {
+        if (o.suite.empty()) throw;
+        // the run reports the error
+      }
     for (const auto& prompt : prompts)
       runs.push_back({prompts.size() > 1 ? fmt::format("{} (prompt {})", task, prompt.empty() ? "none" : prompt) : task,
                       task, prompt});

@@ -24,8 +24,15 @@ BoundTask bind_task(const pipeline::Registry& registry, const std::filesystem::p
                     const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col) {
   using pipeline::Kind;
   const UeaRegistry uea(uea_root);
-  const TranslatedRegistry translated = translate_registry(uea);
+  // An entry of UEA's is supported when the registry holds it from UEA's own files (add_uea_entries);
+  // only one that is not needs the whole registry translated again, for the reason.
+  const std::string uea_files = uea.registry_dir().lexically_normal().string() + "/";
   const auto refuse = [&](const char* kind, const std::string& name) {
+    if (!uea.entries(kind).count(name)) return;
+    const Kind aeval = *aeval_kind(kind);
+    if (registry.contains(aeval, name) && registry.get(aeval, name).file.lexically_normal().string().rfind(uea_files, 0) == 0)
+      return;
+    const TranslatedRegistry translated = translate_registry(uea);
     const auto found = translated.unsupported.find(kind);
     if (found != translated.unsupported.end() && found->second.count(name))
       throw Error(ErrorCategory::config,
