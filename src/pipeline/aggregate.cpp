@@ -39,33 +39,35 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
 json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
                            const std::vector<const json*>& records) const {
   json out = json::object();
-  if (uea) {
-    for (const auto& evaluator : evaluators) {
+  for (const auto& evaluator : evaluators) {
+    // The corpus value of some of the records: the evaluator's own, or UEA's aggregation of the
+    // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
+    std::string uea_key;
+    const auto corpus = [&](const std::vector<const json*>& subset) -> json {
+      if (!uea) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
       std::vector<nlohmann::ordered_json> results;
-      for (const json* r : records) results.push_back(uea_result(*r, evaluator->name));
+      for (const json* r : subset) results.push_back(uea_result(*r, evaluator->name));
       const nlohmann::ordered_json keys = uea(results);
-      json result{{"value", nullptr}, {"samples", records.size()}, {"uea", keys}};
+      json result{{"value", nullptr}, {"uea", keys}};
       for (const auto& [key, v] : keys.items())
-        if (v.is_number()) {
+        if (v.is_number() && (uea_key.empty() || key == uea_key)) {
+          uea_key = key;
           result["value"] = v;
           break;
         }
-      out[evaluator->name] = result;
-    }
-    return out;
-  }
-  for (const auto& evaluator : evaluators) {
-    json result = records.empty() ? json{{"value", nullptr}} : evaluator->corpus(records);
+      return result;
+    };
+    json result = corpus(records);
     result["samples"] = records.size();
     if (bootstrap > 0 && records.size() > 1 && result["value"].is_number()) {
-      // Resample sample indices; the statistic is the evaluator's own corpus
-      // computation, so corpus metrics (WER, BLEU) get honest intervals.
+      // Resample sample indices; the statistic is the corpus computation itself, so corpus
+      // metrics (WER, BLEU, UEA's PracticeWER) get honest intervals.
       std::vector<double> indices(records.size());
       for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = double(i);
       const auto statistic = [&](const std::vector<double>& chosen) {
         std::vector<const json*> subset;
         for (double i : chosen) subset.push_back(records[std::size_t(i)]);
-        const json v = evaluator->corpus(subset)["value"];
+        const json v = corpus(subset)["value"];
         return v.is_number() ? v.get<double>() : 0.0;
       };
       const auto ci = metrics::bootstrap_ci(indices, statistic, bootstrap, confidence, seed);
@@ -76,10 +78,8 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       std::map<std::string, std::vector<const json*>> groups;
       for (const json* r : records) groups[group_key(*r, field)].push_back(r);
       json by_group = json::object();
-      for (const auto& [key, members] : groups) {
-        json g = evaluator->corpus(members);
-        by_group[key] = {{"value", g["value"]}, {"samples", members.size()}};
-      }
+      for (const auto& [key, members] : groups)
+        by_group[key] = {{"value", corpus(members)["value"]}, {"samples", members.size()}};
       result["groups"][field] = by_group;
     }
     out[evaluator->name] = result;
@@ -95,23 +95,31 @@ Aggregator load_aggregator(const Registry& registry, const std::string& name) {
   return AggregatorClasses::make(registry.get(Kind::aggregator, name), Kind::aggregator);
 }
 
-namespace {
 const Aggregator kSummaryDefaults;
+
+std::vector<ArgSpec> summary_args() {
+  return {arg::texts("group_by", {}, "sample fields to break results down by"),
+          arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)"),
+          arg::number("confidence", kSummaryDefaults.confidence),
+          arg::integer("seed", long(kSummaryDefaults.seed))};
+}
+
+void read_summary_args(const Args& args, Aggregator& a) {
+  a.group_by = args.strings("group_by");
+  a.bootstrap = args.integer("bootstrap");
+  a.confidence = args.number("confidence");
+  a.seed = std::uint64_t(args.integer("seed"));
+  if (a.bootstrap < 0 || a.confidence <= 0 || a.confidence >= 1) args.fail("needs bootstrap >= 0 and 0 < confidence < 1");
+}
+
+namespace {
 const AggregatorClasses::Registration kSummaryClass{
     {Kind::aggregator, "summary", "Corpus value of every evaluator, optionally per group and with a bootstrap interval",
-     {arg::texts("group_by", {}, "sample fields to break results down by"),
-      arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)"),
-      arg::number("confidence", kSummaryDefaults.confidence),
-      arg::integer("seed", long(kSummaryDefaults.seed))}},
+     summary_args()},
     [](const Args& args) {
       Aggregator a;
       a.name = args.entry().name;
-      a.group_by = args.strings("group_by");
-      a.bootstrap = args.integer("bootstrap");
-      a.confidence = args.number("confidence");
-      a.seed = std::uint64_t(args.integer("seed"));
-      if (a.bootstrap < 0 || a.confidence <= 0 || a.confidence >= 1)
-        args.fail("needs bootstrap >= 0 and 0 < confidence < 1");
+      read_summary_args(args, a);
       return a;
     }};
 }  // namespace

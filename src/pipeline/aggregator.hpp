@@ -29,6 +29,11 @@ struct Aggregator {
 };
 Aggregator load_aggregator(const Registry& registry, const std::string& name);
 
+// The arguments of the `summary` class (group_by, bootstrap, confidence, seed), which UEA's
+// aggregations take too, and reading them into an aggregator.
+std::vector<ArgSpec> summary_args();
+void read_summary_args(const Args& args, Aggregator& a);
+
 // Aggregator classes register here (registry/factory.hpp).
 using AggregatorClasses = ClassFactories<Aggregator>;
 

@@ -7,6 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "pipeline/run_store.hpp"
+#include "pipeline/aggregator.hpp"
 #include "pipeline/task.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
@@ -95,8 +96,25 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   spec.language = defined.language;
   spec.prompt_variants = defined.prompt_variants;
   spec.published = defined.published;
+  // The task's own aggregators join UEA's; a `summary` one lends its intervals and groups to UEA's
+  // aggregation instead, so that they are of UEA's number.
+  std::vector<std::string> lent;
+  const std::vector<std::string> uea_aggregators = spec.aggregators;
   if (overrides.aggregators) spec.aggregators = *overrides.aggregators;
-  else spec.aggregators.insert(spec.aggregators.end(), defined.aggregators.begin(), defined.aggregators.end());
+  else
+    for (const auto& name : defined.aggregators) {
+      if (registry.get(Kind::aggregator, name).class_id != "summary") {
+        spec.aggregators.push_back(name);
+        continue;
+      }
+      const Aggregator summary = load_aggregator(registry, name);
+      std::string groups;
+      for (const auto& field : summary.group_by) groups += (groups.empty() ? "'" : ", '") + field + "'";
+      for (const auto& uea_agg : uea_aggregators)
+        for (const std::string& arg : {fmt::format("group_by=[{}]", groups), fmt::format("bootstrap={}", summary.bootstrap),
+                                       fmt::format("confidence={}", summary.confidence), fmt::format("seed={}", summary.seed)})
+          lent.push_back("aggregator:" + uea_agg + "." + arg);
+    }
   if (!overrides.prompt) spec.prompt = uea_model_prompt(registry, spec.model, spec);
   for (const auto& p : spec.published)
     if (std::find(spec.evaluators.begin(), spec.evaluators.end(), p.metric) == spec.evaluators.end())
@@ -105,6 +123,7 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
                               task, registry.get(Kind::task, task).where(), p.metric, fmt::join(spec.evaluators, ", ")));
   for (const auto& name : spec.aggregators) registry.get(Kind::aggregator, name);
   // UEA's assignments first, so that the command line's --set still wins over them.
+  bound.sets.insert(bound.sets.end(), lent.begin(), lent.end());
   bound.sets.insert(bound.sets.end(), inv.sets.begin(), inv.sets.end());
   for (const auto& assignment : bound.sets) apply_assignment(registry, assignment);
   inv.sets = std::move(bound.sets);

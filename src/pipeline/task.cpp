@@ -178,7 +178,8 @@ const TaskClasses::Registration kTaskClass{
       arg::text("uea_dataset", "",
                 "an UltraEval-Audio dataset entry: the task runs UEA's definition of it (its dataset, its eval "
                 "task's prompt, post-processing, evaluator and aggregation; the model's uea_prompts choose the "
-                "prompt), with `aggregators` added; dataset, prompt, post_process and evaluators are then not given"),
+                "prompt), with `aggregators` added (a summary one lends its bootstrap and groups to UEA's "
+                "aggregation); dataset, prompt, post_process and evaluators are then not given"),
       arg::text("uea_task", "", "with uea_dataset: the UEA eval_task to run (default: the entry's default_task)"),
       arg::text("license", "", "with uea_dataset: the data's licence, as its publisher states it, for the catalog's table"),
       arg::text("homepage", "", "with uea_dataset: where the benchmark's data is described"),

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bleu.hpp"
@@ -479,9 +481,12 @@ using Results = std::vector<Value>;
 AggregatorClasses::Registration uea_aggregation(const char* id, const char* summary, std::vector<ArgSpec> args,
                                                 UeaClass uea,
                                                 std::function<std::function<Value(const Results&)>(const Args&)> make) {
+  // aeval's additions: intervals and groups of the aggregation's own number (UEA's entries give none).
+  for (auto& extra : summary_args()) args.push_back(std::move(extra));
   return {{Kind::aggregator, id, summary, std::move(args), {}, {std::move(uea)}}, [make](const Args& args) {
             Aggregator a;
             a.name = args.entry().name;
+            read_summary_args(args, a);
             auto agg = make(args);
             const std::vector<std::string> needed = args.strings("need_score_col");
             // AggPolicy.__call__: an exception becomes {"error": str(e)}. Its check that the first result
@@ -574,14 +579,37 @@ const auto kBleuCorpus = uea_aggregation(
       const std::string lang = args.text("lang");
       metrics::BleuOptions options;
       options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : lang;
-      return [options, lang](const Results& results) -> Value {
+      // Each text tokenized once: a bootstrap scores resamples of the same segments. BLEU of the
+      // tokens with tokenizer "none" is BLEU of the texts (sacreBLEU rstrips, tokenizes, splits on
+      // whitespace); a text with no token is passed as it is, for the same empty-reference check.
+      struct Tokenized {
+        std::mutex mutex;
+        std::unordered_map<std::string, std::string> texts;
+      };
+      auto cache = std::make_shared<Tokenized>();
+      return [options, lang, cache](const Results& results) -> Value {
+        bool known = false;
+        for (const char* name : {"none", "zh", "13a", "intl", "char", "ja-mecab"}) known = known || options.tokenize == name;
+        if (!known) python_error("KeyError", text::python_repr(Value(options.tokenize)));
+        const auto tokens = [&](const std::string& s) {
+          {
+            const std::lock_guard lock(cache->mutex);
+            if (const auto found = cache->texts.find(s); found != cache->texts.end()) return found->second;
+          }
+          std::u32string u = text::to_u32(s);  // rstripped as sacreBLEU does before tokenizing
+          while (!u.empty() && text::is_space(u.back())) u.pop_back();
+          std::string t = metrics::bleu_tokenize(text::to_utf8(u), options.tokenize);
+          if (text::strip(t).empty()) t = s;
+          const std::lock_guard lock(cache->mutex);
+          return cache->texts.emplace(s, t).first->second;
+        };
         const auto pred = column(results, "pred"), ref = column(results, "ref");
         std::vector<std::string> hyps, refs;
         for (std::size_t i = 0; i < pred.size(); ++i)
-          if (!ref[i].empty()) hyps.push_back(pred[i]), refs.push_back(ref[i]);
-        for (const char* known : {"none", "zh", "13a", "intl", "char", "ja-mecab"})
-          if (options.tokenize == known) return {{"bleu", metrics::corpus_bleu(hyps, {refs}, options).score}};
-        python_error("KeyError", text::python_repr(Value(options.tokenize)));
+          if (!ref[i].empty()) hyps.push_back(tokens(pred[i])), refs.push_back(tokens(ref[i]));
+        metrics::BleuOptions pretokenized = options;
+        pretokenized.tokenize = "none";
+        return {{"bleu", metrics::corpus_bleu(hyps, {refs}, pretokenized).score}};
       };
     });
 

@@ -1,5 +1,9 @@
 #include "pipeline/uea_wer.hpp"
 
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
 #include "aeval/error.hpp"
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/wer.hpp"
@@ -15,6 +19,10 @@ struct UeaWer::Impl {
   explicit Impl(text::SpellingTable spelling) : english(std::move(spelling)) {}
   text::EnglishTextNormalizer english;
   text::ChineseScriptConverter simplified{"t2s.json"};  // OpenCC in place of zhconv's zh-cn
+  // Each pair's edits and reference tokens, by language, reference and hypothesis: a bootstrap
+  // recomputes the aggregation over resamples of the same pairs, and normalizing is the cost.
+  std::mutex mutex;
+  std::unordered_map<std::string, metrics::EditCounts> pairs;
 };
 
 UeaWer::UeaWer(const std::filesystem::path& spelling_table)
@@ -38,7 +46,18 @@ double UeaWer::operator()(const std::vector<std::string>& refs, const std::vecto
   };
   std::size_t distance = 0, ref_length = 0;
   for (std::size_t i = 0; i < refs.size() && i < hyps.size(); ++i) {
-    const metrics::EditCounts counts = metrics::align(tokens(refs[i]), tokens(hyps[i]));
+    const std::string key = language + '\0' + refs[i] + '\0' + hyps[i];
+    std::optional<metrics::EditCounts> known;
+    {
+      const std::lock_guard lock(impl_->mutex);
+      if (const auto found = impl_->pairs.find(key); found != impl_->pairs.end()) known = found->second;
+    }
+    if (!known) {
+      known = metrics::align(tokens(refs[i]), tokens(hyps[i]));
+      const std::lock_guard lock(impl_->mutex);
+      impl_->pairs.emplace(key, *known);
+    }
+    const metrics::EditCounts& counts = *known;
     distance += counts.errors();
     ref_length += counts.ref_tokens;
   }

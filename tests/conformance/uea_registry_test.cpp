@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "aeval/error.hpp"
+#include "aeval/metrics/bleu.hpp"
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
 #include "pipeline/aggregator.hpp"
+#include "pipeline/evaluator.hpp"
 #include "pipeline/post_process.hpp"
 #include "pipeline/prompt.hpp"
 #include "registry/classes.hpp"
@@ -186,6 +188,61 @@ TEST(UeaRegistry, EveryAggregationComputesAsUeaDoes) {
       continue;
     }
     expect_same(r["expected"], got, id);
+  }
+}
+
+// aeval's additions on a UEA aggregation: the bootstrap interval and the groups are of UEA's own
+// number (ACC in percent), not of the evaluator's per-sample mean (a fraction). Two samples, one
+// match: every resample holds A twice, A and B, or B twice, so the 95 % interval is [0, 100].
+TEST(UeaRegistry, AnAggregationsIntervalAndGroupsAreOfItsOwnNumber) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
+  auto registry = single(uea, "agg", "acc");
+  registry.add(aeval::pipeline::Kind::evaluator, single(uea, "evaluator", "em").get(aeval::pipeline::Kind::evaluator, "em"));
+  for (const char* assignment : {"acc.bootstrap=1000", "acc.group_by=[part]"})
+    aeval::pipeline::apply_assignment(registry, assignment);
+  const auto aggregator = aeval::pipeline::load_aggregator(registry, "acc");
+  std::vector<std::unique_ptr<aeval::pipeline::Evaluator>> evaluators;
+  evaluators.push_back(aeval::pipeline::load_evaluator(registry, "em"));
+  const auto record = [](const char* pred, const char* ref, const char* part) {
+    return nlohmann::json{{"scores", {{"em", {{"uea", {{"pred", pred}, {"ref", ref}}}, {"uea_keys", {"pred", "ref"}}}}}},
+                          {"fields", {{"part", part}}}};
+  };
+  const nlohmann::json a = record("cat", "cat", "first"), b = record("dog", "cat", "second");
+  const nlohmann::json out = aggregator.aggregate(evaluators, {&a, &b})["em"];
+  EXPECT_EQ(50.0, out["value"].get<double>()) << out.dump();
+  EXPECT_EQ(0.0, out["interval"]["low"].get<double>()) << out.dump();
+  EXPECT_EQ(100.0, out["interval"]["high"].get<double>()) << out.dump();
+  EXPECT_EQ(100.0, out["groups"]["part"]["first"]["value"].get<double>()) << out.dump();
+  EXPECT_EQ(0.0, out["groups"]["part"]["second"]["value"].get<double>()) << out.dump();
+}
+
+// UEA's BLEU aggregation tokenizes each text once and scores the tokens; the score must be sacreBLEU's
+// on the texts themselves (aeval's corpus_bleu, checked against sacreBLEU 2.6.0), trailing spaces,
+// CJK and a reference of spaces alone (which sacreBLEU keeps) included.
+TEST(UeaRegistry, TheBleuAggregationScoresTheTextsAsSacrebleuDoes) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"The weather is nice today, isn't it?  ", "The weather today is very nice, isn't it."},
+      {"今天天气很好。", "今天的天气很好！ "},
+      {"a cat sat on the mat", "   "},
+      {"two dogs (running) in the park\t", "Two dogs are running in a park."}};
+  for (const char* name : {"bleu", "bleu-zh"}) {
+    const auto registry = single(uea, "agg", name);
+    const auto aggregator = aeval::pipeline::load_aggregator(registry, name);
+    aeval::metrics::BleuOptions options;
+    options.tokenize = std::string(name) == "bleu-zh" ? "zh" : "13a";
+    std::vector<Json> results;
+    std::vector<std::string> hyps, refs;
+    for (const auto& [pred, ref] : pairs) {
+      results.push_back({{"pred", pred}, {"ref", ref}});
+      hyps.push_back(pred);
+      refs.push_back(ref);
+    }
+    for (int twice = 0; twice < 2; ++twice)  // the second time from the tokens kept
+      EXPECT_DOUBLE_EQ(aeval::metrics::corpus_bleu(hyps, {refs}, options).score, aggregator.uea(results)["bleu"].get<double>())
+          << name;
   }
 }
 
