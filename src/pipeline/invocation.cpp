@@ -6,12 +6,12 @@
 #include <algorithm>
 
 #include "aeval/error.hpp"
-#include "pipeline/run_store.hpp"
 #include "pipeline/aggregator.hpp"
+#include "pipeline/run_store.hpp"
 #include "pipeline/task.hpp"
+#include "pipeline/uea_task.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
-#include "pipeline/uea_task.hpp"
 
 namespace aeval::pipeline {
 
