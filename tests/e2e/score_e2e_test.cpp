@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
@@ -32,6 +34,37 @@ TEST(ScoreE2E, TextFilesGiveStrictJsonAndPerSampleLines) {
   EXPECT_EQ(result["segments"], 2);
   const std::string lines = aeval::testing::read_bytes(dir / "per.jsonl");
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2);
+}
+
+// A transcript of a whole meeting or book: alignment memory grows with the
+// text, not its square (a 1 MB reference once needed terabytes). Dropping
+// every 20th word makes the counts certain: any shortest alignment of a text
+// to a subsequence of it deletes exactly the missing words.
+TEST(ScoreE2E, AOneMegabyteReferenceScores) {
+  TempDir dir;
+  std::string reference, hypothesis;
+  uint64_t state = 1;
+  std::size_t words = 0, dropped = 0;
+  while (reference.size() < 1'000'000) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::string word = std::to_string((state >> 33) % 5000) + "w ";
+    reference += word;
+    if (++words % 20 == 0)
+      ++dropped;
+    else
+      hypothesis += word;
+  }
+  write_bytes(dir / "ref.txt", reference + "\n");
+  write_bytes(dir / "hyp.txt", hypothesis + "\n");
+  const auto o = run_aeval("score wer --ref " + (dir / "ref.txt").string() + " --hyp " + (dir / "hyp.txt").string(), false);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto result = nlohmann::json::parse(o.output);
+  EXPECT_EQ(result["reference_tokens"], words);
+  EXPECT_EQ(result["deletions"], dropped);
+  EXPECT_EQ(result["hits"], words - dropped);
+  EXPECT_EQ(result["substitutions"], 0);
+  EXPECT_EQ(result["insertions"], 0);
+  EXPECT_DOUBLE_EQ(result["wer"].get<double>(), double(dropped) / double(words));
 }
 
 TEST(ScoreE2E, JsonlFieldsAndMultipleReferences) {

@@ -1,15 +1,14 @@
 // WER, MER, WIL, WIP and CER: jiwer 4.0.0 (process_words/process_characters
-// with wer_default/cer_default) and the RapidFuzz 3.x Levenshtein backtrace;
+// with wer_default/cer_default) on RapidFuzz's Levenshtein editops;
 // shared/specs/metric-specs.md §1.
 #include "aeval/metrics/wer.hpp"
 
-#include <algorithm>
-#include <cstdint>
 #include <unordered_map>
 
 #include "aeval/error.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
+#include "levenshtein_editops.hpp"
 
 namespace aeval::metrics {
 
@@ -57,56 +56,7 @@ namespace {
 
 using Type = AlignmentChunk::Type;
 
-struct EditOp {
-  Type type;
-  std::size_t src, dst;  // positions before the operation applies
-};
-
-// RapidFuzz's backtrace through the uniform-cost Levenshtein matrix, after
-// removing the common prefix and suffix (which are always matches).
-std::vector<EditOp> edit_ops(const std::vector<int>& a_full, const std::vector<int>& b_full) {
-  std::size_t prefix = 0;
-  while (prefix < a_full.size() && prefix < b_full.size() && a_full[prefix] == b_full[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < a_full.size() - prefix && suffix < b_full.size() - prefix &&
-         a_full[a_full.size() - 1 - suffix] == b_full[b_full.size() - 1 - suffix])
-    ++suffix;
-  const int* a = a_full.data() + prefix;
-  const int* b = b_full.data() + prefix;
-  const std::size_t m = a_full.size() - prefix - suffix, n = b_full.size() - prefix - suffix;
-
-  const std::size_t width = n + 1;
-  std::vector<uint32_t> d((m + 1) * width);
-  for (std::size_t j = 0; j <= n; ++j) d[j] = uint32_t(j);
-  for (std::size_t i = 1; i <= m; ++i) {
-    d[i * width] = uint32_t(i);
-    for (std::size_t j = 1; j <= n; ++j) {
-      const uint32_t replace = d[(i - 1) * width + j - 1] + (a[i - 1] != b[j - 1] ? 1 : 0);
-      d[i * width + j] = std::min({d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1, replace});
-    }
-  }
-
-  std::vector<EditOp> ops;
-  std::size_t i = m, j = n;
-  while (i > 0 && j > 0) {
-    if (d[i * width + j] == d[(i - 1) * width + j] + 1) {
-      --i;
-      ops.push_back({Type::remove, i + prefix, j + prefix});
-    } else {
-      --j;
-      if (j > 0 && d[i * width + j] + 1 == d[(i - 1) * width + j]) {
-        ops.push_back({Type::insert, i + prefix, j + prefix});
-      } else {
-        --i;
-        if (a[i] != b[j]) ops.push_back({Type::substitute, i + prefix, j + prefix});
-      }
-    }
-  }
-  while (i > 0) ops.push_back({Type::remove, --i + prefix, j + prefix});
-  while (j > 0) ops.push_back({Type::insert, i + prefix, --j + prefix});
-  std::reverse(ops.begin(), ops.end());
-  return ops;
-}
+using levenshtein::EditOp;
 
 // RapidFuzz's Editops.as_opcodes(): runs of one operation become one block,
 // gaps between them are equal blocks.
@@ -145,7 +95,7 @@ EditCounts align(const std::vector<std::string>& reference, const std::vector<st
                  std::vector<AlignmentChunk>* chunks_out) {
   std::unordered_map<std::string, int> ids;
   const std::vector<int> a = to_ids(reference, ids), b = to_ids(hypothesis, ids);
-  const std::vector<AlignmentChunk> chunks = to_chunks(edit_ops(a, b), a.size(), b.size());
+  const std::vector<AlignmentChunk> chunks = to_chunks(levenshtein::editops(a, b), a.size(), b.size());
   EditCounts counts;
   counts.ref_tokens = a.size();
   counts.hyp_tokens = b.size();
