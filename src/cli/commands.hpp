@@ -49,6 +49,13 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global);
 // `max_fail_rate` of the samples failed, or every one did.
 int report_result(const pipeline::RunResult& result, double max_fail_rate);
 
+// Option checks that make a wrong command line exit 2 before anything runs.
+// A count of samples: digits only (CLI11 would read "-1" as a huge number),
+// and small enough to be one.
+extern const CLI::Validator kSampleCount;
+// --shard: auto, or I/N with 0 <= I < N.
+extern const CLI::Validator kShard;
+
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);
 

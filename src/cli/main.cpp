@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
   try {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
+  } catch (const CLI::Error& e) {
+    // Options that cannot go together, found once the command line is read.
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const Error& e) {
     std::fprintf(stderr, "aeval: %s error: %s\n", to_string(e.category()), e.what());
     return 1;

@@ -36,6 +36,7 @@ const CLI::Validator kNotNegative(
     [](const std::string& value) { return value.starts_with('-') ? "must be 0 or more, not " + value : std::string(); },
     "", "not negative");
 
+
 struct RunCommandOptions {
   std::string task, suite, shard, resume;
   ComponentOptions components;
@@ -234,11 +235,12 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
   run->add_option("--output,-o", o->output, "Folder that receives the results")->capture_default_str();
   run->add_option("--limit,-n", o->limit, "Evaluate only the first N samples (0: all)")
-      ->check(kNotNegative)
+      ->check(kSampleCount)
       ->capture_default_str();
   run->add_option("--shard", o->shard,
                   "I/N: evaluate only the samples whose id hashes to I of N (job arrays; `aeval merge` joins them); "
-                  "auto: I and N of the Slurm array task this runs in");
+                  "auto: I and N of the Slurm array task this runs in")
+      ->check(kShard);
   run->add_option("--jobs,-j", o->jobs, "Samples in flight at once (0: the model's max_concurrency)")
       ->check(kNotNegative)
       ->capture_default_str();
@@ -273,8 +275,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
         if (run->count(name)) given.emplace_back(name);
       if (!global.registries.empty()) given.emplace_back("--registry");
       if (!given.empty())
-        throw Error(ErrorCategory::config,
-                    fmt::format("--resume continues a run with the task, components, registry, --set, --limit and "
+        throw CLI::ValidationError(fmt::format("--resume continues a run with the task, components, registry, --set, --limit and "
                                 "--shard it recorded, so {} would be ignored; leave {} out, or start a new run",
                                 fmt::join(given, ", "), given.size() == 1 ? "it" : "them"));
       const std::filesystem::path dir = o->resume.empty() ? pipeline::latest_run(o->output) : std::filesystem::path(o->resume);
@@ -282,12 +283,12 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
       return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);
     }
     if (!o->suite.empty() || o->prompt_variants) {
-      if (o->task.empty() && o->suite.empty()) throw Error(ErrorCategory::config, "--prompt-variants needs --task or --suite");
+      if (o->task.empty() && o->suite.empty()) throw CLI::ValidationError("--prompt-variants needs --task or --suite");
       return run_each(*o, global, options);
     }
     if (o->task.empty() && o->components.dataset.empty())
-      throw Error(ErrorCategory::config, "name a --task, or a --dataset (with --model and --evaluator unless the "
-                                         "dataset has a default task); `aeval list tasks` shows the tasks");
+      throw CLI::ValidationError("name a --task, or a --dataset (with --model and --evaluator unless the dataset has a "
+                                 "default task); `aeval list tasks` shows the tasks");
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
     inv.sets = o->sets;

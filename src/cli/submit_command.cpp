@@ -121,9 +121,9 @@ void print_submitted(const SlurmArrayJob& job, const cluster::Submission& s) {
 }
 
 int submit_new(const SubmitOptions& o, const CLI::App& command, const GlobalOptions& global) {
-  if (o.shards < 1) throw Error(ErrorCategory::config, "submit slurm: give --shards N (or --again FOLDER)");
+  if (o.shards < 1) throw CLI::ValidationError("submit slurm: give --shards N (or --again FOLDER)");
   if (o.task.empty() && o.components.dataset.empty())
-    throw Error(ErrorCategory::config, "submit slurm: name a --task (or a --dataset with --model and --evaluator)");
+    throw CLI::ValidationError("submit slurm: name a --task (or a --dataset with --model and --evaluator)");
   // Everything a shard would stop on stops here instead, before anything is queued.
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
@@ -243,7 +243,7 @@ Action add_submit_command(CLI::App& app, GlobalOptions& global) {
   slurm->add_option("--task,-t", o->task, "Task to run (`aeval list tasks`)");
   add_component_options(slurm, o->components, true);
   slurm->add_option("--set", o->sets, "NAME.ARG=VALUE: change one argument of a registry entry (repeatable)");
-  slurm->add_option("--limit,-n", o->limit, "Only the first N samples (0: all)");
+  slurm->add_option("--limit,-n", o->limit, "Only the first N samples (0: all)")->check(kSampleCount);
   slurm->add_option("--shards", o->shards, "Array tasks to split the task into")->check(CLI::PositiveNumber);
   slurm->add_option("--output,-o", o->output, "Results folder on the shared filesystem")->capture_default_str();
   slurm->add_option("--jobs,-j", o->jobs, "Samples in flight at once in each shard (0: the model's max_concurrency)")
@@ -276,8 +276,7 @@ Action add_submit_command(CLI::App& app, GlobalOptions& global) {
         if (option->count() && option->get_name() != "--again" && option->get_name() != "--dry-run")
           given.push_back(option->get_name());
       if (!given.empty())
-        throw Error(ErrorCategory::config,
-                    fmt::format("--again submits the job its folder recorded, so {} would be ignored; leave {} out, "
+        throw CLI::ValidationError(fmt::format("--again submits the job its folder recorded, so {} would be ignored; leave {} out, "
                                 "or submit a new job",
                                 fmt::join(given, ", "), given.size() == 1 ? "it" : "them"));
       return submit_again(*o);

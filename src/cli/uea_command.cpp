@@ -117,7 +117,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   options.command_line = global.argv;
   if (!o.resume.empty()) return report_result(pipeline::resume_run(o.resume, options), o.max_fail_rate);
   if (o.dataset.empty() || o.model.empty())
-    throw Error(ErrorCategory::config, "uea run needs --dataset and --model, as UltraEval-Audio's main.py does");
+    throw CLI::ValidationError("uea run needs --dataset and --model, as UltraEval-Audio's main.py does");
 
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
@@ -188,7 +188,7 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--set", o->sets,
                   "NAME.ARG=VALUE: replace one argument of an entry as aeval reads it (repeatable), e.g. "
                   "chatbot_eval.send_max_tokens=true");
-  run->add_option("--limit", o->limit, "At most this many samples (0: all)");
+  run->add_option("--limit", o->limit, "At most this many samples (0: all)")->check(kSampleCount);
   run->add_option("--workers", o->workers, "Requests in flight (0: the model's max_concurrency)");
   run->add_option("--output", o->output, "Where run folders go")->capture_default_str();
   run->add_option("--resume", o->resume, "Continue this run folder where it stopped");

@@ -60,10 +60,10 @@ Shard parse_shard(const std::string& text) {
     s.count = std::stoi(text.substr(slash + 1), &used);
     if (used != text.size() - slash - 1) throw std::invalid_argument("count");
   } catch (const std::exception&) {
-    throw Error(ErrorCategory::config, fmt::format("--shard '{}' must be I/N, for example 0/4", text));
+    throw Error(ErrorCategory::config, fmt::format("'{}' is no shard: give I/N, for example 0/4", text));
   }
   if (s.count < 1 || s.index < 0 || s.index >= s.count)
-    throw Error(ErrorCategory::config, fmt::format("--shard '{}': need 0 <= I < N", text));
+    throw Error(ErrorCategory::config, fmt::format("'{}' is no shard: I/N needs 0 <= I < N", text));
   return s;
 }
 

@@ -83,6 +83,15 @@ TEST(RunArgumentsE2E, HelpStatesTheExitStatusAndTheDefaultLimit) {
 TEST(RunArgumentsE2E, AWrongCommandLineExitsTwo) {
   EXPECT_EQ(run_aeval("run --no-such-option").status, 2);
   EXPECT_EQ(run_aeval("run --max-fail-rate 2").status, 2);
+  const Outcome shard = run_aeval("run --task asr-quickstart --shard 5/4");
+  EXPECT_EQ(shard.status, 2) << shard.output;
+  EXPECT_TRUE(contains(shard.output, "--shard: '5/4' is no shard: I/N needs 0 <= I < N")) << shard.output;
+  EXPECT_EQ(run_aeval("run --task asr-quickstart --shard 1").status, 2);
+  const Outcome huge = run_aeval("run --task asr-quickstart --limit 99999999999999999999");
+  EXPECT_EQ(huge.status, 2) << huge.output;
+  EXPECT_TRUE(contains(huge.output, "more samples than any dataset holds")) << huge.output;
+  EXPECT_EQ(run_aeval("run --task asr-quickstart --limit 2x").status, 2);
+  EXPECT_EQ(run_aeval("run --model pocketsphinx-en").status, 2);  // neither a task nor a dataset
 }
 
 TEST(RunArgumentsE2E, ResumeRefusesWhatTheRecordedRunWouldOverride) {
@@ -91,10 +100,10 @@ TEST(RunArgumentsE2E, ResumeRefusesWhatTheRecordedRunWouldOverride) {
   ASSERT_EQ(run(dir).status, 0);
   const std::string recorded = aeval::testing::read_only_run(dir / "out").dir.string();
   const Outcome limit = run_aeval(fmt::format("run --resume {} --limit 1", recorded));
-  EXPECT_EQ(limit.status, 1) << limit.output;
+  EXPECT_EQ(limit.status, 2) << limit.output;
   EXPECT_TRUE(contains(limit.output, "--limit would be ignored; leave it out")) << limit.output;
   const Outcome task = run_aeval(fmt::format("run --resume {} --task asr-quickstart --shard 0/2", recorded));
-  EXPECT_EQ(task.status, 1) << task.output;
+  EXPECT_EQ(task.status, 2) << task.output;
   EXPECT_TRUE(contains(task.output, "--task, --shard would be ignored")) << task.output;
   EXPECT_EQ(run_aeval(fmt::format("run --resume {} --jobs 2 -q", recorded)).status, 0);
 }

@@ -217,12 +217,12 @@ TEST(SlurmSubmit, MistakesStopBeforeAnythingIsQueued) {
   EXPECT_EQ(unknown.status, 1);
   EXPECT_NE(unknown.output.find("asr-quickstart"), std::string::npos) << "a did-you-mean: " << unknown.output;
   const auto no_shards = run_aeval("submit slurm --task asr-quickstart" + output);
-  EXPECT_EQ(no_shards.status, 1);
+  EXPECT_EQ(no_shards.status, 2);
   EXPECT_NE(no_shards.output.find("--shards"), std::string::npos) << no_shards.output;
   EXPECT_FALSE(fs::exists(dir / "results"));
   // --again takes its job from the folder's record: other settings are refused, as is a folder without one.
   const auto mixed = run_aeval("submit slurm --again " + dir.path().string() + " --limit 3");
-  EXPECT_EQ(mixed.status, 1);
+  EXPECT_EQ(mixed.status, 2);
   EXPECT_NE(mixed.output.find("--limit would be ignored"), std::string::npos) << mixed.output;
   const auto not_a_submission = run_aeval("submit slurm --again " + dir.path().string());
   EXPECT_EQ(not_a_submission.status, 1);
