@@ -10,6 +10,8 @@ namespace aeval::pipeline {
 std::vector<Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot open manifest");
+  // Relative paths are the manifest's own: a link to it elsewhere does not move them.
+  const std::filesystem::path folder = std::filesystem::canonical(path).parent_path();
   std::vector<Sample> samples;
   std::unordered_set<std::string> ids;
   std::string line;
@@ -24,6 +26,8 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     }
     if (!row.is_object()) throw Error(ErrorCategory::data, where + ": a manifest row must be a JSON object");
     for (const auto& name : {fields.audio, fields.text}) {
+      // null is no value: the sample fails alone, as one without the field does.
+      if (row.contains(name) && row[name].is_null()) row.erase(name);
       if (row.contains(name) && !row[name].is_string())
         throw Error(ErrorCategory::data, where + ": field '" + name + "' must be a string");
     }
@@ -31,7 +35,7 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     for (auto& [key, value] : row.items()) {
       if ((key != fields.audio && key.find("audio") == std::string::npos) || !value.is_string()) continue;
       const std::filesystem::path p = value.get<std::string>();
-      if (!p.empty() && p.is_relative()) value = (path.parent_path() / p).string();
+      if (!p.empty() && p.is_relative()) value = (folder / p).string();
     }
     Sample sample;
     if (row.contains(fields.id)) {

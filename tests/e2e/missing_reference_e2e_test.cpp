@@ -59,4 +59,18 @@ TEST(MissingReferenceE2E, ARowWithoutItFailsAloneNamingIt) {
   EXPECT_EQ(run.summary["metrics"]["wer"]["reference_tokens"], 2);
 }
 
+TEST(MissingReferenceE2E, ANullReferenceFailsAloneAndTheRunGoesOn) {
+  TempDir dir;
+  const auto o = run_wer(dir, R"({"id": "1", "audio": "a.wav", "text": "hello world"})" "\n"
+                              R"({"id": "2", "audio": "b.wav", "text": null})" "\n"
+                              R"({"id": "3", "audio": "c.wav", "text": "thank you"})" "\n");
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  EXPECT_EQ(run.summary["counts"]["failed"], 1);
+  EXPECT_NE(run.by_id.at("2")["error"]["message"].get<std::string>().find("sample '2' has no reference text"),
+            std::string::npos)
+      << run.by_id.at("2");
+  EXPECT_EQ(run.summary["metrics"]["wer"]["reference_tokens"], 4);
+}
+
 }  // namespace

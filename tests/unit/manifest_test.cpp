@@ -32,6 +32,28 @@ TEST(Manifest, OtherAudioFieldsResolveAndTextMayBeAbsent) {
   EXPECT_FALSE(samples[0].reference.has_value()) << "a row without the field has no reference, not an empty one";
 }
 
+TEST(Manifest, ALinkToAManifestKeepsItsPathsTheManifests) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "corpus");
+  std::filesystem::create_directories(dir / "work");
+  aeval::testing::write_bytes(dir / "corpus" / "m.jsonl", "{\"id\": \"a\", \"audio\": \"clips/a.wav\"}\n");
+  std::filesystem::create_symlink(dir / "corpus" / "m.jsonl", dir / "work" / "m.jsonl");
+  const auto samples = aeval::pipeline::read_manifest(dir / "work" / "m.jsonl");
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].audio, std::filesystem::canonical(dir / "corpus") / "clips/a.wav");
+}
+
+TEST(Manifest, ANullTextOrAudioIsNoValue) {
+  TempDir dir;
+  aeval::testing::write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"audio\": \"a.wav\", \"text\": null}\n"
+                                               "{\"id\": \"b\", \"audio\": null, \"text\": \"x\"}\n");
+  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_FALSE(samples[0].reference.has_value());
+  EXPECT_TRUE(samples[1].audio.empty());
+  EXPECT_EQ(samples[1].reference, "x");
+}
+
 TEST(Manifest, ErrorsNameFileAndLine) {
   TempDir dir;
   const auto expect_error = [&](const std::string& content, const std::string& fragment) {
