@@ -4,12 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 
 #include "aeval/error.hpp"
+#include "util/base64.hpp"
 #include "util/download.hpp"
 
 namespace aeval::datasets {
@@ -82,6 +83,28 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
+// Takes "user:password@" out of an endpoint and returns it percent-decoded.
+std::string take_credentials(std::string& endpoint) {
+  const auto scheme = endpoint.find("://");
+  if (scheme == std::string::npos) return "";
+  const auto host = scheme + 3;
+  const auto at = endpoint.substr(host, endpoint.find('/', host) - host).rfind('@');
+  if (at == std::string::npos) return "";
+  const std::string encoded = endpoint.substr(host, at);
+  endpoint.erase(host, at + 1);
+  std::string decoded;
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] == '%' && i + 2 < encoded.size() && std::isxdigit(static_cast<unsigned char>(encoded[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(encoded[i + 2]))) {
+      decoded += char(std::stoi(encoded.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += encoded[i];
+    }
+  }
+  return decoded;
+}
+
 }  // namespace
 
 std::string url_encode(const std::string& text, bool keep_slashes) {
@@ -100,11 +123,13 @@ HubClient::HubClient(const std::string& token_env)
       offline_(offline_mode()) {
   if (endpoint_.empty()) endpoint_ = "https://huggingface.co";
   while (endpoint_.size() > 1 && endpoint_.back() == '/') endpoint_.pop_back();
+  credentials_ = take_credentials(endpoint_);
 }
 
 std::vector<std::string> HubClient::headers() const {
-  if (token_.empty()) return {};
-  return {"Authorization: Bearer " + token_};
+  if (!token_.empty()) return {"Authorization: Bearer " + token_};
+  if (!credentials_.empty()) return {"Authorization: Basic " + util::base64(credentials_)};
+  return {};
 }
 
 std::string HubClient::access_hint(const std::string& repo) const {

@@ -4,6 +4,9 @@
 // the Hub stores for each), and the address a file downloads from. Honours
 // HF_ENDPOINT (mirrors), HF_TOKEN or a configured variable (gated datasets;
 // the token only ever goes into an Authorization header) and HF_HUB_OFFLINE.
+// A mirror behind HTTP Basic auth may be written https://user:password@host:
+// those credentials too go into the header only, never into a URL that a
+// message or a log could show.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,7 +33,7 @@ class HubClient {
   // environment variable `token_env` (default HF_TOKEN), and HF_HUB_OFFLINE.
   explicit HubClient(const std::string& token_env = "HF_TOKEN");
 
-  const std::string& endpoint() const { return endpoint_; }
+  const std::string& endpoint() const { return endpoint_; }  // without credentials
   bool offline() const { return offline_; }
 
   // The revision's metadata (`sha` is its commit; `cardData.configs` its
@@ -46,7 +49,7 @@ class HubClient {
   // Where a file downloads from.
   std::string file_url(const std::string& repo, const std::string& revision, const std::string& path) const;
 
-  // The headers a download needs (the token, if any).
+  // The headers a download needs (the token, or else the endpoint's credentials).
   std::vector<std::string> headers() const;
 
   // What a 401/403 means for `repo` and what to do about it.
@@ -55,7 +58,7 @@ class HubClient {
  private:
   nlohmann::json get_json(const std::string& url, std::string* next_page, const std::string& repo) const;
 
-  std::string endpoint_, token_, token_env_;
+  std::string endpoint_, credentials_, token_, token_env_;
   bool offline_ = false;
 };
 

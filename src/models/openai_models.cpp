@@ -13,29 +13,11 @@
 #include "models/http_client.hpp"
 #include "models/openai.hpp"
 #include "models/model_classes.hpp"
+#include "util/base64.hpp"
 
 namespace aeval::models {
 
 namespace {
-
-std::string base64(const std::string& bytes) {
-  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 | (unsigned char)bytes[i + 2];
-    out += {table[v >> 18], table[(v >> 12) & 63], table[(v >> 6) & 63], table[v & 63]};
-  }
-  if (i + 1 == bytes.size()) {
-    const unsigned v = (unsigned char)bytes[i] << 16;
-    out += {table[v >> 18], table[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == bytes.size()) {
-    const unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8;
-    out += {table[v >> 18], table[(v >> 12) & 63], table[(v >> 6) & 63], '='};
-  }
-  return out;
-}
 
 bool retryable(const HttpResponse& r) {
   return r.status == 0 || r.status == 408 || r.status == 429 || r.status >= 500;
@@ -213,7 +195,7 @@ class OpenAiChat final : public OpenAiBase {
     nlohmann::json messages = nlohmann::json::array();
     const auto audio_part = [&](std::size_t index) {
       return nlohmann::json{{"type", "input_audio"},
-                            {"input_audio", {{"data", base64(encode_wav(request.audio.at(index)))}, {"format", "wav"}}}};
+                            {"input_audio", {{"data", util::base64(encode_wav(request.audio.at(index)))}, {"format", "wav"}}}};
     };
     for (const auto& m : request.messages) {
       nlohmann::json content = nlohmann::json::array();

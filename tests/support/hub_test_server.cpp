@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "support/temp_dir.hpp"
+#include "util/base64.hpp"
 #include "util/sha256.hpp"
 
 namespace aeval::testing {
@@ -27,7 +28,10 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
       res.status = 404;
       return nullptr;
     }
-    if (!it->second.token.empty() && req.get_header_value("Authorization") != "Bearer " + it->second.token) {
+    const std::string authorization = !it->second.token.empty()   ? "Bearer " + it->second.token
+                                      : !it->second.basic.empty() ? "Basic " + util::base64(it->second.basic)
+                                                                  : "";
+    if (!authorization.empty() && req.get_header_value("Authorization") != authorization) {
       res.status = 401;
       res.set_content(R"({"error":"Access to dataset is restricted. You must be authenticated."})", "application/json");
       return nullptr;

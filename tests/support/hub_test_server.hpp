@@ -32,6 +32,7 @@ struct HubTestRepo {
   HubTestBranch conversion;                                 // refs/convert/parquet, when it has files
   nlohmann::json configs;                                   // cardData.configs (null: none declared)
   std::string token;                                        // set: gated, "Bearer TOKEN" required
+  std::string basic;                                        // set: behind HTTP Basic auth, "user:password"
 };
 
 struct HubTestFaults {
