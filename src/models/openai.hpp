@@ -26,6 +26,10 @@ struct OpenAiConfig {
   double timeout_seconds = 120;        // per attempt
   int max_retries = 4;
   double backoff_seconds = 0.5;        // first retry delay; doubles, with jitter, capped at 30 s
+  // Once the endpoint has answered a request, a later one keeps retrying past
+  // max_retries for this long after its first failure: an outage or a restart
+  // of a working server fails no sample, while a dead endpoint fails fast.
+  double outage_seconds = 60;
   // chat completions
   std::optional<double> temperature;
   std::optional<int> max_tokens;

@@ -70,7 +70,7 @@ class OpenAiBase : public Model {
   void call(std::string path, HttpRequest request, std::string sample_id, Answer done) {
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
-    auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done)});
+    auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done), 0, {}});
     // The endpoint's budget holds for every caller at once: the runner, any
     // evaluator using this model, and other entries naming the endpoint.
     budget_->acquire([this, c] { attempt(c); });
@@ -119,6 +119,7 @@ class OpenAiBase : public Model {
     std::string sample_id;
     Answer done;
     int attempts = 0;
+    std::optional<std::chrono::steady_clock::time_point> first_failure;
   };
 
   void attempt(const std::shared_ptr<Call>& c) {
@@ -130,6 +131,7 @@ class OpenAiBase : public Model {
 
   void answered(const std::shared_ptr<Call>& c, const std::string& base, const HttpResponse& r) {
     if (r.status >= 200 && r.status < 300) {
+      has_answered_ = true;
       auto j = nlohmann::json::parse(r.body, nullptr, false);
       if (j.is_discarded() || !j.is_object())
         return end(c, redacted(fmt::format("{}{} answered sample '{}' with something that is not a JSON object: {}", base,
@@ -138,9 +140,13 @@ class OpenAiBase : public Model {
     }
     const std::string last = fmt::format("{}{}: {}", base, c->path, reason(r));
     if (!retryable(r)) return end(c, redacted(fmt::format("sample '{}': {}", c->sample_id, last)));
-    const int attempts = config_.max_retries + 1;
-    if (c->attempts == attempts)
-      return end(c, redacted(fmt::format("sample '{}': gave up after {} attempts; last: {}", c->sample_id, attempts, last),
+    const auto now = std::chrono::steady_clock::now();
+    if (!c->first_failure) c->first_failure = now;
+    const bool through_outage =
+        has_answered_ && std::chrono::duration<double>(now - *c->first_failure).count() < config_.outage_seconds;
+    if (c->attempts > config_.max_retries && !through_outage)
+      return end(c, redacted(fmt::format("sample '{}': gave up after {} attempts; last: {}", c->sample_id, c->attempts,
+                                         last),
                              ErrorCategory::network));
     // Retry-After (seconds) when the server says; else exponential backoff with jitter.
     thread_local std::mt19937_64 rng(std::random_device{}());
@@ -162,6 +168,7 @@ class OpenAiBase : public Model {
 
 
   std::shared_ptr<EndpointBudget> budget_;
+  std::atomic<bool> has_answered_{false};  // a 2xx came back: the endpoint works
   std::string key_;
   std::atomic<std::size_t> next_url_{0};
 };
@@ -294,7 +301,9 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
           .at_least(1),
       arg::number("timeout_seconds", d.timeout_seconds, "per attempt"),
       arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx").at_least(0),
-      arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter")};
+      arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter"),
+      arg::number("outage_seconds", d.outage_seconds,
+                  "once the endpoint has answered: how long a request retries through an outage, past max_retries")};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -310,8 +319,9 @@ OpenAiConfig remote_config(const pipeline::Args& args) {
   config.timeout_seconds = args.number("timeout_seconds");
   config.max_retries = args.integer("max_retries");
   config.backoff_seconds = args.number("backoff_seconds");
-  if (config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_retries < 0)
-    args.fail("needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0");
+  config.outage_seconds = args.number("outage_seconds");
+  if (config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_retries < 0 || config.outage_seconds < 0)
+    args.fail("needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0, outage_seconds >= 0");
   return config;
 }
 

@@ -3,6 +3,7 @@
 // its retry count, key redaction, and 2,000 requests at concurrency 128.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -168,6 +169,46 @@ TEST(OpenAiChat, RetriesWhatIsRetryableAndCountsAttempts) {
     if (c.succeeds) EXPECT_EQ(message, "(no error)") << c.name;
     else EXPECT_NE(message.find(c.message), std::string::npos) << c.name << ": " << message;
   }
+}
+
+// An endpoint that has answered and then goes down for a while (every
+// request refused for 1.5 s here, ten times what max_retries at this back-off
+// outlasts) fails no sample: retries go on through the outage.
+TEST(OpenAiChat, RetriesOutlastAnOutageOfAWorkingEndpoint) {
+  std::atomic<bool> down{false};
+  std::chrono::steady_clock::time_point outage_ends;
+  OpenAiTestServer server([&](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    if (down && std::chrono::steady_clock::now() < outage_ends) r.status = 503;
+    return r;
+  });
+  OpenAiConfig c = config_for(server);  // two retries, 10 ms apart at first: 0.1 s at most
+  c.max_concurrency = 4;
+  auto model = aeval::models::make_openai_chat(c);
+  ASSERT_EQ(error_of(*model, chat_request("before", false)), "(no error)");
+  outage_ends = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  down = true;
+  std::vector<std::thread> samples;
+  std::atomic<int> failed{0};
+  for (int i = 0; i < 8; ++i)
+    samples.emplace_back([&] {
+      if (error_of(*model, chat_request("during", false)) != "(no error)") ++failed;
+    });
+  for (auto& t : samples) t.join();
+  EXPECT_EQ(failed, 0);
+  EXPECT_GT(server.requests(), 9) << "the outage was retried";
+}
+
+// An endpoint that never answered gets max_retries only: a dead one fails fast.
+TEST(OpenAiChat, ADeadEndpointGetsMaxRetriesOnly) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.status = 503;
+    return r;
+  });
+  auto model = aeval::models::make_openai_chat(config_for(server));
+  EXPECT_NE(error_of(*model, chat_request("hi", false)).find("gave up after 3 attempts"), std::string::npos);
+  EXPECT_EQ(server.requests(), 3);
 }
 
 TEST(OpenAiChat, HonoursRetryAfter) {
