@@ -53,6 +53,25 @@ bool looks_like_text(const std::string& bytes) {
   });
 }
 
+// What a RIFF/WAVE header's fmt chunk declares, in words ("" when the bytes
+// hold no such chunk): libsndfile only says that the header is incomplete.
+std::string wav_format_claim(const std::string& bytes) {
+  const auto u16 = [&](std::size_t at) { return unsigned(uint8_t(bytes[at])) | unsigned(uint8_t(bytes[at + 1])) << 8; };
+  const auto u32 = [&](std::size_t at) { return uint32_t(u16(at)) | uint32_t(u16(at + 2)) << 16; };
+  if (bytes.size() < 12 || bytes.compare(0, 4, "RIFF") != 0 || bytes.compare(8, 4, "WAVE") != 0) return "";
+  for (std::size_t at = 12; at + 8 <= bytes.size();) {
+    const uint32_t size = u32(at + 4);
+    if (bytes.compare(at, 4, "fmt ") == 0) {
+      if (size < 16 || at + 24 > bytes.size()) return "";
+      const unsigned channels = u16(at + 10), bits = u16(at + 22);
+      return "a rate of " + std::to_string(u32(at + 12)) + " Hz, " + std::to_string(channels) + " channel" +
+             (channels == 1 ? "" : "s") + " and " + std::to_string(bits) + "-bit samples";
+    }
+    at += 8 + std::size_t(size) + (size & 1);
+  }
+  return "";
+}
+
 // Why libsndfile could not open a file it recognised, said so that its owner
 // can act: some of its messages name the wrong cause (a text file named
 // .mp3 "does not exist or is not a regular file (possibly a pipe?)").
@@ -62,8 +81,11 @@ std::string why_unreadable(const std::string& bytes, const std::string& extensio
     const std::string line = start.substr(0, std::min(start.find_first_of("\r\n"), std::size_t(60)));
     return "a text file, not audio (it begins \"" + line + "\")";
   }
-  if (message.find("SF_INFO struct incomplete") != std::string::npos)
-    return "its header declares no sample rate, no channels or no sample format (a rate of 0 Hz, say)";
+  if (message.find("SF_INFO struct incomplete") != std::string::npos) {
+    const std::string claim = wav_format_claim(bytes);
+    return claim.empty() ? "its header declares no sample rate, no channels or no sample format"
+                         : "its header declares " + claim + ", which make no audio";
+  }
   if (message.find("possibly a pipe") != std::string::npos) {
     const std::string& ext = extension;
     return "not " + (ext.empty() ? std::string("audio") : "a " + ext.substr(1) + " file") +

@@ -36,19 +36,21 @@ TEST(DecoderMessages, ATextFileUnderAnAudioNameSaysSo) {
   }
 }
 
-TEST(DecoderMessages, AWavHeaderOfZeroHertzSaysWhatIsMissing) {
+TEST(DecoderMessages, AWavHeaderOfAnImpossibleRateSaysWhatItDeclares) {
   TempDir dir;
   aeval::Audio tone;
   tone.sample_rate = 16000;
   tone.channels = 1;
   tone.samples.assign(1600, 0.25f);
   aeval::write_wav(dir / "ok.wav", tone);
-  std::string bytes = read_bytes(dir / "ok.wav");
-  bytes.replace(24, 4, std::string(4, '\0'));  // a canonical header's sample rate
-  write_bytes(dir / "zero.wav", bytes);
-  EXPECT_EQ(error_of(dir / "zero.wav"), (dir / "zero.wav").string() +
-                                             ": its header declares no sample rate, no channels or no sample format "
-                                             "(a rate of 0 Hz, say)");
+  const std::string bytes = read_bytes(dir / "ok.wav");
+  for (const auto& [rate, text] : {std::pair{std::string(4, '\0'), "0"}, {std::string(4, '\xff'), "4294967295"}}) {
+    std::string changed = bytes;
+    changed.replace(24, 4, rate);  // a canonical header's sample rate
+    write_bytes(dir / "bad.wav", changed);
+    EXPECT_EQ(error_of(dir / "bad.wav"), (dir / "bad.wav").string() + ": its header declares a rate of " + text +
+                                             " Hz, 1 channel and 16-bit samples, which make no audio");
+  }
 }
 
 // audio_file: a WAV of one frame at 73,536 Hz decoded, then resampled to
