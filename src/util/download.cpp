@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +48,11 @@ struct Transfer {
   int attempts = 0;
   bool fresh_retry_used = false;    // a wrong file is discarded and fetched again once
   long retry_after = 0;             // seconds the server asked to wait (429/503)
+  // What the last response's headers said of the file's length: its
+  // Content-Length, the total of its Content-Range, or a chunked body (whose
+  // end libcurl checks itself).
+  std::optional<std::uint64_t> content_length, range_total;
+  bool chunked = false;
   char error[CURL_ERROR_SIZE] = {0};
 };
 
@@ -67,14 +73,35 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
   return written;
 }
 
+std::optional<std::uint64_t> decimal(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) return std::nullopt;
+  return value;
+}
+
 size_t read_header(char* data, size_t size, size_t count, void* user) {
   auto& t = *static_cast<Transfer*>(user);
-  const std::string line(data, size * count);
-  constexpr std::string_view kRetryAfter = "retry-after:";
-  if (line.size() > kRetryAfter.size()) {
-    std::string name = line.substr(0, kRetryAfter.size());
-    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (name == kRetryAfter) t.retry_after = std::strtol(line.c_str() + kRetryAfter.size(), nullptr, 10);
+  std::string line(data, size * count);
+  for (char& c : line) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const auto value = [&](std::string_view name) -> std::optional<std::string_view> {
+    if (!line.starts_with(name)) return std::nullopt;
+    return std::string_view(line).substr(name.size());
+  };
+  if (line.starts_with("http/")) {  // a new response (after a redirect, say): forget the last one's
+    t.content_length.reset();
+    t.range_total.reset();
+    t.chunked = false;
+  } else if (const auto v = value("retry-after:")) {
+    t.retry_after = long(decimal(*v).value_or(0));
+  } else if (const auto v = value("content-length:")) {
+    t.content_length = decimal(*v);
+  } else if (const auto v = value("content-range:")) {  // bytes FIRST-LAST/TOTAL, or bytes */TOTAL
+    const auto slash = v->find('/');
+    if (slash != std::string_view::npos) t.range_total = decimal(v->substr(slash + 1));
+  } else if (const auto v = value("transfer-encoding:")) {
+    t.chunked = v->find("chunked") != std::string_view::npos;
   }
   return size * count;
 }
@@ -222,15 +249,33 @@ class Downloads {
     } else if (status >= 300) {
       throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}", where(*t), status));
     }
-    verify(std::move(t));
+    verify(std::move(t), status);
   }
 
-  void verify(std::unique_ptr<Transfer> t) {
+  // The whole file's length as the server stated it.
+  static std::optional<std::uint64_t> stated_length(const Transfer& t, long status) {
+    if (t.range_total) return t.range_total;
+    if (t.content_length && status == 206) return t.resumed_from + *t.content_length;
+    if (t.content_length && status == 200) return t.content_length;
+    return std::nullopt;
+  }
+
+  void verify(std::unique_ptr<Transfer> t, long status) {
     const auto partial = partial_of(t->file->destination);
     const std::uint64_t size = size_or_zero(partial);
+    // Without a size or digest from the source, the server's own length is the check: a
+    // connection cut early must never become a valid file in the cache.
+    const std::optional<std::uint64_t> expected = t->file->size ? t->file->size : stated_length(*t, status);
+    if (!expected && t->file->sha256.empty() && !t->chunked) {
+      std::filesystem::remove(partial);
+      throw Error(ErrorCategory::data,
+                  fmt::format("{}: the server stated no length (no Content-Length, Content-Range or chunked body), so "
+                              "a cut connection cannot be told from the end of the file; not cached",
+                              where(*t)));
+    }
     std::string problem;
-    if (t->file->size && size != *t->file->size) {
-      problem = fmt::format("{} bytes where {} were expected", size, *t->file->size);
+    if (expected && size != *expected) {
+      problem = fmt::format("{} bytes where {} were expected", size, *expected);
     } else if (!t->file->sha256.empty()) {
       const std::string digest = sha256_of_file(partial);
       if (digest != t->file->sha256) problem = fmt::format("SHA-256 {} where {} was expected", digest, t->file->sha256);

@@ -1,15 +1,22 @@
-// The download cache against a server that ignores HTTP ranges: a partial file left by an
-// interrupted download must not wedge the cache (libcurl refuses a whole file sent in answer to a
-// range); the file is fetched again from its first byte and verified.
+// The download cache against servers that ignore HTTP ranges or cut their bodies short: a partial
+// file left by an interrupted download must not wedge the cache (libcurl refuses a whole file sent
+// in answer to a range), and a file with no size or digest from its source (audio by URL) is
+// checked against the length the server states, or not cached at all.
 #include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <fmt/format.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <thread>
 
 #include "support/temp_dir.hpp"
+#include "aeval/error.hpp"
 #include "util/download.hpp"
 #include "util/sha256.hpp"
 
@@ -47,6 +54,84 @@ TEST(DownloadResume, AServerThatIgnoresRangesIsReadFromTheStart) {
   EXPECT_GE(ranged.load(), 1) << "the partial file was resumed first";
   server.stop();
   thread.join();
+}
+
+// A server that answers every request with `reply` as raw bytes and closes
+// the connection (what an HTTP/1.0 server or a cut connection looks like).
+class RawServer {
+ public:
+  explicit RawServer(std::string reply) : reply_(std::move(reply)) {
+    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    bind(listener_, reinterpret_cast<sockaddr*>(&address), length);
+    listen(listener_, 8);
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] {
+      for (;;) {
+        const int connection = accept(listener_, nullptr, nullptr);
+        if (connection < 0 || stopping_) break;
+        char request[4096];
+        if (recv(connection, request, sizeof request, 0) > 0) send(connection, reply_.data(), reply_.size(), MSG_NOSIGNAL);
+        ::close(connection);
+      }
+    });
+  }
+  ~RawServer() {
+    stopping_ = true;
+    shutdown(listener_, SHUT_RDWR);
+    ::close(listener_);
+    thread_.join();
+  }
+  std::string url() const { return fmt::format("http://127.0.0.1:{}/clip.mp3", port_); }
+
+ private:
+  std::string reply_;
+  int listener_ = -1, port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+// What download_files throws for a URL with no size or digest, or "" when it caches the file.
+std::string outcome(const RawServer& server, const std::filesystem::path& destination) {
+  aeval::DownloadOptions options;
+  options.progress = false;
+  options.offline = false;
+  options.attempts = 2;
+  try {
+    aeval::download_files({{server.url(), destination, "", std::nullopt}}, options);
+    return "";
+  } catch (const aeval::Error& e) {
+    return e.what();
+  }
+}
+
+TEST(DownloadLength, ABodyWithoutAStatedLengthIsNotCached) {
+  const std::string half(5000, 'a');
+  RawServer server("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n" + half);
+  aeval::testing::TempDir dir;
+  const std::string error = outcome(server, dir / "clip.mp3");
+  EXPECT_NE(error.find("the server stated no length"), std::string::npos) << error;
+  EXPECT_FALSE(std::filesystem::exists(dir / "clip.mp3"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "clip.mp3.partial"));
+}
+
+TEST(DownloadLength, ABodyShorterThanItsContentLengthIsNotCached) {
+  RawServer server("HTTP/1.0 200 OK\r\nContent-Length: 10000\r\n\r\n" + std::string(5000, 'a'));
+  aeval::testing::TempDir dir;
+  const std::string error = outcome(server, dir / "clip.mp3");
+  EXPECT_NE(error.find("cannot download"), std::string::npos) << error;
+  EXPECT_FALSE(std::filesystem::exists(dir / "clip.mp3"));
+}
+
+TEST(DownloadLength, AWholeBodyOfItsStatedLengthIsCached) {
+  RawServer server("HTTP/1.0 200 OK\r\nContent-Length: 5000\r\n\r\n" + std::string(5000, 'a'));
+  aeval::testing::TempDir dir;
+  EXPECT_EQ(outcome(server, dir / "clip.mp3"), "");
+  EXPECT_EQ(aeval::testing::read_bytes(dir / "clip.mp3"), std::string(5000, 'a'));
 }
 
 }  // namespace
