@@ -219,6 +219,8 @@ std::vector<HubFile> HubClient::list_files(const std::string& repo, const std::s
       if (entry.contains("lfs") && entry["lfs"].is_object()) {
         file.sha256 = entry["lfs"].value("oid", "");
         file.size = entry["lfs"].value("size", file.size);
+      } else if (entry.contains("oid") && entry["oid"].is_string() && is_commit_id(entry["oid"].get<std::string>())) {
+        file.git_blob_id = entry["oid"].get<std::string>();  // 40 hex digits, as a commit id
       }
       if (file.path.empty()) continue;
       if (!safe_repository_path(file.path))

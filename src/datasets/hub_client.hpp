@@ -18,6 +18,7 @@ struct HubFile {
   std::string path;    // in the repository
   std::uint64_t size = 0;
   std::string sha256;  // of the content, from the Hub's LFS record ("" for a file kept in git)
+  std::string git_blob_id;  // a file kept in git: its blob id, which the Hub lists as "oid"
 };
 
 // Whether a path a Hub lists stays inside the repository's folder once joined to it: relative,

@@ -266,7 +266,8 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     if (info.is_null()) info = hub.dataset_info(r.repo, commit);
     const Resolved resolved = r.split.empty() ? resolve_all(hub, info, commit, r) : resolve(hub, info, commit, r);
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : resolved.files) files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
+    for (const auto& f : resolved.files)
+      files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}, {"git_blob_id", f.git_blob_id}});
     write_file_atomically(manifest, nlohmann::json{{"source", resolved.source},
                                                    {"source_commit", resolved.source_commit},
                                                    {"files", files}}.dump(1) + "\n");
@@ -285,7 +286,8 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     const auto local = root / "snapshots" / split.source_commit / path;
     remote.push_back({hub.file_url(r.repo, split.source_commit, path), local, f.value("sha256", ""),
                       f.value("size", std::uint64_t(0)) ? std::optional<std::uint64_t>(f.value("size", std::uint64_t(0)))
-                                                        : std::nullopt});
+                                                        : std::nullopt,
+                      f.value("git_blob_id", "")});
     split.files.push_back(local);
     split.repository_paths.push_back(path);
   }

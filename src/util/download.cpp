@@ -266,7 +266,7 @@ class Downloads {
     // Without a size or digest from the source, the server's own length is the check: a
     // connection cut early must never become a valid file in the cache.
     const std::optional<std::uint64_t> expected = t->file->size ? t->file->size : stated_length(*t, status);
-    if (!expected && t->file->sha256.empty() && !t->chunked) {
+    if (!expected && t->file->sha256.empty() && t->file->git_blob_id.empty() && !t->chunked) {
       std::filesystem::remove(partial);
       throw Error(ErrorCategory::data,
                   fmt::format("{}: the server stated no length (no Content-Length, Content-Range or chunked body), so "
@@ -279,6 +279,9 @@ class Downloads {
     } else if (!t->file->sha256.empty()) {
       const std::string digest = sha256_of_file(partial);
       if (digest != t->file->sha256) problem = fmt::format("SHA-256 {} where {} was expected", digest, t->file->sha256);
+    } else if (!t->file->git_blob_id.empty()) {
+      const std::string id = git_blob_id_of_file(partial);
+      if (id != t->file->git_blob_id) problem = fmt::format("git blob id {} where {} was expected", id, t->file->git_blob_id);
     }
     if (problem.empty()) {
       std::filesystem::rename(partial, t->file->destination);

@@ -2,7 +2,8 @@
 // The one download cache of datasets, model weights and tables: files fetched with
 // libcurl, several at once, into "<destination>.partial" first; an
 // interrupted download resumes from the bytes already there (HTTP ranges);
-// a finished file is checked against its size and SHA-256 before it is
+// a finished file is checked against its size and SHA-256 (or git blob id, or
+// the length the server stated) before it is
 // renamed into place, so the cache never holds a partial or wrong file, and
 // a file already in place is never fetched again. Processes fetching the
 // same folder at once take turns (a lock per folder under cache_dir()/locks).
@@ -19,6 +20,7 @@ struct RemoteFile {
   std::filesystem::path destination;   // where the verified file lives
   std::string sha256;                  // expected digest; empty when the source publishes none
   std::optional<std::uint64_t> size;   // expected size in bytes, when known
+  std::string git_blob_id = {};        // or git's blob id (a Hub file kept in git, not LFS)
 };
 
 // "1.5 GB", "340 kB", "12 B": sizes as progress lines and `aeval cache` show them.

@@ -32,12 +32,15 @@ std::string sha256_hex(const std::string& bytes) {
   return hex(digest, length);
 }
 
-std::string sha256_of_file(const std::filesystem::path& path) {
+namespace {
+
+// The digest of `prefix` followed by the file's bytes, read in blocks: dataset files run to gigabytes.
+std::string digest_of_file(const std::filesystem::path& path, const EVP_MD* kind, const std::string& prefix) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot read");
-  // In blocks: dataset files run to gigabytes.
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr);
+  EVP_DigestInit_ex(context.get(), kind, nullptr);
+  EVP_DigestUpdate(context.get(), prefix.data(), prefix.size());
   std::vector<char> block(1 << 20);
   while (in) {
     in.read(block.data(), std::streamsize(block.size()));
@@ -48,6 +51,15 @@ std::string sha256_of_file(const std::filesystem::path& path) {
   unsigned int length = 0;
   EVP_DigestFinal_ex(context.get(), digest, &length);
   return hex(digest, length);
+}
+
+}  // namespace
+
+std::string sha256_of_file(const std::filesystem::path& path) { return digest_of_file(path, EVP_sha256(), ""); }
+
+std::string git_blob_id_of_file(const std::filesystem::path& path) {
+  const auto size = std::filesystem::file_size(path);
+  return digest_of_file(path, EVP_sha1(), "blob " + std::to_string(size) + std::string(1, '\0'));
 }
 
 std::filesystem::path cache_dir() {

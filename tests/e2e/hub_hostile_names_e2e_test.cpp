@@ -73,4 +73,31 @@ TEST(HubHostileNames, OrdinaryNamesStillWork) {
     EXPECT_FALSE(aeval::datasets::safe_repository_path(bad)) << bad;
 }
 
+// A file the Hub keeps in git (no LFS record) is listed with its git blob id only: a download
+// corrupted in transit, of the right size, is caught by it, fetched again once, then refused.
+TEST(HubHostileNames, AFileKeptInGitIsCheckedByItsGitBlobId) {
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  aeval::testing::ScopedEnv offline{"HF_HUB_OFFLINE", nullptr};
+  aeval::testing::write_parquet("SELECT 'a' AS id, 'x' AS text", dir / "rows.parquet");
+  aeval::testing::HubTestRepo repo;
+  const std::string path = "data/test-00000-of-00001.parquet";
+  repo.main = {aeval::testing::test_commit("rows"), {{path, dir / "rows.parquet"}}};
+  repo.in_git = {path};
+  aeval::testing::HubTestServer hub({{"acme/rows", repo}});
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 1});
+  aeval::datasets::fetch_hub_split({"acme/rows", "default", "test", "main", "HF_TOKEN", ""});
+  EXPECT_EQ(hub.downloads(), 2) << "the corrupted copy was fetched again";
+
+  fs::remove_all(dir / "cache");
+  hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 2});
+  try {
+    aeval::datasets::fetch_hub_split({"acme/rows", "default", "test", "main", "HF_TOKEN", ""});
+    ADD_FAILURE() << "a file corrupted twice was kept";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the download is wrong twice: git blob id"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

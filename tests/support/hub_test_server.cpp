@@ -73,6 +73,10 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                    }
                    if (index++ < page * 2) continue;
                    const auto size = std::filesystem::file_size(file);
+                   if (repos_.at(req.matches[1]).in_git.count(path)) {
+                     entries.push_back({{"type", "file"}, {"path", path}, {"size", size}, {"oid", git_blob_id_of_file(file)}});
+                     continue;
+                   }
                    entries.push_back({{"type", "file"}, {"path", path}, {"size", size},
                                       {"oid", sha256_hex(path).substr(0, 40)},
                                       {"lfs", {{"oid", sha256_of_file(file)}, {"size", size}, {"pointerSize", 130}}}});

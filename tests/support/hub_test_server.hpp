@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -33,6 +34,7 @@ struct HubTestRepo {
   nlohmann::json configs;                                   // cardData.configs (null: none declared)
   std::string token;                                        // set: gated, "Bearer TOKEN" required
   std::string basic;                                        // set: behind HTTP Basic auth, "user:password"
+  std::set<std::string> in_git;                             // paths kept in git, not LFS: listed by git blob id
 };
 
 struct HubTestFaults {
