@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Configures and builds one flavour of aeval: build.sh [release|sanitize]
+# Configures and builds one flavour of aeval: build.sh [release|sanitize] [-DOPTION=VALUE ...]
 # sanitize: Clang with ASan+UBSan, and the libFuzzer targets of fuzz/.
+# Further arguments go to CMake (scripts/test.sh leaves the benchmarks out: -DAEVAL_BENCH=OFF).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
 cxx=""  # empty: CMake's default compiler
 case "$flavour" in
-  release)  dir=build;          flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  release)  dir=build;          flags=(-DCMAKE_BUILD_TYPE=Release -DAEVAL_BENCH=ON) ;;
   sanitize) dir=build-sanitize; cxx=clang++
             flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DAEVAL_SANITIZE=ON
                    -DAEVAL_BENCH=OFF -DAEVAL_FUZZ=ON) ;;
-  *) echo "usage: scripts/build.sh [release|sanitize]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [release|sanitize] [-DOPTION=VALUE ...]" >&2; exit 2 ;;
 esac
+[ $# -gt 0 ] && shift
+flags+=("$@")
 if [ -n "$cxx" ]; then
   found=$(command -v "$cxx") || { echo "build.sh: $flavour needs $cxx (scripts/setup.sh installs it)" >&2; exit 1; }
   cxx=$found

@@ -7,6 +7,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "aeval/error.hpp"
@@ -105,6 +108,37 @@ std::string take_credentials(std::string& endpoint) {
   return decoded;
 }
 
+// Surrounding whitespace is not part of a token (a file written by `echo` ends in a newline).
+std::string trimmed(std::string text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// The token as the Hub's own clients find it: the variable, then (for
+// HF_TOKEN) the older HUGGING_FACE_HUB_TOKEN and the file `huggingface-cli
+// login` writes: $HF_TOKEN_PATH, or $HF_HOME/token ($HF_HOME defaults to
+// $XDG_CACHE_HOME/huggingface, or ~/.cache/huggingface).
+std::string find_token(const std::string& token_env) {
+  std::string token = trimmed(environment(token_env.c_str()));
+  if (!token.empty() || token_env != "HF_TOKEN") return token;
+  token = trimmed(environment("HUGGING_FACE_HUB_TOKEN"));
+  if (!token.empty()) return token;
+  std::filesystem::path file = environment("HF_TOKEN_PATH");
+  if (file.empty()) {
+    std::filesystem::path home = environment("HF_HOME");
+    if (home.empty()) {
+      const std::string xdg = environment("XDG_CACHE_HOME"), user = environment("HOME");
+      home = !xdg.empty() ? std::filesystem::path(xdg) / "huggingface"
+                          : std::filesystem::path(user.empty() ? "/tmp" : user) / ".cache" / "huggingface";
+    }
+    file = home / "token";
+  }
+  std::ifstream in(file);
+  return in ? trimmed(std::string(std::istreambuf_iterator<char>(in), {})) : "";
+}
+
+
 }  // namespace
 
 std::string url_encode(const std::string& text, bool keep_slashes) {
@@ -119,7 +153,7 @@ std::string url_encode(const std::string& text, bool keep_slashes) {
 }
 
 HubClient::HubClient(const std::string& token_env)
-    : endpoint_(environment("HF_ENDPOINT")), token_(environment(token_env.c_str())), token_env_(token_env),
+    : endpoint_(environment("HF_ENDPOINT")), token_(find_token(token_env)), token_env_(token_env),
       offline_(offline_mode()) {
   if (endpoint_.empty()) endpoint_ = "https://huggingface.co";
   while (endpoint_.size() > 1 && endpoint_.back() == '/') endpoint_.pop_back();
@@ -133,10 +167,13 @@ std::vector<std::string> HubClient::headers() const {
 }
 
 std::string HubClient::access_hint(const std::string& repo) const {
+  // Without a token the Hub answers 401 for a repository it does not have, too.
   return fmt::format(
-      "the dataset {} is gated or private: accept its terms at {}/datasets/{} while logged in, create a read token "
-      "at {}/settings/tokens and put it in ${}{}",
-      repo, endpoint_, repo, endpoint_, token_env_, token_.empty() ? " (it is not set)" : " (the token set there has no access)");
+      "{}: accept its terms at {}/datasets/{} while logged in, create a read token at {}/settings/tokens and put it "
+      "in ${}{}",
+      token_.empty() ? fmt::format("the dataset {} does not exist (check its name) or is gated or private", repo)
+                     : fmt::format("the dataset {} is gated or private", repo),
+      endpoint_, repo, endpoint_, token_env_, token_.empty() ? " (it is not set)" : " (the token set there has no access)");
 }
 
 nlohmann::json HubClient::get_json(const std::string& url, std::string* next_page, const std::string& repo) const {

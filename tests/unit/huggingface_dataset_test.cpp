@@ -249,7 +249,10 @@ TEST(HuggingfaceDataset, AGatedDatasetSaysHowToGetAccessAndOpensWithTheToken) {
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   const std::string denied = f.error();
   EXPECT_NE(denied.find("HTTP 401"), std::string::npos) << denied;
-  EXPECT_NE(denied.find("gated or private: accept its terms at " + hub.endpoint() + "/datasets/acme/prompts"), std::string::npos);
+  EXPECT_NE(denied.find("does not exist (check its name) or is gated or private: accept its terms at " + hub.endpoint() +
+                        "/datasets/acme/prompts"),
+            std::string::npos)
+      << denied;
   EXPECT_NE(denied.find("$HF_TOKEN (it is not set)"), std::string::npos) << denied;
   ScopedEnv mine("MY_HUB_TOKEN", "hf_secret");
   EXPECT_EQ(aeval::pipeline::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").samples.size(), kPrompts.size());
