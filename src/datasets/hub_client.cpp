@@ -43,6 +43,7 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
     if (name == "link") reply.link = value;
     if (name == "retry-after") reply.retry_after = std::strtol(value.c_str(), nullptr, 10);
+    if (name == "ratelimit" && reply.retry_after == 0) reply.retry_after = rate_limit_reset_seconds(value).value_or(0);
   }
   return size * count;
 }
@@ -185,7 +186,8 @@ nlohmann::json HubClient::get_json(const std::string& url, std::string* next_pag
     const bool transient =
         (!reply.transport_error.empty() && !reply.unreachable) || reply.status == 429 || reply.status >= 500;
     if (transient && attempt < kAttempts) {
-      const long wait = reply.retry_after > 0 ? std::min(reply.retry_after, 60L) : (1L << (attempt - 1));
+      // The Hub's rate-limit windows last up to 5 minutes; it says how long is left.
+      const long wait = reply.retry_after > 0 ? std::min(reply.retry_after + 1, 300L) : (1L << (attempt - 1));
       std::this_thread::sleep_for(std::chrono::seconds(wait));
       continue;
     }

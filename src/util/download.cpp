@@ -95,6 +95,8 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
     t.chunked = false;
   } else if (const auto v = value("retry-after:")) {
     t.retry_after = long(decimal(*v).value_or(0));
+  } else if (const auto v = value("ratelimit:"); v && t.retry_after == 0) {
+    t.retry_after = rate_limit_reset_seconds(std::string(*v)).value_or(0);
   } else if (const auto v = value("content-length:")) {
     t.content_length = decimal(*v);
   } else if (const auto v = value("content-range:")) {  // bytes FIRST-LAST/TOTAL, or bytes */TOTAL
@@ -237,9 +239,9 @@ class Downloads {
                     fmt::format("cannot download {}: {} after {} attempt(s){}", where(*t),
                                 transport.empty() ? fmt::format("HTTP {}", status) : transport, t->attempts,
                                 options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint));
-      // What the server asked for (capped at a minute); at once after a cut
-      // connection that delivered bytes; else an exponential back-off.
-      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 60L)
+      // What the server asked for (capped at five minutes, the Hub's longest rate-limit
+      // window); at once after a cut connection that delivered bytes; else an exponential back-off.
+      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 300L)
                         : t->received > 0  ? 0
                                            : (1L << std::min(t->attempts - 1, 5));
       waiting_.push_back({Clock::now() + std::chrono::seconds(wait), std::move(t)});
@@ -334,6 +336,16 @@ class Downloads {
 };
 
 }  // namespace
+
+std::optional<long> rate_limit_reset_seconds(const std::string& header_value) {
+  for (std::size_t at = header_value.find(';'); at != std::string::npos; at = header_value.find(';', at + 1)) {
+    std::size_t key = at + 1;
+    while (key < header_value.size() && header_value[key] == ' ') ++key;
+    if (header_value.compare(key, 2, "t=") != 0) continue;
+    if (const auto seconds = decimal(std::string_view(header_value).substr(key + 2))) return long(*seconds);
+  }
+  return std::nullopt;
+}
 
 bool host_unreachable(int curl_code) {
   return curl_code == CURLE_COULDNT_CONNECT || curl_code == CURLE_COULDNT_RESOLVE_HOST ||

@@ -34,6 +34,10 @@ bool offline_mode();
 // throttling, server errors and dropped connections. `curl_code` is a CURLcode.
 bool host_unreachable(int curl_code);
 
+// Seconds until a rate limit's window resets, from the Hub's header
+// `RateLimit: "api";r=0;t=SECONDS` (IETF draft RateLimit fields); none when absent.
+std::optional<long> rate_limit_reset_seconds(const std::string& header_value);
+
 struct DownloadOptions {
   std::vector<std::string> headers;   // e.g. "Authorization: Bearer …" (never logged or stored)
   int parallel = 4;                   // files in flight at once

@@ -5,6 +5,7 @@
 // shown; a 401 to an anonymous request, which may mean a mistyped name.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -102,6 +103,19 @@ TEST(HubAccess, A401WithoutATokenSaysTheNameMayBeWrong) {
   const std::string with_token = gated.fetch();
   EXPECT_NE(with_token.find("the dataset acme/rows is gated or private"), std::string::npos) << with_token;
   EXPECT_NE(with_token.find("the token set there has no access"), std::string::npos) << with_token;
+}
+
+// Over its quota, the Hub answers 429 with how long its window has left
+// (RateLimit: "api";r=0;t=N, windows of up to five minutes): aeval waits that
+// long once instead of backing off blindly and giving up within seconds.
+TEST(HubAccess, ARateLimitedApiIsAskedAgainWhenItsWindowEnds) {
+  GatedHub gated;
+  aeval::testing::ScopedEnv token("HF_TOKEN", "hf_secret");
+  gated.hub->rate_limit_api(2);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(gated.fetch(), "");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(gated.hub->api_requests(), 3) << "one refused request, then the revision and the listing";
 }
 
 }  // namespace

@@ -43,8 +43,20 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
     return nullptr;
   };
 
+  // The Hub's API answers a client over its quota with 429 and how long its window has left.
+  const auto limited = [this](httplib::Response& res) {
+    std::lock_guard lock(mutex_);
+    const auto left = std::chrono::ceil<std::chrono::seconds>(api_limited_until_ - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    res.status = 429;
+    res.set_header("RateLimit", "\"api\";r=0;t=" + std::to_string(left.count()));
+    res.set_header("RateLimit-Policy", "\"fixed window\";\"api\";q=1000;w=300");
+    return true;
+  };
+
   server_->Get(R"(/api/datasets/([^/]+/[^/]+)/revision/(.+))", [=, this](const httplib::Request& req, httplib::Response& res) {
     ++api_requests_;
+    if (limited(res)) return;
     const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
     if (!b) return;
     nlohmann::json info = {{"id", req.matches[1].str()}, {"sha", b->commit}, {"siblings", nlohmann::json::array()}};
@@ -57,6 +69,7 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
   server_->Get(R"(/api/datasets/([^/]+/[^/]+)/tree/(refs/convert/parquet|[^/]+)(/.*)?)",
                [=, this](const httplib::Request& req, httplib::Response& res) {
                  ++api_requests_;
+                 if (limited(res)) return;
                  const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
                  if (!b) return;
                  std::string folder = req.matches[3].str();
@@ -108,7 +121,7 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                    if (faults_.throttled > 0) {
                      --faults_.throttled;
                      res.status = 429;
-                     res.set_header("Retry-After", "1");
+                     res.set_header("RateLimit", "\"resolvers\";r=0;t=1");
                      return;
                    }
                    if (faults_.unavailable > 0) {
@@ -147,6 +160,11 @@ std::string HubTestServer::endpoint() const { return "http://127.0.0.1:" + std::
 void HubTestServer::set_faults(const HubTestFaults& faults) {
   std::lock_guard lock(mutex_);
   faults_ = faults;
+}
+
+void HubTestServer::rate_limit_api(int seconds) {
+  std::lock_guard lock(mutex_);
+  api_limited_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
 }
 
 std::vector<std::string> HubTestServer::ranges() const {

@@ -7,6 +7,7 @@
 // gated and scripted to fail downloads: 429, 503, a cut connection, a
 // corrupted body.
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -38,7 +39,7 @@ struct HubTestRepo {
 };
 
 struct HubTestFaults {
-  int throttled = 0;        // the next N downloads answer 429 with Retry-After: 1
+  int throttled = 0;        // the next N downloads answer 429 with RateLimit: "resolvers";r=0;t=1
   int unavailable = 0;      // the next N downloads answer 503
   std::size_t cut_after = 0;  // the next download sends this many bytes, then drops the connection
   int corrupted = 0;        // the next N downloads flip a byte of the file
@@ -51,6 +52,8 @@ class HubTestServer {
 
   std::string endpoint() const;  // http://127.0.0.1:PORT, for HF_ENDPOINT
   void set_faults(const HubTestFaults& faults);
+  // For the next `seconds`, API requests answer 429 with the Hub's RateLimit header (t: seconds left).
+  void rate_limit_api(int seconds);
   int api_requests() const { return api_requests_; }
   int downloads() const { return downloads_; }          // answered with file bytes, whole or in part
   std::vector<std::string> ranges() const;              // Range headers received, in order
@@ -61,6 +64,7 @@ class HubTestServer {
   std::thread thread_;
   int port_ = 0;
   std::atomic<int> api_requests_{0}, downloads_{0};
+  std::chrono::steady_clock::time_point api_limited_until_;  // guarded by mutex_
   mutable std::mutex mutex_;
   HubTestFaults faults_;
   std::vector<std::string> ranges_;
