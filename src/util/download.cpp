@@ -210,8 +210,9 @@ class Downloads {
     auto it = std::find_if(active_.begin(), active_.end(), [&](const auto& t) { return t.get() == raw; });
     std::unique_ptr<Transfer> t = std::move(*it);
     active_.erase(it);
-    long status = 0;
+    long status = 0, redirects = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(curl, CURLINFO_REDIRECT_COUNT, &redirects);
     const std::string transport = result == CURLE_OK ? "" : (t->error[0] ? t->error : curl_easy_strerror(result));
     const bool write_failed = result == CURLE_WRITE_ERROR;
     close(*t);
@@ -228,22 +229,30 @@ class Downloads {
       waiting_.push_back({Clock::now(), std::move(t)});
       return;
     }
-    if (status == 401 || status == 403)
+    // The signed link of the storage host a download was redirected to expires (the Hub's CDN
+    // answers 403): asking the address again gives a fresh one.
+    const bool expired_link = status == 403 && redirects > 0;
+    if ((status == 401 || status == 403) && !expired_link)
       throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}: access denied{}", where(*t), status,
                                                       options_.denied_hint.empty() ? "" : ". " + options_.denied_hint));
     if (status == 404) throw Error(ErrorCategory::network, fmt::format("{}: HTTP 404: no such file", where(*t)));
-    const bool transient = !transport.empty() || status == 408 || status == 429 || status >= 500 || status == 0;
+    const bool transient =
+        !transport.empty() || expired_link || status == 408 || status == 429 || status >= 500 || status == 0;
     if (transient) {
       if (t->attempts >= options_.attempts || host_unreachable(result))
         throw Error(ErrorCategory::network,
                     fmt::format("cannot download {}: {} after {} attempt(s){}", where(*t),
-                                transport.empty() ? fmt::format("HTTP {}", status) : transport, t->attempts,
+                                !transport.empty() ? transport
+                                : expired_link     ? "HTTP 403 from the storage host it was sent to (expired links)"
+                                                   : fmt::format("HTTP {}", status),
+                                t->attempts,
                                 options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint));
       // What the server asked for (capped at five minutes, the Hub's longest rate-limit
-      // window); at once after a cut connection that delivered bytes; else an exponential back-off.
-      const long wait = t->retry_after > 0 ? std::min(t->retry_after, 300L)
-                        : t->received > 0  ? 0
-                                           : (1L << std::min(t->attempts - 1, 5));
+      // window); at once after a cut connection that delivered bytes or for a fresh link; else
+      // an exponential back-off.
+      const long wait = t->retry_after > 0                 ? std::min(t->retry_after, 300L)
+                        : t->received > 0 || expired_link  ? 0
+                                                           : (1L << std::min(t->attempts - 1, 5));
       waiting_.push_back({Clock::now() + std::chrono::seconds(wait), std::move(t)});
       return;
     }

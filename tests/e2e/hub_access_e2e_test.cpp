@@ -118,4 +118,19 @@ TEST(HubAccess, ARateLimitedApiIsAskedAgainWhenItsWindowEnds) {
   EXPECT_EQ(gated.hub->api_requests(), 3) << "one refused request, then the revision and the listing";
 }
 
+// The Hub sends a download to a signed link on its storage host: the token
+// stays behind, and a link that expired (403 there) is asked for again.
+TEST(HubAccess, DownloadsGoToTheStorageHostWithoutTheTokenAndAnExpiredLinkIsRenewed) {
+  GatedHub gated;
+  aeval::testing::ScopedEnv token("HF_TOKEN", "hf_secret");
+  gated.hub->set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 0, .expired = 1});
+  EXPECT_EQ(gated.fetch(), "");
+  EXPECT_EQ(gated.hub->downloads(), 1);
+  EXPECT_EQ(gated.hub->authorized_at_storage(), 0);
+  gated.hub->set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 0, .expired = 100});
+  const std::string expired = gated.fetch();
+  EXPECT_NE(expired.find("HTTP 403 from the storage host it was sent to (expired links)"), std::string::npos) << expired;
+  EXPECT_EQ(expired.find("access denied"), std::string::npos) << expired;
+}
+
 }  // namespace

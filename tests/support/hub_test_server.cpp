@@ -19,13 +19,13 @@ constexpr const char* kConversion = "refs/convert/parquet";
 std::string test_commit(const std::string& seed) { return sha256_hex(seed).substr(0, 40); }
 
 HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
-    : repos_(std::move(repos)), server_(std::make_unique<httplib::Server>()) {
+    : repos_(std::move(repos)), server_(std::make_unique<httplib::Server>()), cdn_(std::make_unique<httplib::Server>()) {
   // The branch a revision names, or null; a gated repository without the token answers 401.
   const auto branch = [this](const httplib::Request& req, httplib::Response& res, const std::string& repo,
                              const std::string& revision) -> const HubTestBranch* {
     const auto it = repos_.find(repo);
-    if (it == repos_.end()) {
-      res.status = 404;
+    if (it == repos_.end()) {  // the Hub does not tell an anonymous client what is private
+      res.status = req.has_header("Authorization") ? 404 : 401;
       return nullptr;
     }
     const std::string authorization = !it->second.token.empty()   ? "Bearer " + it->second.token
@@ -104,47 +104,74 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                  res.set_content(entries.dump(), "application/json");
                });
 
+  // Downloads: /resolve answers with a redirect to a signed link on the storage host (another host
+  // name, as the Hub's CDN is), which serves the bytes; throttling happens at the Hub, cuts,
+  // corruption and expired links at the storage host.
   server_->Get(R"(/datasets/([^/]+/[^/]+)/resolve/(refs/convert/parquet|[^/]+)/(.+))",
                [=, this](const httplib::Request& req, httplib::Response& res) {
                  const HubTestBranch* b = branch(req, res, req.matches[1], req.matches[2]);
                  if (!b) return;
-                 const auto file = b->files.find(req.matches[3]);
-                 if (file == b->files.end()) {
+                 if (!b->files.count(req.matches[3])) {
                    res.status = 404;
                    return;
                  }
-                 std::string bytes = read_bytes(file->second);
-                 HubTestFaults faults;
                  {
                    std::lock_guard lock(mutex_);
-                   if (req.has_header("Range")) ranges_.push_back(req.get_header_value("Range"));
                    if (faults_.throttled > 0) {
                      --faults_.throttled;
                      res.status = 429;
                      res.set_header("RateLimit", "\"resolvers\";r=0;t=1");
                      return;
                    }
-                   if (faults_.unavailable > 0) {
-                     --faults_.unavailable;
-                     res.status = 503;
-                     return;
-                   }
-                   faults = faults_;
-                   faults_.cut_after = 0;
-                   if (faults_.corrupted > 0) --faults_.corrupted;
                  }
-                 ++downloads_;
-                 if (faults.corrupted > 0) bytes[bytes.size() / 2] ^= 0x5A;
-                 if (faults.cut_after > 0) {
-                   res.set_content_provider(bytes.size(), "application/octet-stream",
-                                            [bytes, cut = faults.cut_after](std::size_t, std::size_t, httplib::DataSink& sink) {
-                                              sink.write(bytes.data(), std::min(cut, bytes.size()));
-                                              return false;  // drop the connection mid-body
-                                            });
-                   return;
-                 }
-                 res.set_content(bytes, "application/octet-stream");  // httplib answers Range requests with 206
+                 res.status = 302;
+                 res.set_header("Location", "http://localhost:" + std::to_string(cdn_port_) + "/cdn/" + req.matches[1].str() +
+                                                "/" + b->commit + "/" + req.matches[3].str() + "?Expires=4102444800");
                });
+  cdn_->Get(R"(/cdn/([^/]+/[^/]+)/([0-9a-f]{40})/(.+))", [=, this](const httplib::Request& req, httplib::Response& res) {
+    const HubTestRepo& repo = repos_.at(req.matches[1]);
+    const HubTestBranch& b = repo.main.commit == req.matches[2] ? repo.main : repo.conversion;
+    const auto file = b.files.find(req.matches[3]);
+    if (file == b.files.end()) {
+      res.status = 404;
+      return;
+    }
+    std::string bytes = read_bytes(file->second);
+    HubTestFaults faults;
+    {
+      std::lock_guard lock(mutex_);
+      if (req.has_header("Authorization")) ++authorized_at_storage_;
+      if (req.has_header("Range")) ranges_.push_back(req.get_header_value("Range"));
+      if (faults_.expired > 0) {
+        --faults_.expired;
+        res.status = 403;
+        res.set_content("<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>", "application/xml");
+        return;
+      }
+      if (faults_.unavailable > 0) {
+        --faults_.unavailable;
+        res.status = 503;
+        return;
+      }
+      faults = faults_;
+      faults_.cut_after = 0;
+      if (faults_.corrupted > 0) --faults_.corrupted;
+    }
+    ++downloads_;
+    if (faults.corrupted > 0) bytes[bytes.size() / 2] ^= 0x5A;
+    if (faults.cut_after > 0) {
+      res.set_content_provider(bytes.size(), "application/octet-stream",
+                               [bytes, cut = faults.cut_after](std::size_t, std::size_t, httplib::DataSink& sink) {
+                                 sink.write(bytes.data(), std::min(cut, bytes.size()));
+                                 return false;  // drop the connection mid-body
+                               });
+      return;
+    }
+    res.set_content(bytes, "application/octet-stream");  // httplib answers Range requests with 206
+  });
+  cdn_port_ = cdn_->bind_to_any_port("127.0.0.1");
+  cdn_thread_ = std::thread([this] { cdn_->listen_after_bind(); });
+  while (!cdn_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   port_ = server_->bind_to_any_port("127.0.0.1");
   thread_ = std::thread([this] { server_->listen_after_bind(); });
   while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -153,6 +180,8 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
 HubTestServer::~HubTestServer() {
   server_->stop();
   thread_.join();
+  cdn_->stop();
+  cdn_thread_.join();
 }
 
 std::string HubTestServer::endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }

@@ -3,9 +3,13 @@
 // part of its API aeval uses: /api/datasets/R/revision/REV (the commit and
 // cardData), /api/datasets/R/tree/REV[/FOLDER]?recursive=true (files with
 // their LFS size and SHA-256, paged with a Link header) and
-// /datasets/R/resolve/REV/PATH (downloads, with HTTP ranges). It can be
-// gated and scripted to fail downloads: 429, 503, a cut connection, a
-// corrupted body.
+// /datasets/R/resolve/REV/PATH (downloads: a redirect to a signed link on a
+// storage host of another name, which serves the bytes with HTTP ranges).
+// Like the Hub, it answers an anonymous request for a repository it does not
+// have with 401, lists files kept in git by their git blob id and LFS files
+// by their SHA-256, and says how long a rate limit lasts in a RateLimit
+// header. It can be gated and scripted to fail downloads: 429, 503, a cut
+// connection, a corrupted body, an expired link.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -43,6 +47,7 @@ struct HubTestFaults {
   int unavailable = 0;      // the next N downloads answer 503
   std::size_t cut_after = 0;  // the next download sends this many bytes, then drops the connection
   int corrupted = 0;        // the next N downloads flip a byte of the file
+  int expired = 0;          // the storage host refuses the next N signed links as expired (403)
 };
 
 class HubTestServer {
@@ -56,14 +61,15 @@ class HubTestServer {
   void rate_limit_api(int seconds);
   int api_requests() const { return api_requests_; }
   int downloads() const { return downloads_; }          // answered with file bytes, whole or in part
+  int authorized_at_storage() const { return authorized_at_storage_; }  // storage requests that carried a token
   std::vector<std::string> ranges() const;              // Range headers received, in order
 
  private:
   std::map<std::string, HubTestRepo> repos_;
-  std::unique_ptr<httplib::Server> server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::atomic<int> api_requests_{0}, downloads_{0};
+  std::unique_ptr<httplib::Server> server_, cdn_;
+  std::thread thread_, cdn_thread_;
+  int port_ = 0, cdn_port_ = 0;
+  std::atomic<int> api_requests_{0}, downloads_{0}, authorized_at_storage_{0};
   std::chrono::steady_clock::time_point api_limited_until_;  // guarded by mutex_
   mutable std::mutex mutex_;
   HubTestFaults faults_;
