@@ -39,6 +39,8 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
     if (revision == "main" || revision == it->second.main.commit) return &it->second.main;
     if (!it->second.conversion.commit.empty() && (revision == kConversion || revision == it->second.conversion.commit))
       return &it->second.conversion;
+    for (const auto& earlier : it->second.history)
+      if (revision == earlier.commit) return &earlier;
     res.status = 404;
     return nullptr;
   };
@@ -130,9 +132,11 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                });
   cdn_->Get(R"(/cdn/([^/]+/[^/]+)/([0-9a-f]{40})/(.+))", [=, this](const httplib::Request& req, httplib::Response& res) {
     const HubTestRepo& repo = repos_.at(req.matches[1]);
-    const HubTestBranch& b = repo.main.commit == req.matches[2] ? repo.main : repo.conversion;
-    const auto file = b.files.find(req.matches[3]);
-    if (file == b.files.end()) {
+    const HubTestBranch* b = repo.main.commit == req.matches[2] ? &repo.main : &repo.conversion;
+    for (const auto& earlier : repo.history)
+      if (earlier.commit == req.matches[2]) b = &earlier;
+    const auto file = b->files.find(req.matches[3]);
+    if (file == b->files.end()) {
       res.status = 404;
       return;
     }

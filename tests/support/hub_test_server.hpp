@@ -36,6 +36,7 @@ struct HubTestBranch {
 struct HubTestRepo {
   HubTestBranch main;                                       // answers "main" and its commit
   HubTestBranch conversion;                                 // refs/convert/parquet, when it has files
+  std::vector<HubTestBranch> history;                       // earlier commits, answered by their id
   nlohmann::json configs;                                   // cardData.configs (null: none declared)
   std::string token;                                        // set: gated, "Bearer TOKEN" required
   std::string basic;                                        // set: behind HTTP Basic auth, "user:password"
