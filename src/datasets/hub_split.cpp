@@ -1,7 +1,6 @@
 #include "datasets/hub_split.hpp"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <fstream>
@@ -12,6 +11,7 @@
 #include "util/download.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/hub_client.hpp"
+#include "datasets/hub_data_files.hpp"
 #include "registry/registry.hpp"
 #include "util/atomic_file.hpp"
 
@@ -25,25 +25,6 @@ bool is_commit(const std::string& revision) { return is_commit_id(revision); }
 
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
-// The Hub's data_files patterns: '*' within a folder, '**' across folders.
-bool matches(const std::string& pattern, const std::string& path) {
-  const bool deep = pattern.find("**") != std::string::npos;
-  return fnmatch(pattern.c_str(), path.c_str(), deep ? 0 : FNM_PATHNAME) == 0;
-}
-
-// Without declared configs the Hub finds a split by its name: a folder
-// named after it, or a file whose name starts with it ("test-00000-of-00002.parquet").
-bool conventional_split_file(const std::string& path, const std::string& config, const std::string& split) {
-  std::vector<std::string> parts;
-  std::size_t at = 0;
-  for (std::size_t slash; (slash = path.find('/', at)) != std::string::npos; at = slash + 1)
-    parts.push_back(path.substr(at, slash - at));
-  const std::string name = path.substr(at);
-  if (config != "default" && std::find(parts.begin(), parts.end(), config) == parts.end()) return false;
-  if (std::find(parts.begin(), parts.end(), split) != parts.end()) return true;
-  return name.rfind(split, 0) == 0 && name.size() > split.size() && std::string("-._ 0123456789").find(name[split.size()]) != std::string::npos;
 }
 
 std::string choices(const std::string& what, const std::string& wanted, const std::set<std::string>& known) {
@@ -102,17 +83,31 @@ std::optional<std::vector<std::string>> declared_patterns(const nlohmann::json& 
                                                r.split, choices("splits", r.split, splits)));
 }
 
+// The split's files among the repository's: those its declared patterns match, or, without declared configs,
+// those `datasets` would infer for it (inside a folder named after the config, when one is asked for: aeval's
+// way to a config of a repository that declares none).
+std::vector<std::string> split_files(const std::vector<std::string>& paths, const nlohmann::json& info,
+                                     const HubSplitRequest& r) {
+  if (const auto patterns = declared_patterns(info, r)) return hub_glob(*patterns, paths);
+  std::vector<std::string> in_config;
+  for (const auto& path : paths)
+    if (r.config == "default" || path.find(r.config + "/") == 0 || path.find("/" + r.config + "/") != std::string::npos)
+      in_config.push_back(path);
+  for (auto& [split, files] : inferred_splits(in_config))
+    if (split == r.split) return files;
+  return {};
+}
+
 Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::string& commit,
                  const HubSplitRequest& r) {
-  const auto patterns = declared_patterns(info, r);
+  std::vector<HubFile> listed = hub.list_files(r.repo, commit, "");
+  std::vector<std::string> paths;
+  for (const auto& file : listed) paths.push_back(file.path);
+  const std::vector<std::string> files = split_files(paths, info, r);
   std::vector<HubFile> chosen;
-  for (auto& file : hub.list_files(r.repo, commit, "")) {
-    if (!ends_with(file.path, ".parquet")) continue;
-    const bool in_split = patterns ? std::any_of(patterns->begin(), patterns->end(),
-                                                 [&](const std::string& p) { return matches(p, file.path); })
-                                   : conventional_split_file(file.path, r.config, r.split);
-    if (in_split) chosen.push_back(std::move(file));
-  }
+  for (auto& file : listed)
+    if (ends_with(file.path, ".parquet") && std::binary_search(files.begin(), files.end(), file.path))
+      chosen.push_back(std::move(file));
   if (!chosen.empty()) {
     std::sort(chosen.begin(), chosen.end(), [](const HubFile& a, const HubFile& b) { return a.path < b.path; });
     return {"repository", commit, std::move(chosen)};
