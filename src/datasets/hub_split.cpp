@@ -42,43 +42,69 @@ struct Resolved {
   std::vector<HubFile> files;
 };
 
-// The split's files as the dataset's README declares them (cardData.configs).
-std::optional<std::vector<std::string>> declared_patterns(const nlohmann::json& info, const HubSplitRequest& r) {
+// The configs the dataset's README declares (cardData.configs), or an empty array.
+nlohmann::json card_configs(const nlohmann::json& info) {
   const auto configs = info.contains("cardData") && info["cardData"].is_object()
                            ? info["cardData"].value("configs", nlohmann::json::array())
                            : nlohmann::json::array();
-  if (!configs.is_array() || configs.empty()) return std::nullopt;
-  std::set<std::string> names, splits;
+  return configs.is_array() ? configs : nlohmann::json::array();
+}
+
+// The declared config a request names, or null. "default" is the one `datasets` takes when
+// none is named: the config named so, else the one marked `default: true`, else the only one.
+const nlohmann::json* card_config(const nlohmann::json& configs, const std::string& wanted) {
+  const nlohmann::json *marked = nullptr, *only = nullptr;
+  int count = 0;
   for (const auto& c : configs) {
     if (!c.is_object()) continue;
-    const std::string name = c.value("config_name", "default");
-    names.insert(name);
-    if (name != r.config) continue;
-    const auto data_files = c.value("data_files", nlohmann::json());
-    const auto patterns_of = [](const nlohmann::json& p) {
-      std::vector<std::string> out;
-      if (p.is_string()) out.push_back(p.get<std::string>());
-      if (p.is_array())
-        for (const auto& x : p)
-          if (x.is_string()) out.push_back(x.get<std::string>());
-      return out;
-    };
-    if (data_files.is_string() || (data_files.is_array() && !data_files.empty() && data_files[0].is_string())) {
-      splits.insert("train");  // a bare list of files is the train split
-      if (r.split == "train") return patterns_of(data_files);
-      continue;
-    }
-    if (data_files.is_array())
-      for (const auto& d : data_files) {
-        if (!d.is_object()) continue;
-        const std::string split = d.value("split", "train");
-        splits.insert(split);
-        if (split == r.split) return patterns_of(d.value("path", nlohmann::json()));
-      }
+    if (c.value("config_name", "default") == wanted) return &c;
+    if (c.value("default", false) == true) marked = &c;
+    only = &c;
+    ++count;
   }
-  if (!names.count(r.config))
+  if (wanted != "default") return nullptr;
+  return marked ? marked : count == 1 ? only : nullptr;
+}
+
+struct DeclaredSplit {
+  std::string data_dir;                              // the folder the config's files are in ("" for all)
+  std::optional<std::vector<std::string>> patterns;  // none: the split's files are inferred inside data_dir
+};
+
+// The split as the dataset's README declares it; none when it declares no configs.
+std::optional<DeclaredSplit> declared_split(const nlohmann::json& info, const HubSplitRequest& r) {
+  const nlohmann::json configs = card_configs(info);
+  if (configs.empty()) return std::nullopt;
+  std::set<std::string> names, splits;
+  for (const auto& c : configs)
+    if (c.is_object()) names.insert(c.value("config_name", "default"));
+  const nlohmann::json* c = card_config(configs, r.config);
+  if (!c)
     throw Error(ErrorCategory::data, fmt::format("the dataset {} has no config '{}'{}", r.repo, r.config,
                                                  choices("configs", r.config, names)));
+  DeclaredSplit declared{c->value("data_dir", ""), std::nullopt};
+  while (!declared.data_dir.empty() && declared.data_dir.back() == '/') declared.data_dir.pop_back();
+  const auto data_files = c->value("data_files", nlohmann::json());
+  if (data_files.is_null()) return declared;  // a data_dir alone: `datasets` infers the splits inside it
+  const auto patterns_of = [](const nlohmann::json& p) {
+    std::vector<std::string> out;
+    if (p.is_string()) out.push_back(p.get<std::string>());
+    if (p.is_array())
+      for (const auto& x : p)
+        if (x.is_string()) out.push_back(x.get<std::string>());
+    return out;
+  };
+  if (data_files.is_string() || (data_files.is_array() && !data_files.empty() && data_files[0].is_string())) {
+    splits.insert("train");  // a bare list of files is the train split
+    if (r.split == "train") return DeclaredSplit{declared.data_dir, patterns_of(data_files)};
+  } else if (data_files.is_array()) {
+    for (const auto& d : data_files) {
+      if (!d.is_object()) continue;
+      const std::string split = d.value("split", "train");
+      splits.insert(split);
+      if (split == r.split) return DeclaredSplit{declared.data_dir, patterns_of(d.value("path", nlohmann::json()))};
+    }
+  }
   throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') has no split '{}'{}", r.repo, r.config,
                                                r.split, choices("splits", r.split, splits)));
 }
@@ -88,7 +114,20 @@ std::optional<std::vector<std::string>> declared_patterns(const nlohmann::json& 
 // way to a config of a repository that declares none).
 std::vector<std::string> split_files(const std::vector<std::string>& paths, const nlohmann::json& info,
                                      const HubSplitRequest& r) {
-  if (const auto patterns = declared_patterns(info, r)) return hub_glob(*patterns, paths);
+  if (const auto declared = declared_split(info, r)) {
+    // Patterns and inference are relative to the config's data_dir.
+    const std::string prefix = declared->data_dir.empty() ? "" : declared->data_dir + "/";
+    std::vector<std::string> inside, files;
+    for (const auto& path : paths)
+      if (path.rfind(prefix, 0) == 0) inside.push_back(path.substr(prefix.size()));
+    if (declared->patterns)
+      files = hub_glob(*declared->patterns, inside);
+    else
+      for (auto& [split, found] : inferred_splits(inside))
+        if (split == r.split) files = std::move(found);
+    for (auto& f : files) f = prefix + f;
+    return files;
+  }
   std::vector<std::string> in_config;
   for (const auto& path : paths)
     if (r.config == "default" || path.find(r.config + "/") == 0 || path.find("/" + r.config + "/") != std::string::npos)
@@ -180,22 +219,18 @@ Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::st
 // DatasetDict of every split): the README's order where it declares the config; otherwise the
 // Hub's conversion must hold one split, since any order of several would be a guess.
 std::vector<std::string> all_splits(const HubClient& hub, const nlohmann::json& info, const HubSplitRequest& r) {
-  const auto configs = info.contains("cardData") && info["cardData"].is_object()
-                           ? info["cardData"].value("configs", nlohmann::json::array())
-                           : nlohmann::json::array();
-  if (configs.is_array())
-    for (const auto& c : configs) {
-      if (!c.is_object() || c.value("config_name", "default") != r.config) continue;
-      const auto data_files = c.value("data_files", nlohmann::json());
-      if (!data_files.is_array() || data_files.empty() || !data_files[0].is_object()) return {"train"};
-      std::vector<std::string> splits;
-      for (const auto& d : data_files) {
-        const std::string split = d.is_object() ? d.value("split", "train") : "train";
-        if (std::find(splits.begin(), splits.end(), split) == splits.end()) splits.push_back(split);
-      }
-      return splits;
+  const nlohmann::json configs = card_configs(info);
+  if (const nlohmann::json* c = card_config(configs, r.config)) {
+    const auto data_files = c->value("data_files", nlohmann::json());
+    if (!data_files.is_array() || data_files.empty() || !data_files[0].is_object()) return {"train"};
+    std::vector<std::string> splits;
+    for (const auto& d : data_files) {
+      const std::string split = d.is_object() ? d.value("split", "train") : "train";
+      if (std::find(splits.begin(), splits.end(), split) == splits.end()) splits.push_back(split);
     }
-  if (configs.is_array() && !configs.empty()) declared_patterns(info, r);  // throws: no such config, naming those there are
+    return splits;
+  }
+  if (!configs.empty()) declared_split(info, r);  // throws: no such config, naming those there are
   std::set<std::string> splits;
   try {
     const std::string conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
