@@ -139,7 +139,6 @@ std::string find_token(const std::string& token_env) {
   return in ? trimmed(std::string(std::istreambuf_iterator<char>(in), {})) : "";
 }
 
-
 }  // namespace
 
 std::string url_encode(const std::string& text, bool keep_slashes) {
