@@ -21,4 +21,16 @@ class Error : public std::runtime_error {
   ErrorCategory category_;
 };
 
+// A model endpoint that cannot answer any request as it is configured:
+// nothing listens there, its host name does not resolve, or it refuses the
+// key or the path (401, 403, 404). A run stops when a few samples in a row
+// fail so, instead of failing every sample one by one.
+class EndpointError : public Error {
+ public:
+  explicit EndpointError(const std::string& message) : Error(ErrorCategory::network, message) {}
+};
+// How many failures in a row make an endpoint dead: requests, after which a
+// model sends no more, and samples, after which a run stops.
+inline constexpr int kDeadEndpointRun = 5;
+
 }  // namespace aeval

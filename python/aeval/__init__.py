@@ -23,7 +23,7 @@ if _bundled.is_dir() and not _os.environ.get("AEVAL_REGISTRY_DIR"):
 
 from . import _metrics  # noqa: E402
 
-__all__ = ["Result", "RunResult", "metrics", "score", "score_audio", "score_embeddings", "dnsmos", "run"]
+__all__ = ["Result", "RunResult", "RunFailed", "metrics", "score", "score_audio", "score_embeddings", "dnsmos", "run"]
 
 
 @_dataclass(frozen=True)
@@ -110,6 +110,15 @@ class RunResult:
     elapsed_seconds: float
 
 
+class RunFailed(RuntimeError):
+    """A run that finished with every sample failed, or more of them than max_fail_rate allows (where `aeval run`
+    exits 3). `result` is its RunResult: its folder is written, and samples.jsonl names each error."""
+
+    def __init__(self, message, result):
+        super().__init__(message)
+        self.result = result
+
+
 _callables_lock = _threading.Lock()
 _callable_registry = None
 
@@ -133,13 +142,15 @@ def _callable_entry(function, input_sample_rate, max_concurrency):
 
 def run(task=None, model=None, dataset=None, *, prompt=None, post_process=None, evaluators=None, aggregators=None,
         sets=(), registry=(), output="results", limit=0, jobs=0, cache=True, quiet=True, input_sample_rate=16000,
-        max_concurrency=1):
+        max_concurrency=1, max_fail_rate=0.5):
     """Runs a task as `aeval run` does, with the same registry, response cache and output folder.
 
     model: a registry name, or a Python callable taking the request dict {"sample_id", "messages",
     "fields", "audio": [float32 arrays], "sample_rate"} and returning the answer (a str, or a dict with
     "text" and/or "scores"): a model under training, scored in-process without a server (its answers are
-    never cached). sets: "NAME.ARG=VALUE" strings as --set; registry: extra registry folders."""
+    never cached). sets: "NAME.ARG=VALUE" strings as --set; registry: extra registry folders.
+    Raises RunFailed when every sample failed, or more than max_fail_rate of them (as `aeval run` exits 3);
+    max_fail_rate=1 accepts any run with one sample answered."""
     from . import _runs
     registries = [str(r) for r in ([registry] if isinstance(registry, (str, _os.PathLike)) else registry)]
     if callable(model):
@@ -148,5 +159,12 @@ def run(task=None, model=None, dataset=None, *, prompt=None, post_process=None, 
     out = _runs.run(task, model, None if dataset is None else str(dataset), prompt, post_process, evaluators,
                     aggregators, list(sets), registries, str(output), int(limit), int(jobs), bool(cache),
                     bool(quiet), ["python"] + _sys.argv[:1])
-    return RunResult(out["summary"], _Path(out["run_dir"]), out["samples_run"], out["cached_responses"],
-                     out["elapsed_seconds"])
+    result = RunResult(out["summary"], _Path(out["run_dir"]), out["samples_run"], out["cached_responses"],
+                       out["elapsed_seconds"])
+    counts, fail_rate = result.summary["counts"], result.summary["fail_rate"]
+    first = f"; the first: {out['first_error']}" if out["first_error"] else ""
+    if counts["samples"] > 0 and counts["failed"] == counts["samples"]:
+        raise RunFailed(f"every sample failed{first} ({result.run_dir / 'samples.jsonl'} names each error)", result)
+    if fail_rate > max_fail_rate:
+        raise RunFailed(f"fail_rate {fail_rate:.4f} exceeds max_fail_rate {max_fail_rate:.4f}{first}", result)
+    return result

@@ -44,10 +44,23 @@ def test_a_python_callable_is_the_model(tmp_path):
     def broken(request):
         raise RuntimeError("no answer today")
 
-    failed = aeval.run(dataset=tmp_path / "m.jsonl", model=broken, prompt="speak", evaluators="wer",
-                       output=tmp_path / "broken", input_sample_rate=0)
+    with pytest.raises(aeval.RunFailed, match=r"every sample failed; the first: 1: .*no answer today") as failure:
+        aeval.run(dataset=tmp_path / "m.jsonl", model=broken, prompt="speak", evaluators="wer",
+                  output=tmp_path / "broken", input_sample_rate=0)
+    failed = failure.value.result
     assert failed.summary["counts"]["failed"] == 2
     assert "no answer today" in (failed.run_dir / "samples.jsonl").read_text()
+
+    def half(request):
+        if request["sample_id"] == "2":
+            raise RuntimeError("not this one")
+        return "the cat sat"
+
+    with pytest.raises(aeval.RunFailed, match=r"fail_rate 0.5000 exceeds max_fail_rate 0.4000; the first: 2: "):
+        aeval.run(dataset=tmp_path / "m.jsonl", model=half, prompt="speak", evaluators="wer",
+                  output=tmp_path / "half", input_sample_rate=0, max_fail_rate=0.4)
+    assert aeval.run(dataset=tmp_path / "m.jsonl", model=half, prompt="speak", evaluators="wer",
+                     output=tmp_path / "half", input_sample_rate=0).summary["counts"]["failed"] == 1
 
 
 def test_a_bad_task_is_a_python_error():

@@ -181,7 +181,11 @@ int report_result(const pipeline::RunResult& result, double max_fail_rate) {
   const auto& counts = result.summary["counts"];
   // A run with no successful sample has no score to report, whatever limit was asked for.
   if (counts["samples"].get<std::size_t>() > 0 && counts["failed"] == counts["samples"]) {
-    std::fprintf(stderr, "aeval: every sample failed; samples.jsonl names each error\n");
+    if (result.session.first_error.empty())
+      std::fprintf(stderr, "aeval: every sample failed; samples.jsonl names each error\n");
+    else
+      std::fprintf(stderr, "aeval: every sample failed; the first: %s (samples.jsonl names each error)\n",
+                   result.session.first_error.c_str());
     return 3;
   }
   const double fail_rate = result.summary["fail_rate"].get<double>();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <list>
 #include <map>
 #include <memory>
@@ -58,6 +59,15 @@ class ClipCache {
   }
 
  private:
+  // Digits only, within 64 bits; anything else names no row.
+  static std::optional<std::uint64_t> row_number(const std::string& digits) {
+    std::uint64_t number = 0;
+    const char* end = digits.data() + digits.size();
+    const auto [stop, error] = std::from_chars(digits.data(), end, number);
+    if (digits.empty() || stop != end || error != std::errc{}) return std::nullopt;
+    return number;
+  }
+
   static std::pair<std::uint64_t, std::string> parse(const std::filesystem::path& file, const std::string& fragment) {
     std::optional<std::uint64_t> row;
     std::string column;
@@ -65,8 +75,8 @@ class ClipCache {
     while (at <= fragment.size()) {
       const std::size_t end = std::min(fragment.find('&', at), fragment.size());
       const std::string part = fragment.substr(at, end - at);
-      if (part.rfind("row=", 0) == 0 && part.size() > 4 && part.find_first_not_of("0123456789", 4) == std::string::npos)
-        row = std::stoull(part.substr(4));
+      if (part.rfind("row=", 0) == 0)
+        row = row_number(part.substr(4));
       else if (part.rfind("column=", 0) == 0)
         column = part.substr(7);
       at = end + 1;

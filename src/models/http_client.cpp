@@ -221,6 +221,8 @@ struct HttpClient::Impl {
     } else {
       t->response.status = 0;
       t->response.transport_error = t->error[0] ? t->error : curl_easy_strerror(code);
+      t->response.unreachable =
+          code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY;
     }
     curl_easy_reset(easy);
     idle.push_back(easy);

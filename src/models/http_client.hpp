@@ -30,6 +30,7 @@ struct HttpResponse {
   std::string body;
   std::map<std::string, std::string> headers;  // names lowercased
   std::string transport_error;                 // connection refused, timeout, truncated body, ...
+  bool unreachable = false;                    // no connection: nothing listens there, or the host is unknown
 };
 
 class HttpClient {

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#include <optional>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -102,9 +104,12 @@ class OpenAiBase : public Model {
   // An Error with the API key blanked out: a server may echo the key back
   // (e.g. in a 401 body), and it must never leave this class.
   Error redacted(std::string message, ErrorCategory category = ErrorCategory::model) const {
+    return Error(category, redact(fmt::format("model '{}': {}", config_.name, message)));
+  }
+  std::string redact(std::string message) const {
     if (!key_.empty())
       for (std::size_t at; (at = message.find(key_)) != std::string::npos;) message.replace(at, key_.size(), "[redacted]");
-    return Error(category, fmt::format("model '{}': {}", config_.name, message));
+    return message;
   }
 
   [[noreturn]] void fail(std::string message) const { throw redacted(std::move(message)); }
@@ -123,6 +128,7 @@ class OpenAiBase : public Model {
   };
 
   void attempt(const std::shared_ptr<Call>& c) {
+    if (auto dead = dead_endpoint()) return end(c, std::make_exception_ptr(EndpointError(*dead)));
     ++c->attempts;
     std::string base = config_.base_urls[next_url_++ % config_.base_urls.size()];
     c->request.url = base + c->path;
@@ -132,13 +138,19 @@ class OpenAiBase : public Model {
   void answered(const std::shared_ptr<Call>& c, const std::string& base, const HttpResponse& r) {
     if (r.status >= 200 && r.status < 300) {
       has_answered_ = true;
+      met_dead_end(std::nullopt);
       auto j = nlohmann::json::parse(r.body, nullptr, false);
       if (j.is_discarded() || !j.is_object())
         return end(c, redacted(fmt::format("{}{} answered sample '{}' with something that is not a JSON object: {}", base,
                                            c->path, c->sample_id, r.body.substr(0, 200))));
-      return end(c, std::nullopt, std::move(j));
+      return end(c, nullptr, std::move(j));
     }
     const std::string last = fmt::format("{}{}: {}", base, c->path, reason(r));
+    if (const auto advice = dead_end(r)) {
+      std::string message = redact(fmt::format("model '{}': {}; {}", config_.name, last, *advice));
+      met_dead_end(message);
+      return end(c, std::make_exception_ptr(EndpointError(std::move(message))));
+    }
     if (!retryable(r)) return end(c, redacted(fmt::format("sample '{}': {}", c->sample_id, last)));
     const auto now = std::chrono::steady_clock::now();
     if (!c->first_failure) c->first_failure = now;
@@ -160,15 +172,50 @@ class OpenAiBase : public Model {
     shared_http_client().after(wait, [this, c] { attempt(c); });
   }
 
-  // The call's end: its place in the budget goes to the next request first.
-  void end(const std::shared_ptr<Call>& c, std::optional<Error> error, nlohmann::json reply = nullptr) {
-    budget_->release();
-    c->done(error ? std::make_exception_ptr(*error) : nullptr, std::move(reply));
+  // Why no request can succeed at this endpoint as it is configured, and what
+  // to check; nullopt when a later attempt may. Nothing listening counts only
+  // until the endpoint first answers: after that it is an outage or a
+  // restart, which retries ride out.
+  std::optional<std::string> dead_end(const HttpResponse& r) const {
+    if (r.status == 0 && r.unreachable && !has_answered_)
+      return "is its server running there? (base_url in the model's entry: `aeval describe " + config_.name + "`)";
+    if (r.status == 401 || r.status == 403)
+      return config_.api_key_env.empty()
+                 ? "the server wants an API key: name the environment variable holding it in the entry's api_key_env"
+                 : "check the API key in $" + config_.api_key_env;
+    if (r.status == 404)
+      return fmt::format("check base_url (OpenAI-compatible servers answer under /v1) and the model name '{}'",
+                         config_.model);
+    return std::nullopt;
   }
+
+  // Counts requests in a row that met a dead end (nullopt: one was answered).
+  void met_dead_end(std::optional<std::string> message) {
+    const std::lock_guard lock(dead_mutex_);
+    dead_ends_ = message ? dead_ends_ + 1 : 0;
+    if (message) dead_end_ = std::move(*message);
+  }
+  // After kDeadEndpointRun requests in a row met a dead end, the endpoint is
+  // dead for this model: later calls fail with that error, unsent.
+  std::optional<std::string> dead_endpoint() {
+    const std::lock_guard lock(dead_mutex_);
+    if (dead_ends_ < kDeadEndpointRun) return std::nullopt;
+    return fmt::format("{} (not sent: the last {} requests met this)", dead_end_, dead_ends_);
+  }
+
+  // The call's end: its place in the budget goes to the next request first.
+  void end(const std::shared_ptr<Call>& c, std::exception_ptr error, nlohmann::json reply = nullptr) {
+    budget_->release();
+    c->done(std::move(error), std::move(reply));
+  }
+  void end(const std::shared_ptr<Call>& c, const Error& error) { end(c, std::make_exception_ptr(error)); }
 
 
   std::shared_ptr<EndpointBudget> budget_;
   std::atomic<bool> has_answered_{false};  // a 2xx came back: the endpoint works
+  std::mutex dead_mutex_;
+  int dead_ends_ = 0;     // requests in a row that met a dead end
+  std::string dead_end_;  // the last one's error
   std::string key_;
   std::atomic<std::size_t> next_url_{0};
 };

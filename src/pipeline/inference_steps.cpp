@@ -80,6 +80,9 @@ void InferenceSteps::conclude(Work& w, models::Response response) {
 void InferenceSteps::fail(Work& w, const std::exception_ptr& error) noexcept {
   try {
     std::rethrow_exception(error);
+  } catch (const EndpointError& e) {
+    w.record["error"] = error_json(w.stage, e);
+    w.endpoint_error = e.what();
   } catch (const std::exception& e) {
     w.record["error"] = error_json(w.stage, e);
   } catch (...) {

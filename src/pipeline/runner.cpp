@@ -40,7 +40,11 @@ class SessionRecorder {
 
   void take(std::deque<Work> batch) {
     std::vector<std::pair<std::size_t, StoredSample>> stored;
+    std::string dead_endpoint;
     for (Work& w : batch) {
+      // The model's endpoint failing sample after sample the same way stops the run.
+      endpoint_failures_ = w.endpoint_error.empty() ? 0 : endpoint_failures_ + 1;
+      if (endpoint_failures_ == kDeadEndpointRun) dead_endpoint = w.endpoint_error;
       const bool failed = !w.record["error"].is_null();
       stored.push_back({w.position, StoredSample{task_.dataset.samples[w.position].id, std::move(w.record), failed,
                                                  std::move(w.inputs)}});
@@ -51,12 +55,19 @@ class SessionRecorder {
       ++session_.samples_run;
       session_.failed += sample.failed;
       if (sample.failed) {
+        if (session_.first_error.empty())
+          session_.first_error = sample.id + ": " + sample.record["error"].value("message", std::string());
         ++failed_at_[sample.record["error"].value("stage", "?")];
         store_.log({{"event", "sample_failed"}, {"position", position}, {"id", sample.id}, {"error", sample.record["error"]}});
       }
     }
     done_ += stored.size();
-    progress_.update(done_, session_.failed, detail());
+    if (dead_endpoint.empty()) return progress_.update(done_, session_.failed, detail());
+    progress_.finish(done_, session_.failed, detail());
+    throw Error(ErrorCategory::network,
+                fmt::format("{} ({} samples in a row failed so, and the run stopped; once that is fixed, "
+                            "`aeval run --resume {}` continues it)",
+                            dead_endpoint, kDeadEndpointRun, store_.file().parent_path().string()));
   }
 
   void finish() { progress_.finish(done_, session_.failed, detail()); }
@@ -74,6 +85,7 @@ class SessionRecorder {
   Progress& progress_;
   std::size_t done_;                             // of the run's samples, earlier sessions' included
   std::map<std::string, std::size_t> failed_at_;  // stage → failures
+  int endpoint_failures_ = 0;                     // samples in a row failed by models::EndpointError
 };
 
 // Runs every position not yet stored, stored as failed or in `again`, storing each as it finishes.
@@ -234,13 +246,30 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   return write_run_files(run_dir, store, positions, task, prov, session);
 }
 
+// A new run that stopped before storing any sample leaves nothing behind: its
+// folder goes, and the task's and model's folders with it when they are left empty.
+void remove_if_nothing_stored(const std::filesystem::path& run_dir, const std::filesystem::path& output_root) {
+  std::error_code error;
+  if (std::filesystem::exists(run_dir / "run.sqlite", error) && !RunStore(run_dir / "run.sqlite").samples().empty())
+    return;
+  std::filesystem::remove_all(run_dir, error);
+  for (auto folder = run_dir.parent_path(); folder != output_root && folder.has_relative_path();
+       folder = folder.parent_path())
+    if (!std::filesystem::remove(folder, error)) break;  // not empty (or not there): kept
+}
+
 }  // namespace
 
 RunResult run_task(const Registry& registry, const Invocation& invocation, const RunOptions& options) {
   const auto parent = options.output_root / invocation.task.name / invocation.task.model;
   const auto run_dir = parent / new_run_id(parent);
   std::filesystem::create_directories(run_dir);
-  return run_in(run_dir, registry, invocation, options, false);
+  try {
+    return run_in(run_dir, registry, invocation, options, false);
+  } catch (...) {
+    remove_if_nothing_stored(run_dir, options.output_root);
+    throw;
+  }
 }
 
 RunResult resume_run(const std::filesystem::path& run_dir, const RunOptions& options) {

@@ -29,6 +29,7 @@ struct Work {
   std::string inputs;            // fingerprint of the sample's row and audio (sample_inputs.hpp)
   std::string cache_key;         // empty: this answer is not cached
   bool cached = false;           // answered from the response cache
+  std::string endpoint_error;    // the aeval::EndpointError that failed it: the model's endpoint serves no sample
 };
 
 // What happens to a sample at each step; called on worker threads, for

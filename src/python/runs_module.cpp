@@ -177,6 +177,7 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
   out["samples_run"] = result.session.samples_run;
   out["cached_responses"] = result.session.cached_responses;
   out["elapsed_seconds"] = result.session.elapsed_seconds;
+  out["first_error"] = result.session.first_error;
   return out;
 }
 

@@ -70,6 +70,8 @@ TEST(RunArgumentsE2E, EverySampleFailedExitsThreeWhateverTheLimit) {
   const Outcome o = run(dir, "--max-fail-rate 1");
   EXPECT_EQ(o.status, 3) << o.output;
   EXPECT_TRUE(contains(o.output, "every sample failed")) << o.output;
+  // The cause is on stderr, not only in samples.jsonl.
+  EXPECT_TRUE(contains(o.output, "every sample failed; the first: 1: ")) << o.output;
 }
 
 TEST(RunArgumentsE2E, HelpStatesTheExitStatusAndTheDefaultLimit) {

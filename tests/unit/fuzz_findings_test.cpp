@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/npy.hpp"
 #include "aeval/text/json_in_text.hpp"
@@ -11,6 +12,7 @@
 #include "models/process_model.hpp"
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/manifest.hpp"
+#include "datasets/parquet_clips.hpp"
 #include "pipeline/run_store.hpp"
 #include "pipeline/template.hpp"
 #include "registry/registry.hpp"
@@ -172,6 +174,23 @@ TEST(FuzzFindings, NpyEmptyFortranArrayOfManyRows) {
   const aeval::NpyArray array = aeval::read_npy(dir / "a.npy");
   EXPECT_TRUE(array.values.empty());
   EXPECT_EQ((std::vector<std::size_t>{23333333333333u, 0}), array.shape);
+}
+
+// audio_locator: a Parquet clip's row number too large for 64 bits
+// ("FILE#row=666666666666666666666&column=audio") threw std::out_of_range from
+// std::stoull: std::terminate.
+TEST(FuzzFindings, AudioLocatorRowNumberTooLargeIsAnError) {
+  const std::string file = aeval::datasets::parquet_clip_locator("clips.parquet", 0, "audio");
+  const std::string clips = file.substr(0, file.find('#'));
+  for (const std::string fragment : {"row=666666666666666666666&column=audio", "row=18446744073709551616&column=audio"}) {
+    try {
+      aeval::decode_audio(clips + "#" + fragment);
+      ADD_FAILURE() << fragment << " was read";
+    } catch (const aeval::Error& e) {
+      EXPECT_EQ(e.category(), aeval::ErrorCategory::audio) << e.what();
+      EXPECT_NE(std::string(e.what()).find("FILE#row=N&column=NAME"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

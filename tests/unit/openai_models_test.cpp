@@ -224,7 +224,9 @@ TEST(OpenAiChat, HonoursRetryAfter) {
   EXPECT_EQ(server.requests(), 2);
 }
 
-TEST(OpenAiChat, TimeoutsAndRefusedConnectionsFailClearlyAfterRetries) {
+// A timeout is retried; a refused connection at an endpoint that never
+// answered is not (nothing listens there: the run should stop, not wait).
+TEST(OpenAiChat, TimeoutsFailAfterRetriesAndRefusedConnectionsAtOnce) {
   OpenAiTestServer slow([](const ReceivedRequest&, int) {
     ScriptedReply r;
     r.delay_seconds = 1.5;
@@ -246,8 +248,25 @@ TEST(OpenAiChat, TimeoutsAndRefusedConnectionsFailClearlyAfterRetries) {
   c.base_urls = {closed_url};
   auto refused = aeval::models::make_openai_chat(c);
   const std::string message = error_of(*refused, chat_request("hi", false));
-  EXPECT_NE(message.find("gave up after 2 attempts"), std::string::npos) << message;
+  EXPECT_EQ(message.find("gave up"), std::string::npos) << message;
   EXPECT_NE(message.find("onnect"), std::string::npos) << message;
+  EXPECT_NE(message.find("is its server running there?"), std::string::npos) << message;
+}
+
+// After kDeadEndpointRun requests in a row meet a dead end, no more are sent.
+TEST(OpenAiChat, ADeadEndStopsSendingAfterARun) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.status = 403;
+    return r;
+  });
+  auto model = aeval::models::make_openai_chat(config_for(server));
+  for (int k = 0; k < 3 * aeval::kDeadEndpointRun; ++k) {
+    const std::string message = error_of(*model, chat_request("hi", false));
+    EXPECT_NE(message.find("HTTP 403"), std::string::npos) << message;
+    EXPECT_EQ(message.find("not sent") != std::string::npos, k >= aeval::kDeadEndpointRun) << message;
+  }
+  EXPECT_EQ(server.requests(), aeval::kDeadEndpointRun);
 }
 
 TEST(OpenAiChat, TheApiKeyIsSentButNeverShown) {

@@ -54,6 +54,7 @@ struct Session {
   std::size_t cached_responses = 0;  // of the samples run, those the response cache answered
   int concurrency = 0;               // samples in flight at most
   double elapsed_seconds = 0;
+  std::string first_error;  // "ID: message" of this session's first failed sample (not in run.json)
 };
 
 struct RunResult {
