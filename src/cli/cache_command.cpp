@@ -58,7 +58,7 @@ Action add_cache_command(CLI::App& app, GlobalOptions& global) {
       "Examples:\n  aeval cache\n  aeval cache prune --dry-run\n  aeval cache remove librispeech-test-clean\n"
       "  aeval cache import results/T/M/20261125T101500Z-slurm/caches/*.sqlite");
   cache->add_option("action", *action, "show, prune, remove or import")
-      ->check(CLI::IsMember({"show", "prune", "remove", "import"}));
+      ->check(one_of({"show", "prune", "remove", "import"}));
   cache->add_option("names", *names, "Datasets (with remove), response cache files (with import)");
   cache->add_flag("--dry-run", *dry_run, "Say what would be removed, remove nothing");
   return [=, &global]() {

@@ -55,6 +55,12 @@ int report_result(const pipeline::RunResult& result, double max_fail_rate);
 extern const CLI::Validator kSampleCount;
 // --shard: auto, or I/N with 0 <= I < N.
 extern const CLI::Validator kShard;
+// A value that must be one of `names`; a near miss gets "did you mean".
+CLI::Validator one_of(std::vector<std::string> names);
+
+// "did you mean: --task?" for a command line CLI11 refused (unknown options
+// and commands, against those of the commands it chose), or "".
+std::string command_line_suggestion(const CLI::App& app, const std::vector<std::string>& argv);
 
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);

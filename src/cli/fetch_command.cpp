@@ -36,7 +36,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       "  HF_TOKEN=hf_... aeval fetch dataset --all");
   fetch->add_option("what", *what, "What to fetch")
       ->required()
-      ->check(CLI::IsMember({"dataset", "model", "whisper-spelling", "uea"}));
+      ->check(one_of({"dataset", "model", "whisper-spelling", "uea"}));
   fetch->add_option("names", *names, "Dataset names (with `dataset`), or dnsmos (with `model`)");
   fetch->add_flag("--all", *all, "Every registry dataset that downloads (with `dataset`)");
   fetch->add_option("--url", *url, "Download the spelling table from this address instead (a mirror)")

@@ -88,7 +88,7 @@ void print_benchmarks(const pipeline::Registry& registry) {
 Action add_list_command(CLI::App& app, GlobalOptions& global) {
   auto kind = std::make_shared<std::string>();
   CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, prompts, models, ...");
-  list->add_option("kind", *kind, "Only this kind, or suites")->check(CLI::IsMember(listable()));
+  list->add_option("kind", *kind, "Only this kind, or suites")->check(one_of(listable()));
   list->footer(
       "`aeval list datasets` also shows each dataset's cache state, size on disk, licence and source\n"
       "(a Hub split, a URL, a local path); it never uses the network. `aeval list suites` shows\n"

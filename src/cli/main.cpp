@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       "  aeval list                          every task, dataset, prompt, model, evaluator, ...\n"
       "  aeval describe NAME                 an entry and the arguments its class takes\n"
       "  aeval score --list                  reference-exact metrics on text files\n"
+      "  aeval list benchmarks               every public benchmark: its task, suites, metric, source\n"
       "  aeval list datasets                 every dataset: source, licence, size, cached or not\n"
       "  aeval fetch dataset NAME            download a dataset once (aeval cache: what is kept)\n"
       "  aeval report results/               leaderboard tables across runs (md or html)\n"
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
       "aeval"};
   app.set_version_flag("--version", std::string("aeval ") + kVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
+  // Global options are taken after the command too: `aeval run --registry DIR ...`.
+  app.fallthrough();
   cli::GlobalOptions global;
   global.argv.assign(argv, argv + argc);
   app.add_option("--registry", global.registries,
@@ -57,12 +60,18 @@ int main(int argc, char** argv) {
   remember("submit", cli::add_submit_command(app, global));
   remember("status", cli::add_status_command(app));
   remember("uea", cli::add_uea_command(app, global));
+  for (auto& [sub, action] : actions)
+    sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n\n") +
+                "Global option, before or after the command: --registry DIR (an extra registry folder; repeatable).");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version succeed; every rejected command line exits 2, as documented.
-    return app.exit(e) == 0 ? 0 : 2;
+    if (app.exit(e) == 0) return 0;
+    if (const std::string hint = cli::command_line_suggestion(app, global.argv); !hint.empty())
+      std::fprintf(stderr, "%s\n", hint.c_str());
+    return 2;
   }
   try {
     for (auto& [sub, action] : actions)

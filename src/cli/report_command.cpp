@@ -36,7 +36,7 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
       "Exit status: 0 written; 1 no runs or a malformed summary; 3 with --fail-on-deviation when a\n"
       "run deviates from a published number.");
   report->add_option("results", o->results, "Folder of runs (searched recursively)")->capture_default_str();
-  report->add_option("--format,-f", o->format, "md or html")->check(CLI::IsMember({"md", "html"}))->capture_default_str();
+  report->add_option("--format,-f", o->format, "md or html")->check(one_of({"md", "html"}))->capture_default_str();
   report->add_option("--out,-o", o->out, "Write here instead of standard output");
   report->add_option("--suite", o->suite, "One table for a suite (`aeval list suites`), as the paper's Tables 4-6");
   report->add_flag("--fail-on-deviation", o->fail_on_deviation,

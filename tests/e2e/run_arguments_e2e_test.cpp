@@ -121,4 +121,29 @@ TEST(RunArgumentsE2E, ANonJsonlDatasetPathSaysManifestsEndInJsonl) {
   EXPECT_TRUE(contains(o.output, "must end in .jsonl")) << o.output;
 }
 
+TEST(RunArgumentsE2E, GlobalOptionsComeBeforeOrAfterTheCommand) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 2);
+  const std::string registry = (dir / "registry").string();
+  const auto before = run_aeval(fmt::format("--registry {} describe my-answers", registry));
+  const auto after = run_aeval(fmt::format("describe my-answers --registry {}", registry));
+  EXPECT_EQ(before.status, 0) << before.output;
+  EXPECT_EQ(after.status, 0) << after.output;
+  EXPECT_EQ(before.output, after.output);
+  EXPECT_TRUE(contains(run_aeval("run --help").output, "--registry DIR")) << "run --help names the global option";
+}
+
+TEST(RunArgumentsE2E, MistypedOptionsCommandsAndKindsGetSuggestions) {
+  const Outcome option = run_aeval("run --tsk asr-quickstart");
+  EXPECT_EQ(option.status, 2) << option.output;
+  EXPECT_TRUE(contains(option.output, "did you mean: --task?")) << option.output;
+  const Outcome command = run_aeval("lst tasks");
+  EXPECT_EQ(command.status, 2) << command.output;
+  EXPECT_TRUE(contains(command.output, "did you mean: list?")) << command.output;
+  const Outcome kind = run_aeval("list dataset");
+  EXPECT_EQ(kind.status, 2) << kind.output;
+  EXPECT_TRUE(contains(kind.output, "'dataset' is none of tasks, datasets,")) << kind.output;
+  EXPECT_TRUE(contains(kind.output, "(did you mean: datasets")) << kind.output;
+}
+
 }  // namespace
