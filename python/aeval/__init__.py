@@ -95,8 +95,8 @@ def dnsmos(samples, sample_rate, *, models=None, personalized=False, p808_featur
     P808_MOS and the number of windows. `models`: a folder of Microsoft's official ONNX files (default: the
     cache `aeval fetch model dnsmos` fills, or $DNSMOS_MODELS). The weights are loaded once per folder and options."""
     from . import _runs
-    models = models if models is not None else _os.environ.get("DNSMOS_MODELS", "")
-    out = _runs.dnsmos(samples, int(sample_rate), str(models), bool(personalized), str(p808_features))
+    out = _runs.dnsmos(samples, int(sample_rate), "" if models is None else str(models), bool(personalized),
+                       str(p808_features))
     return Result(out["OVRL"], out)
 
 

@@ -55,6 +55,23 @@ void print_datasets(const pipeline::Registry& registry) {
   }
 }
 
+// What an entry is, in a line: a task by what it binds, any other entry by its
+// own `description` argument or else its class's summary.
+std::string entry_description(const pipeline::Entry& e, pipeline::Kind kind) {
+  const auto& spec = pipeline::class_spec(e, kind);
+  if (kind == pipeline::Kind::task) {
+    const pipeline::Args args(e, spec);
+    std::string out = args.text("dataset").empty() ? "" : "dataset " + args.text("dataset");
+    if (!args.text("uea_dataset").empty()) out = "UltraEval-Audio's " + args.text("uea_dataset");
+    if (!args.text("model").empty()) out += ", model " + args.text("model");
+    if (const auto evaluators = args.strings("evaluators"); !evaluators.empty())
+      out += fmt::format(", {}", fmt::join(evaluators, ", "));
+    return out;
+  }
+  if (const auto own = e.args["description"]; own && own.IsScalar()) return own.as<std::string>();
+  return spec.summary;
+}
+
 // The catalog (every task that belongs to a suite) as a Markdown table: docs/benchmarks.md
 // holds this output, and a test keeps it so.
 void print_benchmarks(const pipeline::Registry& registry) {
@@ -90,6 +107,7 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
   CLI::App* list = app.add_subcommand("list", "List registry entries: tasks, datasets, prompts, models, ...");
   list->add_option("kind", *kind, "Only this kind, or suites")->check(one_of(listable()));
   list->footer(
+      "Each entry is listed with its class and what it is; `aeval describe NAME` shows its file and arguments.\n"
       "`aeval list datasets` also shows each dataset's cache state, size on disk, licence and source\n"
       "(a Hub split, a URL, a local path); it never uses the network. `aeval list suites` shows\n"
       "the groups of tasks `aeval run --suite NAME` runs; `aeval list benchmarks` the catalog as the\n"
@@ -114,9 +132,17 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
       std::printf("%s:\n", pipeline::folder_name(k));
       for (const auto& name : registry.names(k)) {
         const auto& e = registry.get(k, name);
-        std::printf("  %-24s class %-18s %s\n", name.c_str(), e.class_id.c_str(), e.where().c_str());
+        std::string description = entry_description(e, k);
+        if (description.size() > 100) {  // cut at a character's first byte
+          std::size_t cut = 97;
+          while (cut > 0 && (static_cast<unsigned char>(description[cut]) & 0xC0) == 0x80) --cut;
+          description = description.substr(0, cut) + "...";
+        }
+        std::printf("  %-28s %-18s %s\n", name.c_str(), e.class_id.c_str(), description.c_str());
       }
     }
+    if (kind->empty())
+      std::printf("\n`aeval describe NAME` shows an entry, its file and line, and every argument of its class.\n");
     return 0;
   };
 }

@@ -311,33 +311,34 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   };
   nlohmann::json info;
   std::string commit = is_commit(r.revision) ? r.revision : "";
-  if (commit.empty() && hub.offline()) {
-    commit = read_text(ref_file);
-    if (!is_commit(commit)) throw offline_error("the revision");
-  } else if (commit.empty()) {
-    try {
+  const auto manifest_of = [&] { return file_list_path(root, commit, r); };
+  try {  // the Hub's API: the revision's commit, then the split's files
+    if (commit.empty() && hub.offline()) {
+      commit = read_text(ref_file);
+      if (!is_commit(commit)) throw offline_error("the revision");
+    } else if (commit.empty()) {
       info = hub.dataset_info(r.repo, r.revision);
-    } catch (const Error& e) {
-      if (e.category() != ErrorCategory::network || std::string(e.what()).find("cannot reach") == std::string::npos) throw;
-      throw Error(ErrorCategory::network, std::string(e.what()) + " (cache folder " + root.string() + ")" +
-                                              (r.prefetch_hint.empty() ? "" : ". " + r.prefetch_hint));
+      commit = info["sha"].get<std::string>();
+      write_file_atomically(ref_file, commit + "\n");
     }
-    commit = info["sha"].get<std::string>();
-    write_file_atomically(ref_file, commit + "\n");
+    if (!std::filesystem::exists(manifest_of())) {
+      if (hub.offline()) throw offline_error(fmt::format("the file list of config '{}', split '{}'", r.config, r.split));
+      if (info.is_null()) info = hub.dataset_info(r.repo, commit);
+      const Resolved resolved = r.split.empty() ? resolve_all(hub, info, commit, r) : resolve(hub, info, commit, r);
+      nlohmann::json files = nlohmann::json::array();
+      for (const auto& f : resolved.files)
+        files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}, {"git_blob_id", f.git_blob_id}});
+      write_file_atomically(manifest_of(), nlohmann::json{{"source", resolved.source},
+                                                          {"source_commit", resolved.source_commit},
+                                                          {"files", files}}.dump(1) + "\n");
+    }
+  } catch (const Error& e) {
+    // Without network, whatever the revision: where the cache is and how to fill it.
+    if (e.category() != ErrorCategory::network || std::string(e.what()).find("cannot reach") == std::string::npos) throw;
+    throw Error(ErrorCategory::network, std::string(e.what()) + " (cache folder " + root.string() + ")" +
+                                            (r.prefetch_hint.empty() ? "" : ". " + r.prefetch_hint));
   }
-
-  const auto manifest = file_list_path(root, commit, r);
-  if (!std::filesystem::exists(manifest)) {
-    if (hub.offline()) throw offline_error(fmt::format("the file list of config '{}', split '{}'", r.config, r.split));
-    if (info.is_null()) info = hub.dataset_info(r.repo, commit);
-    const Resolved resolved = r.split.empty() ? resolve_all(hub, info, commit, r) : resolve(hub, info, commit, r);
-    nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : resolved.files)
-      files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}, {"git_blob_id", f.git_blob_id}});
-    write_file_atomically(manifest, nlohmann::json{{"source", resolved.source},
-                                                   {"source_commit", resolved.source_commit},
-                                                   {"files", files}}.dump(1) + "\n");
-  }
+  const auto manifest = manifest_of();
 
   const nlohmann::json listed = read_file_list(manifest);
   HubSplit split{commit, listed.value("source", ""), listed.value("source_commit", commit), {}, {}};

@@ -246,7 +246,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
       config.split.revision = args.text("revision");
       config.split.token_env = args.text("token_env");
       config.split.prefetch_hint = fmt::format(
-          "On a machine with network run `aeval fetch dataset {}` and copy {} to the same place here",
+          "On a machine with network run `aeval fetch dataset {}`, copy {} to the same place here and set "
+          "HF_HUB_OFFLINE=1; or name a Hub mirror in HF_ENDPOINT",
           args.entry().name, datasets::hub_cache_dir(config.split.repo).string());
       config.id_column = args.text("id_column");
       config.audio_column = args.text("audio_column");

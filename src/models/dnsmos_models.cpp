@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "aeval/error.hpp"
 #include "dnsmos/onnx_weights.hpp"
 #include "util/download.hpp"
@@ -26,15 +28,18 @@ std::string url_of(const dnsmos::OfficialModel& m) {
 std::filesystem::path dnsmos_cache_dir() { return cache_dir() / "models" / "dnsmos"; }
 
 std::filesystem::path dnsmos_models_dir(const std::filesystem::path& given) {
-  const auto dir = given.empty() ? dnsmos_cache_dir() : given;
+  const char* variable = std::getenv("DNSMOS_MODELS");
+  const bool from_variable = given.empty() && variable && *variable;
+  const std::filesystem::path dir = !given.empty() ? given : from_variable ? variable : dnsmos_cache_dir();
+  const std::string origin = !given.empty() ? "the folder given" : from_variable ? "$DNSMOS_MODELS" : "the cache";
   for (const auto* m : kModels)
     if (!std::filesystem::is_regular_file(dir / m->file_name))
       throw Error(ErrorCategory::model,
-                  fmt::format("DNSMOS: no {} in {}; {}", m->file_name, dir.string(),
-                              given.empty() ? fmt::format("run `aeval fetch model dnsmos` (it downloads the official "
-                                                          "files from github.com/microsoft/DNS-Challenge), or copy "
-                                                          "them there from a machine that has them")
-                                            : fmt::format("the official file is {} (sha256 {})", url_of(*m), m->sha256)));
+                  fmt::format("DNSMOS: no {} in {} ({}); name a folder of Microsoft's official files with --models "
+                              "(aeval score dnsmos), models_dir (the dnsmos evaluator) or $DNSMOS_MODELS, or run "
+                              "`aeval fetch model dnsmos` to download them into {} (the official file is {}, "
+                              "sha256 {})",
+                              m->file_name, dir.string(), origin, dnsmos_cache_dir().string(), url_of(*m), m->sha256));
   return dir;
 }
 

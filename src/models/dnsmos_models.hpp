@@ -10,9 +10,10 @@ namespace aeval::models {
 // cache_dir()/models/dnsmos.
 std::filesystem::path dnsmos_cache_dir();
 
-// `given` when not empty, else the cache folder. Throws aeval::Error (model)
-// when the folder lacks an official file, saying how to fetch it or where to
-// copy it.
+// `given` when not empty, else $DNSMOS_MODELS when set, else the cache
+// folder. Throws aeval::Error (model) when the folder lacks an official file,
+// naming where the folder came from, every way to name another, and how to
+// fetch the files.
 std::filesystem::path dnsmos_models_dir(const std::filesystem::path& given = {});
 
 // Downloads the three files into the cache folder (nothing fetched twice);

@@ -315,11 +315,22 @@ class Downloads {
     const double done = double(bytes_done());
     const double seconds = std::chrono::duration<double>(now - started_).count();
     const double rate = seconds > 0 ? std::max(0.0, done - double(first_done_)) / seconds : 0;
+    // The total: sizes known beforehand, and the lengths servers stated for the others.
+    double total = double(total_bytes_);
+    bool every_length_known = true;
+    for (const auto& t : active_)
+      if (!t->file->size) {
+        if (const auto length = t->range_total ? t->range_total : t->content_length)
+          total += double(*length);
+        else
+          every_length_known = false;
+      }
+    for (const auto& [when, t] : waiting_) every_length_known = every_length_known && t->file->size.has_value();
     std::string line = fmt::format("downloading {} file(s): {}", files_left(), human_bytes(done));
-    if (total_bytes_ > 0) line += " / " + human_bytes(double(total_bytes_));
+    if (total > 0) line += fmt::format(" / {}{}", every_length_known ? "" : "at least ", human_bytes(total));
     line += fmt::format(", {}/s", human_bytes(rate));
-    if (total_bytes_ > 0 && rate > 0 && done < double(total_bytes_))
-      line += fmt::format(", ETA {:.0f} s", (double(total_bytes_) - done) / rate);
+    if (every_length_known && total > 0 && rate > 0 && done < total)
+      line += fmt::format(", ETA {:.0f} s", (total - done) / rate);
     std::fprintf(stderr, "\r%-78s%s", line.c_str(), last ? "\n" : "");
     std::fflush(stderr);
   }

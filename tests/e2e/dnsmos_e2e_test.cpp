@@ -60,6 +60,12 @@ TEST(DnsmosE2E, ScoreCommandGivesTheOfficialPipelinesValues) {
   const auto summary = nlohmann::json::parse(out.output);
   EXPECT_EQ(summary["files"], 2);
   EXPECT_EQ(summary["metric"], "dnsmos");
+  // The same from the folder $DNSMOS_MODELS names, with nothing in the cache.
+  aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "empty-cache").c_str());
+  aeval::testing::ScopedEnv variable("DNSMOS_MODELS", models_dir().c_str());
+  const auto by_variable = run_aeval(fmt::format("score dnsmos{}", deg), false);
+  ASSERT_EQ(by_variable.status, 0) << by_variable.output;
+  EXPECT_EQ(nlohmann::json::parse(by_variable.output)["OVRL"], summary["OVRL"]) << by_variable.output;
 }
 
 TEST(DnsmosE2E, TheEvaluatorScoresASamplesAudioInADatasetOnlyRun) {
@@ -94,6 +100,7 @@ TEST(DnsmosE2E, TheEvaluatorScoresASamplesAudioInADatasetOnlyRun) {
 TEST(DnsmosE2E, MissingModelsSayHowToGetThem) {
   aeval::testing::TempDir dir;
   aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  aeval::testing::ScopedEnv unset("DNSMOS_MODELS", nullptr);
   std::ofstream(dir / "a.wav") << "not audio";
   auto out = run_aeval(fmt::format("score dnsmos --deg {}", (dir / "a.wav").string()));
   EXPECT_EQ(out.status, 1);
@@ -101,6 +108,16 @@ TEST(DnsmosE2E, MissingModelsSayHowToGetThem) {
   out = run_aeval(fmt::format("score dnsmos --deg {} --models {}", (dir / "a.wav").string(), dir.path().string()));
   EXPECT_NE(out.output.find("sha256 269fbebdb513aa23cddfbb593542ecc540284a91849ac50516870e1ac78f6edd"), std::string::npos)
       << out.output;
+  // $DNSMOS_MODELS is where the files are looked for when no folder is given, and the error says so.
+  {
+    aeval::testing::ScopedEnv variable("DNSMOS_MODELS", dir.path().c_str());
+    out = run_aeval(fmt::format("score dnsmos --deg {}", (dir / "a.wav").string()));
+    EXPECT_NE(out.output.find("in " + dir.path().string() + " ($DNSMOS_MODELS); name a folder"), std::string::npos)
+        << out.output;
+    EXPECT_NE(out.output.find("--models (aeval score dnsmos), models_dir (the dnsmos evaluator) or $DNSMOS_MODELS"),
+              std::string::npos)
+        << out.output;
+  }
   aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", "1");
   out = run_aeval("fetch model dnsmos");
   EXPECT_EQ(out.status, 1);

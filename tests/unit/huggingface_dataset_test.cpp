@@ -308,6 +308,15 @@ TEST(HuggingfaceDataset, OfflineAWarmCacheWorksAndAColdOneSaysHowToFetch) {
   EXPECT_NE(unreachable.find("cannot reach http://127.0.0.1:9/api/datasets/acme/prompts/revision/main"), std::string::npos)
       << unreachable;
   EXPECT_NE(unreachable.find("aeval fetch dataset hub"), std::string::npos) << unreachable;
+  EXPECT_NE(unreachable.find("set HF_HUB_OFFLINE=1; or name a Hub mirror in HF_ENDPOINT"), std::string::npos)
+      << unreachable;
+  // An entry pinned to a commit, whose files were never listed here, gets the same hint.
+  const std::string pinned = f.error("    split: validation\n    revision: " + test_commit("main") + "\n");
+  EXPECT_NE(pinned.find("cannot reach http://127.0.0.1:9/api/datasets/acme/prompts/revision/" + test_commit("main")),
+            std::string::npos)
+      << pinned;
+  EXPECT_NE(pinned.find("(cache folder "), std::string::npos) << pinned;
+  EXPECT_NE(pinned.find("aeval fetch dataset hub"), std::string::npos) << pinned;
   ScopedEnv offline("HF_HUB_OFFLINE", "1");
   const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
   EXPECT_EQ(d.samples.size(), kPrompts.size());
@@ -315,7 +324,7 @@ TEST(HuggingfaceDataset, OfflineAWarmCacheWorksAndAColdOneSaysHowToFetch) {
   const std::string cold = f.error("    split: validation\n");
   EXPECT_NE(cold.find("offline (HF_HUB_OFFLINE is set) and the file list of config 'default', split 'validation'"),
             std::string::npos) << cold;
-  EXPECT_NE(cold.find("On a machine with network run `aeval fetch dataset hub` and copy"), std::string::npos) << cold;
+  EXPECT_NE(cold.find("On a machine with network run `aeval fetch dataset hub`, copy"), std::string::npos) << cold;
 }
 
 }  // namespace
