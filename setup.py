@@ -3,7 +3,9 @@ python/CMakeLists.txt) for the interpreter running pip, and the wheel takes them
 modules, libduckdb.so (the modules find it beside them) and the registry with what its entries name
 (registry/, examples/, scoring-models/ under aeval/data/).
 
-AEVAL_CMAKE_BUILD_DIR: an already configured build folder to build in (the tests use the Release one).
+AEVAL_CMAKE_BUILD_DIR: an already configured build folder to build in (the tests use the Release one). Without
+it, the repository's build/ is used when scripts/build.sh configured it as a Release build for this interpreter
+(so the modules already built there are not built again), else build-python/.
 """
 import os
 import shutil
@@ -15,7 +17,23 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-BUILD = Path(os.environ.get("AEVAL_CMAKE_BUILD_DIR") or ROOT / "build-python")
+
+
+def _reusable(build):
+    """A Release build folder configured for the interpreter running pip (a virtual environment's base one too)."""
+    try:
+        cache = (build / "CMakeCache.txt").read_text()
+    except OSError:
+        return False
+    values = dict(line.split("=", 1) for line in cache.splitlines() if "=" in line and not line.startswith(("#", "//")))
+    python = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    configured = values.get("Python_EXECUTABLE:FILEPATH") or values.get("_Python_EXECUTABLE:INTERNAL")
+    return values.get("CMAKE_BUILD_TYPE:STRING") == "Release" and configured is not None and \
+        os.path.realpath(configured) == python
+
+
+BUILD = Path(os.environ.get("AEVAL_CMAKE_BUILD_DIR") or
+             (ROOT / "build" if _reusable(ROOT / "build") else ROOT / "build-python"))
 
 
 class CMakeBuild(build_ext):
@@ -35,6 +53,7 @@ class CMakeBuild(build_ext):
         for folder in ("registry", "examples", "scoring-models"):
             shutil.rmtree(data / folder, ignore_errors=True)
             shutil.copytree(ROOT / folder, data / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(ROOT / "docs" / "python.md", data / "python.md")  # the API, which help(aeval) points to
 
 
 setup(

@@ -7,7 +7,7 @@
     aeval.run(task="asr-quickstart", limit=20).summary["metrics"]["wer"]["value"]
 
 Drop-in modules with the call shapes of popular libraries: aeval.jiwer, aeval.sacrebleu, aeval.pystoi.
-docs/python.md has the whole API.
+The whole API: docs/python.md in the repository, aeval/data/python.md in an installed package (aeval.api_doc()).
 """
 import os as _os
 import sys as _sys
@@ -23,7 +23,16 @@ if _bundled.is_dir() and not _os.environ.get("AEVAL_REGISTRY_DIR"):
 
 from . import _metrics  # noqa: E402
 
-__all__ = ["Result", "RunResult", "RunFailed", "metrics", "score", "score_audio", "score_embeddings", "dnsmos", "run"]
+__all__ = ["Result", "RunResult", "RunFailed", "api_doc", "metrics", "score", "score_audio", "score_embeddings", "dnsmos", "run"]
+
+
+def api_doc():
+    """The path of docs/python.md, the whole API: in the installed package, or in the repository beside the build."""
+    for candidate in (_Path(__file__).parent / "data" / "python.md",
+                      _Path(_os.environ.get("AEVAL_SOURCE_DIR", _Path(__file__).parents[3])) / "docs" / "python.md"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 @_dataclass(frozen=True)

@@ -26,7 +26,15 @@ def test_the_wheel_installs_into_a_fresh_environment_and_scores(tmp_path):
     out = subprocess.run([str(python), "-c",
                           "import aeval, os; from aeval import jiwer; "
                           "print(aeval.__file__.startswith(os.environ['VENV']), jiwer.wer('a b c', 'a b d'), "
-                          "os.path.isdir(os.environ['AEVAL_REGISTRY_DIR']))"],
+                          "os.path.isdir(os.environ['AEVAL_REGISTRY_DIR']), "
+                          "str(aeval.api_doc()).startswith(os.environ['VENV']))"],
                          check=True, capture_output=True, text=True, cwd=tmp_path,
                          env=dict(env, VENV=str(tmp_path / "venv")))
-    assert out.stdout.split() == ["True", "0.3333333333333333", "True"]
+    assert out.stdout.split() == ["True", "0.3333333333333333", "True", "True"]
+    # A plain virtual environment (no system site packages) installs and uses the wheel too.
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "plain")], check=True)
+    plain = tmp_path / "plain" / "bin" / "python"
+    subprocess.run([str(plain), "-m", "pip", "install", "-q", "--no-deps", str(wheels[0])], check=True, env=env)
+    out = subprocess.run([str(plain), "-c", "from aeval import jiwer; print(jiwer.wer('a b c', 'a b d'))"],
+                         check=True, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert out.stdout.split() == ["0.3333333333333333"]

@@ -1,6 +1,7 @@
 // Aggregation: corpus values per evaluator, per group, with bootstrap intervals.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "aeval/error.hpp"
@@ -75,6 +76,9 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
                             {"resamples", bootstrap}, {"seed", seed}, {"method", "percentile bootstrap over samples"}};
     }
     for (const auto& field : group_by) {
+      // A field no sample has makes no groups (a manifest of one's own, read by a task that groups).
+      const auto has_field = [&](const json* r) { return (*r)["fields"].is_object() && (*r)["fields"].contains(field); };
+      if (std::none_of(records.begin(), records.end(), has_field)) continue;
       std::map<std::string, std::vector<const json*>> groups;
       for (const json* r : records) groups[group_key(*r, field)].push_back(r);
       json by_group = json::object();

@@ -79,6 +79,7 @@ std::string markdown_cell(const std::string& s) {
 struct RunSummary {
   std::string task, dataset, model, prompt;
   std::vector<std::pair<std::string, metrics::LeaderboardScale>> metrics;  // (evaluator name, its scale)
+  std::map<std::string, bool> higher_is_better;                           // evaluator name → direction, if known
   std::map<std::string, std::string> scorers;                             // evaluator name → its scoring model
   std::map<std::string, double> values;
   std::map<std::string, std::pair<double, double>> intervals;
@@ -110,6 +111,10 @@ RunSummary read_summary(const std::filesystem::path& file) {
                  evaluator["scale"].value("offset", 0.0)};
       if (const auto uea = uea_scale(s.at("metrics").at(name))) scale = *uea;
       r.metrics.emplace_back(name, scale);
+      if (scale.factor != 0 && !scale.rule.empty())
+        r.higher_is_better[name] = scale.factor > 0;
+      else if (metric)
+        r.higher_is_better[name] = metric->better == metrics::Better::higher;
       r.scorers[name] = scorer_of(evaluator);
       const json& v = s.at("metrics").at(name).at("value");
       if (v.is_number()) r.values[name] = v.get<double>();
@@ -164,7 +169,10 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
         const std::string& by = r.scorers.at(metric);
         if (const auto [at, added] = column_of.try_emplace({dataset, metric}, board.columns.size()); added) {
           scales.push_back(scale);
-          board.columns.push_back({dataset, metric, scale.rule, by});
+          const auto direction = r.higher_is_better.find(metric);
+          board.columns.push_back({dataset, metric, scale.rule, by,
+                                   direction == r.higher_is_better.end() ? std::nullopt
+                                                                         : std::optional<bool>(direction->second)});
         } else if (auto& scorer = board.columns[at->second].scorer; scorer != by && scorer.rfind("mixed: ", 0) != 0) {
           // Runs scored by different models share the column: the table says so rather than hide it.
           scorer = fmt::format("mixed: {} and {}", scorer.empty() ? "none" : scorer, by.empty() ? "none" : by);
@@ -199,9 +207,18 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     board.rows.push_back(row);
   }
   board.prompt_spreads = prompt_spreads(board.rows);
-  std::stable_sort(board.rows.begin(), board.rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
-    return a.average.value_or(-INFINITY) > b.average.value_or(-INFINITY);
-  });
+  const bool averaged = std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.average; });
+  // Without an average, the first column whose direction is known ranks the rows (missing values last).
+  const auto ranking = std::find_if(board.columns.begin(), board.columns.end(),
+                                    [](const LeaderboardColumn& c) { return c.higher_is_better.has_value(); });
+  const std::size_t column = std::size_t(ranking - board.columns.begin());
+  const auto key = [&](const LeaderboardRow& r) -> double {
+    if (averaged) return r.average.value_or(-INFINITY);
+    if (ranking == board.columns.end() || !r.values.count(column)) return -INFINITY;
+    return *ranking->higher_is_better ? r.values.at(column) : -r.values.at(column);
+  };
+  std::stable_sort(board.rows.begin(), board.rows.end(),
+                   [&](const LeaderboardRow& a, const LeaderboardRow& b) { return key(a) > key(b); });
   return board;
 }
 
@@ -323,14 +340,14 @@ std::string scorers_markdown(const Leaderboard& b) {
 
 std::string render_markdown(const std::vector<Leaderboard>& boards) {
   std::string out = fmt::format("# aeval leaderboard\n\naeval {} ({}). Rows: each model's latest run per dataset; "
-                                "average: the normalized mean of the metrics marked with their rule.\n",
+                                "average: the mean of the metrics marked \"averaged as\", each on that scale.\n",
                                 kVersion, kGitCommit);
   for (const auto& b : boards) {
     const bool kbps = b.has_bitrates();
     out += fmt::format("\n## {} (dataset {})\n\n| model |{}", markdown_cell(b.task), markdown_cell(datasets_text(b)),
                        kbps ? " kbps |" : "");
     for (const auto& c : b.columns)
-      out += fmt::format(" {}{} |", markdown_cell(column_title(b, c)), c.rule.empty() ? "" : " (" + c.rule + ")");
+      out += fmt::format(" {}{} |", markdown_cell(column_title(b, c)), c.rule.empty() ? "" : " (averaged as " + c.rule + ")");
     out += fmt::format(" average | samples | fail rate |\n|---|{}", kbps ? "---:|" : "");
     for (std::size_t i = 0; i < b.columns.size(); ++i) out += "---:|";
     out += "---:|---:|---:|\n";
@@ -421,31 +438,64 @@ std::string render_suite_markdown(const SuiteTable& table) {
 
 namespace {
 
-// A bar per model: the normalized average, or the first metric when nothing normalizes.
-std::string bar_chart(const Leaderboard& b) {
-  const bool by_average = std::any_of(b.rows.begin(), b.rows.end(), [](const auto& r) { return r.average.has_value(); });
-  const std::string what = by_average ? "normalized average" : (b.columns.empty() ? "" : column_title(b, b.columns.front()));
-  double top = 0;
-  std::vector<std::pair<std::string, double>> bars;
-  for (const auto& r : b.rows) {
-    const double v = by_average ? r.average.value_or(0) : (r.values.count(0) ? r.values.at(0) : 0);
-    bars.emplace_back(r.label, v);
-    top = std::max(top, std::fabs(v));
-  }
+// The smallest 1, 2 or 5 × 10^k at least `v` (> 0): the end of a chart's axis, or a step between its ticks.
+double nice_ceiling(double v) {
+  const double power = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * power >= v * (1 - 1e-9)) return m * power;
+  return 10 * power;
+}
+
+// A bar per model of `what` (nullopt: no value), on an axis from 0 to `top`, which is marked: one model's
+// bar does not fill the width unless its value is the axis's end.
+std::string bar_chart(const Leaderboard& b, const std::string& what,
+                      const std::vector<std::optional<double>>& values, double top) {
   constexpr int kLabel = 220, kWidth = 420, kBar = 22;
+  const int height = 40 + kBar * int(values.size());
   std::string out = fmt::format(
       "<svg class=\"chart\" role=\"img\" aria-label=\"{0}: {1} per model\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"{2}\" height=\"{3}\">\n<text x=\"0\" y=\"14\" font-size=\"13\">{1}</text>\n",
-      escape(b.task), escape(what), kLabel + kWidth + 70, 24 + kBar * int(bars.size()));
-  for (std::size_t i = 0; i < bars.size(); ++i) {
+      escape(b.task), escape(what), kLabel + kWidth + 70, height);
+  for (std::size_t i = 0; i < values.size(); ++i) {
     const int y = 22 + kBar * int(i);
-    const double w = top > 0 ? kWidth * std::fabs(bars[i].second) / top : 0;
+    const double v = values[i].value_or(0);
+    const double w = top > 0 ? kWidth * std::min(1.0, std::fabs(v) / top) : 0;
     out += fmt::format("<text x=\"0\" y=\"{}\" font-size=\"12\">{}</text><rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
                        "height=\"{}\" fill=\"#4a78b5\"/><text x=\"{:.1f}\" y=\"{}\" font-size=\"12\">{}</text>\n",
-                       y + 15, escape(bars[i].first), kLabel, y + 2, w, kBar - 6, kLabel + w + 4, y + 15,
-                       number(bars[i].second));
+                       y + 15, escape(b.rows[i].label), kLabel, y + 2, w, kBar - 6, kLabel + w + 4, y + 15,
+                       values[i] ? number(v) : "–");
   }
-  return out + "</svg>\n";
+  const int axis = 22 + kBar * int(values.size()) + 2;
+  return out + fmt::format(
+                   "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#999\"/>"
+                   "<text x=\"{0}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">0</text>"
+                   "<text x=\"{2}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">{4}</text>\n</svg>\n",
+                   kLabel, axis, kLabel + kWidth, axis + 13, number(top));
+}
+
+// The normalized average's chart (on 0–100, the scale every rule maps to), then, on a board
+// without bitrates, one chart per column.
+std::string bar_charts(const Leaderboard& b) {
+  std::string out;
+  std::vector<std::optional<double>> averages;
+  for (const auto& r : b.rows) averages.push_back(r.average);
+  if (std::any_of(averages.begin(), averages.end(), [](const auto& v) { return v.has_value(); })) {
+    double top = 100;
+    for (const auto& v : averages) top = std::max(top, v ? nice_ceiling(std::fabs(*v)) : 0.0);
+    out += bar_chart(b, "normalized average", averages, top);
+  }
+  if (b.has_bitrates()) return out;
+  for (std::size_t c = 0; c < b.columns.size(); ++c) {
+    std::vector<std::optional<double>> values;
+    double largest = 0;
+    for (const auto& r : b.rows) {
+      const auto it = r.values.find(c);
+      values.push_back(it == r.values.end() ? std::nullopt : std::optional<double>(it->second));
+      if (it != r.values.end()) largest = std::max(largest, std::fabs(it->second));
+    }
+    if (largest > 0) out += bar_chart(b, column_title(b, b.columns[c]), values, nice_ceiling(largest));
+  }
+  return out;
 }
 
 // One column against bitrate (log scale), a labelled point per codec.
@@ -462,6 +512,9 @@ std::string bitrate_chart(const Leaderboard& b, std::size_t column) {
   }
   if (x1 <= x0) x1 = x0 + 1;
   if (y1 <= y0) y1 = y0 + 1;
+  // The value axis from and to multiples of a round step (1, 2 or 5 × 10^k), about four of them.
+  const double step = nice_ceiling((y1 - y0) / 4);
+  y0 = std::floor(y0 / step + 1e-9) * step, y1 = std::ceil(y1 / step - 1e-9) * step;
   constexpr double kLeft = 60, kTop = 24, kWidth = 380, kHeight = 180;
   const auto px = [&](double kbps) { return kLeft + kWidth * (std::log2(kbps) - x0) / (x1 - x0); };
   const auto py = [&](double v) { return kTop + kHeight * (1 - (v - y0) / (y1 - y0)); };
@@ -477,8 +530,8 @@ std::string bitrate_chart(const Leaderboard& b, std::size_t column) {
                        px(std::exp2(e)), kTop + kHeight + 15, number(std::exp2(e)));
   out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\">kbit/s (log scale)</text>\n",
                      kLeft + kWidth / 2, kTop + kHeight + 32);
-  for (int k = 0; k <= 4; ++k) {
-    const double v = y0 + (y1 - y0) * k / 4;
+  for (int k = 0; y0 + k * step <= y1 + step * 1e-9; ++k) {
+    const double v = y0 + k * step;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n", kLeft - 4,
                        py(v) + 4, number(v));
   }
@@ -525,7 +578,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
       ".ci{{color:#555;font-size:.8em;white-space:nowrap}}"
       "svg.bitrate{{margin-right:1em}}tr.deviates td{{background:#fbe3e3}}</style>\n"
       "</head><body>\n<h1>aeval leaderboard</h1>\n<p>aeval {} ({}). Rows: each model's latest run per dataset. Average: "
-      "the normalized mean of the metrics that show a rule. Brackets: bootstrap confidence intervals, where the run "
+      "the mean of the metrics marked \"averaged as\", each on that scale. Brackets: bootstrap confidence intervals, where the run "
       "computed them.</p>\n",
       kVersion, kGitCommit);
   for (const auto& b : boards) {
@@ -534,7 +587,8 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
                        "<thead><tr><th>model</th>{2}",
                        escape(b.task), escape(datasets_text(b)), kbps ? "<th>kbit/s</th>" : "");
     for (const auto& c : b.columns)
-      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span>{}</th>", escape(column_title(b, c)), escape(c.rule),
+      out += fmt::format("<th>{}<br><span class=\"rule\">{}</span>{}</th>", escape(column_title(b, c)),
+                         c.rule.empty() ? "" : escape("averaged as " + c.rule),
                          c.scorer.empty() ? "" : "<br><span class=\"scorer\">by " + escape(c.scorer) + "</span>");
     out += "<th>average</th><th>samples</th><th>fail rate</th></tr></thead>\n<tbody>\n";
     for (const auto& r : b.rows) {
@@ -551,7 +605,7 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
     }
     out += "</tbody>\n</table>\n";
     out += spreads_html(b) + published_html(b);
-    out += bar_chart(b);
+    out += bar_charts(b);
     if (kbps)
       for (std::size_t i = 0; i < b.columns.size(); ++i) out += bitrate_chart(b, i);
     out += "</section>\n";

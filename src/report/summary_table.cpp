@@ -32,9 +32,11 @@ std::string format_summary_table(const json& s) {
                                g["value"].is_number() ? fmt::format("{:.4f}", g["value"].get<double>()) : "-", field,
                                group, g["samples"].get<long>());
     }
-  out += fmt::format("samples {}, failed {} (fail_rate {:.4f}); {:.1f} s of audio\n",
-                     s["counts"]["samples"].get<std::size_t>(), s["counts"]["failed"].get<std::size_t>(),
-                     s["fail_rate"].get<double>(), s["audio_seconds"].get<double>());
+  out += fmt::format("samples {}, failed {} (fail_rate {:.4f})", s["counts"]["samples"].get<std::size_t>(),
+                     s["counts"]["failed"].get<std::size_t>(), s["fail_rate"].get<double>());
+  // Seconds of audio the model was given: none when the run has no model (a dataset scored as it is).
+  if (const double seconds = s["audio_seconds"].get<double>(); seconds > 0) out += fmt::format("; {:.1f} s of audio", seconds);
+  out += "\n";
   return out;
 }
 

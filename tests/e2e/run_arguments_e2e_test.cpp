@@ -64,6 +64,15 @@ TEST(RunArgumentsE2E, HalfTheSamplesFailedStillExitsZeroByDefault) {
   EXPECT_EQ(o.status, 0) << o.output;
 }
 
+// asr-jsonl groups by a `kind` field; a manifest whose rows have none makes no groups, not one named "(none)".
+TEST(RunArgumentsE2E, AGroupingFieldNoSampleHasMakesNoGroups) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 2);
+  ASSERT_EQ(run(dir, "--aggregator by-kind").status, 0);
+  const auto summary = aeval::testing::read_only_run(dir / "out").summary;
+  EXPECT_FALSE(summary["aggregations"]["by-kind"]["wer"].contains("groups")) << summary.dump();
+}
+
 TEST(RunArgumentsE2E, EverySampleFailedExitsThreeWhateverTheLimit) {
   TempDir dir;
   write_run_inputs(dir, 2, 0);

@@ -72,5 +72,12 @@ TEST(SummaryTable, ShowsMetricsIntervalsGroupsAndCounts) {
             "samples 3, failed 1 (fail_rate 0.3333); 3.5 s of audio\n");
 }
 
+// A run without a model (a dataset scored as it is) gave no model any audio: no "0.0 s of audio".
+TEST(SummaryTable, NoAudioGivenToAModelIsNotShownAsZeroSeconds) {
+  const json summary = {{"metrics", json::object()}, {"aggregations", json::object()},
+                        {"counts", {{"samples", 2}, {"failed", 0}}}, {"fail_rate", 0.0}, {"audio_seconds", 0.0}};
+  EXPECT_EQ(format_summary_table(summary), "metric                value  detail\nsamples 2, failed 0 (fail_rate 0.0000)\n");
+}
+
 }  // namespace
 }  // namespace aeval::report

@@ -23,6 +23,7 @@ struct LeaderboardColumn {
   std::string dataset, metric;
   std::string rule;    // how it enters the average ("100 − 100·x", ...); "" : not averaged
   std::string scorer;  // the model that produced the scores (an ASR model, a MOS predictor, DNSMOS); "": none
+  std::optional<bool> higher_is_better;  // unknown for a metric aeval does not know
 };
 
 struct LeaderboardRow {
@@ -49,7 +50,8 @@ struct Leaderboard {
   std::string task;
   std::vector<std::string> datasets;
   std::vector<LeaderboardColumn> columns;  // per dataset, in the task's evaluator order
-  std::vector<LeaderboardRow> rows;        // best normalized average first; a row per model and prompt
+  std::vector<LeaderboardRow> rows;        // a row per model and prompt: best normalized average first, or
+                                           // without one, best in the first column whose direction is known
   std::vector<PromptSpread> prompt_spreads;  // models that ran the task with several prompts
   std::vector<PublishedCheck> published;     // filled by check_published
   std::vector<metrics::LeaderboardScale> scales;  // per column: how it enters the average
