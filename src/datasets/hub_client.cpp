@@ -42,7 +42,7 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
     std::string value = line.substr(colon + 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
     if (name == "link") reply.link = value;
-    if (name == "retry-after") reply.retry_after = std::strtol(value.c_str(), nullptr, 10);
+    if (name == "retry-after") reply.retry_after = retry_after_seconds(value).value_or(0);
     if (name == "ratelimit" && reply.retry_after == 0) reply.retry_after = rate_limit_reset_seconds(value).value_or(0);
   }
   return size * count;
@@ -247,27 +247,46 @@ std::vector<HubFile> HubClient::list_files(const std::string& repo, const std::s
   std::vector<HubFile> files;
   while (!url.empty()) {
     std::string next;
-    const nlohmann::json page = get_json(url, &next, repo);
-    if (!page.is_array()) throw Error(ErrorCategory::network, url + ": the file listing is not a JSON array");
-    for (const auto& entry : page) {
-      if (!entry.is_object() || entry.value("type", "") != "file") continue;
-      HubFile file;
-      file.path = entry.value("path", "");
-      file.size = entry.value("size", std::uint64_t(0));
-      if (entry.contains("lfs") && entry["lfs"].is_object()) {
-        file.sha256 = entry["lfs"].value("oid", "");
-        file.size = entry["lfs"].value("size", file.size);
-      } else if (entry.contains("oid") && entry["oid"].is_string() && is_commit_id(entry["oid"].get<std::string>())) {
-        file.git_blob_id = entry["oid"].get<std::string>();  // 40 hex digits, as a commit id
-      }
-      if (file.path.empty()) continue;
-      if (!safe_repository_path(file.path))
-        throw Error(ErrorCategory::data, fmt::format("{}: the listing names '{}', a path outside the repository; "
-                                                     "refused before anything is written",
-                                                     url, file.path.substr(0, 200)));
-      files.push_back(std::move(file));
-    }
+    for (auto& file : hub_listing_files(get_json(url, &next, repo), url)) files.push_back(std::move(file));
     url = next;
+  }
+  return files;
+}
+
+std::vector<HubFile> hub_listing_files(const nlohmann::json& page, const std::string& url) {
+  if (!page.is_array()) throw Error(ErrorCategory::network, url + ": the file listing is not a JSON array");
+  const auto malformed = [&](const std::string& what) {
+    return Error(ErrorCategory::data, fmt::format("{}: a malformed file listing ({})", url, what));
+  };
+  // A field of the given JSON type, or `fallback` when absent; another type is malformed.
+  const auto text = [&](const nlohmann::json& object, const char* key) -> std::string {
+    if (!object.contains(key) || object[key].is_null()) return "";
+    if (!object[key].is_string()) throw malformed(fmt::format("'{}' is not text", key));
+    return object[key].get<std::string>();
+  };
+  const auto size = [&](const nlohmann::json& object, std::uint64_t fallback) -> std::uint64_t {
+    if (!object.contains("size") || object["size"].is_null()) return fallback;
+    if (!object["size"].is_number_unsigned()) throw malformed("'size' is not a byte count");
+    return object["size"].get<std::uint64_t>();
+  };
+  std::vector<HubFile> files;
+  for (const auto& entry : page) {
+    if (!entry.is_object() || !entry.contains("type") || entry["type"] != "file") continue;
+    HubFile file;
+    file.path = text(entry, "path");
+    file.size = size(entry, 0);
+    if (entry.contains("lfs") && entry["lfs"].is_object()) {
+      file.sha256 = text(entry["lfs"], "oid");
+      file.size = size(entry["lfs"], file.size);
+    } else if (const std::string oid = text(entry, "oid"); is_commit_id(oid)) {
+      file.git_blob_id = oid;  // 40 hex digits, as a commit id
+    }
+    if (file.path.empty()) continue;
+    if (!safe_repository_path(file.path))
+      throw Error(ErrorCategory::data, fmt::format("{}: the listing names '{}', a path outside the repository; "
+                                                   "refused before anything is written",
+                                                   url, file.path.substr(0, 200)));
+    files.push_back(std::move(file));
   }
   return files;
 }

@@ -27,6 +27,10 @@ struct HubFile {
 bool safe_repository_path(const std::string& path);
 // A commit id as the Hub writes it: 40 lowercase hex digits.
 bool is_commit_id(const std::string& text);
+// The files of one page of the Hub's tree listing (a JSON array; folders and other entries are skipped).
+// Throws aeval::Error naming `url`: (network) for a page that is not an array, (data) for an entry whose
+// fields have the wrong types or whose path leaves the repository. Untrusted input: fuzz/hub_listing.cpp.
+std::vector<HubFile> hub_listing_files(const nlohmann::json& page, const std::string& url);
 
 class HubClient {
  public:

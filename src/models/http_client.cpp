@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "aeval/error.hpp"
+#include "util/download.hpp"
 
 namespace aeval::models {
 
@@ -221,8 +222,7 @@ struct HttpClient::Impl {
     } else {
       t->response.status = 0;
       t->response.transport_error = t->error[0] ? t->error : curl_easy_strerror(code);
-      t->response.unreachable =
-          code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY;
+      t->response.unreachable = host_unreachable(code);
     }
     curl_easy_reset(easy);
     idle.push_back(easy);

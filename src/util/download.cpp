@@ -94,7 +94,7 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
     t.range_total.reset();
     t.chunked = false;
   } else if (const auto v = value("retry-after:")) {
-    t.retry_after = long(decimal(*v).value_or(0));
+    t.retry_after = retry_after_seconds(*v).value_or(0);
   } else if (const auto v = value("ratelimit:"); v && t.retry_after == 0) {
     t.retry_after = rate_limit_reset_seconds(std::string(*v)).value_or(0);
   } else if (const auto v = value("content-length:")) {
@@ -357,12 +357,19 @@ class Downloads {
 
 }  // namespace
 
+std::optional<long> retry_after_seconds(std::string_view header_value) {
+  constexpr std::uint64_t kDay = 86400;
+  const auto seconds = decimal(header_value);
+  if (!seconds) return std::nullopt;
+  return long(std::min(*seconds, kDay));
+}
+
 std::optional<long> rate_limit_reset_seconds(const std::string& header_value) {
   for (std::size_t at = header_value.find(';'); at != std::string::npos; at = header_value.find(';', at + 1)) {
     std::size_t key = at + 1;
     while (key < header_value.size() && header_value[key] == ' ') ++key;
     if (header_value.compare(key, 2, "t=") != 0) continue;
-    if (const auto seconds = decimal(std::string_view(header_value).substr(key + 2))) return long(*seconds);
+    if (const auto seconds = retry_after_seconds(std::string_view(header_value).substr(key + 2))) return seconds;
   }
   return std::nullopt;
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aeval {
@@ -37,6 +38,9 @@ bool host_unreachable(int curl_code);
 // Seconds until a rate limit's window resets, from the Hub's header
 // `RateLimit: "api";r=0;t=SECONDS` (IETF draft RateLimit fields); none when absent.
 std::optional<long> rate_limit_reset_seconds(const std::string& header_value);
+// Seconds a `Retry-After` header asks to wait (its delay-seconds form); none when it says no number.
+// Both are capped at a day: a server's number is never trusted to fit an integer's arithmetic.
+std::optional<long> retry_after_seconds(std::string_view header_value);
 
 struct DownloadOptions {
   std::vector<std::string> headers;   // e.g. "Authorization: Bearer …" (never logged or stored)

@@ -73,6 +73,28 @@ TEST(HubHostileNames, OrdinaryNamesStillWork) {
     EXPECT_FALSE(aeval::datasets::safe_repository_path(bad)) << bad;
 }
 
+// A listing whose fields have the wrong types is malformed data, never another exception (nlohmann's
+// type_error used to reach `main` as an internal error).
+TEST(HubHostileNames, AListingOfWrongTypesIsMalformed) {
+  const std::string url = "https://hub.test/api/datasets/a/b/tree/main";
+  for (const char* page : {R"([{"type": "file", "path": 7}])", R"([{"type": "file", "path": "a", "size": "big"}])",
+                           R"([{"type": "file", "path": "a", "lfs": {"oid": 1}}])",
+                           R"([{"type": "file", "path": "a", "size": -1}])"}) {
+    try {
+      aeval::datasets::hub_listing_files(nlohmann::json::parse(page), url);
+      ADD_FAILURE() << page << " was read";
+    } catch (const aeval::Error& e) {
+      EXPECT_EQ(e.category(), aeval::ErrorCategory::data) << page;
+      EXPECT_NE(std::string(e.what()).find("a malformed file listing"), std::string::npos) << e.what();
+    }
+  }
+  const auto files = aeval::datasets::hub_listing_files(
+      nlohmann::json::parse(R"([{"type": "directory", "path": "d"}, {"type": "file", "path": "d/x", "size": 3}])"), url);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].path, "d/x");
+  EXPECT_EQ(files[0].size, 3u);
+}
+
 // A file the Hub keeps in git (no LFS record) is listed with its git blob id only: a download
 // corrupted in transit, of the right size, is caught by it, fetched again once, then refused.
 TEST(HubHostileNames, AFileKeptInGitIsCheckedByItsGitBlobId) {

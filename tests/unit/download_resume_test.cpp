@@ -134,4 +134,16 @@ TEST(DownloadLength, AWholeBodyOfItsStatedLengthIsCached) {
   EXPECT_EQ(aeval::testing::read_bytes(dir / "clip.mp3"), std::string(5000, 'a'));
 }
 
+// The waits a server asks for, read as numbers it cannot make overflow: a Retry-After of twenty digits
+// once became LONG_MAX, and the Hub client's "+ 1 second" overflowed it.
+TEST(ServerWaits, RetryAfterAndRateLimitAreCappedAtADay) {
+  EXPECT_EQ(aeval::retry_after_seconds(" 120"), 120);
+  EXPECT_EQ(aeval::retry_after_seconds("99999999999999999999"), std::nullopt);  // not a 64-bit number: no wait said
+  EXPECT_EQ(aeval::retry_after_seconds("9223372036854775807"), 86400);
+  EXPECT_EQ(aeval::retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT"), std::nullopt);
+  EXPECT_EQ(aeval::rate_limit_reset_seconds("\"api\";r=0;t=217"), 217);
+  EXPECT_EQ(aeval::rate_limit_reset_seconds("\"api\";r=0;t=18446744073709551615"), 86400);
+  EXPECT_EQ(aeval::rate_limit_reset_seconds("\"api\";r=0"), std::nullopt);
+}
+
 }  // namespace
