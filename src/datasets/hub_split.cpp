@@ -42,6 +42,16 @@ struct Resolved {
   std::vector<HubFile> files;
 };
 
+// A text field of the dataset card's YAML (as the Hub gives it in JSON), or `fallback` when absent: a
+// number written bare (`config_name: 2024`) is its text; a list or a map there is a malformed card.
+std::string card_text(const nlohmann::json& object, const char* key, const std::string& fallback) {
+  if (!object.contains(key) || object[key].is_null()) return fallback;
+  const nlohmann::json& v = object[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number() || v.is_boolean()) return v.dump();
+  throw Error(ErrorCategory::data, fmt::format("the dataset card's configs: '{}' is {}, not text", key, v.type_name()));
+}
+
 // The configs the dataset's README declares (cardData.configs), or an empty array.
 nlohmann::json card_configs(const nlohmann::json& info) {
   const auto configs = info.contains("cardData") && info["cardData"].is_object()
@@ -57,8 +67,8 @@ const nlohmann::json* card_config(const nlohmann::json& configs, const std::stri
   int count = 0;
   for (const auto& c : configs) {
     if (!c.is_object()) continue;
-    if (c.value("config_name", "default") == wanted) return &c;
-    if (c.value("default", false) == true) marked = &c;
+    if (card_text(c, "config_name", "default") == wanted) return &c;
+    if (c.contains("default") && c["default"] == true) marked = &c;
     only = &c;
     ++count;
   }
@@ -77,14 +87,14 @@ std::optional<DeclaredSplit> declared_split(const nlohmann::json& info, const Hu
   if (configs.empty()) return std::nullopt;
   std::set<std::string> names, splits;
   for (const auto& c : configs)
-    if (c.is_object()) names.insert(c.value("config_name", "default"));
+    if (c.is_object()) names.insert(card_text(c, "config_name", "default"));
   const nlohmann::json* c = card_config(configs, r.config);
   if (!c)
     throw Error(ErrorCategory::data, fmt::format("the dataset {} has no config '{}'{}", r.repo, r.config,
                                                  choices("configs", r.config, names)));
-  DeclaredSplit declared{c->value("data_dir", ""), std::nullopt};
+  DeclaredSplit declared{card_text(*c, "data_dir", ""), std::nullopt};
   while (!declared.data_dir.empty() && declared.data_dir.back() == '/') declared.data_dir.pop_back();
-  const auto data_files = c->value("data_files", nlohmann::json());
+  const auto data_files = c->contains("data_files") ? (*c)["data_files"] : nlohmann::json();
   if (data_files.is_null()) return declared;  // a data_dir alone: `datasets` infers the splits inside it
   const auto patterns_of = [](const nlohmann::json& p) {
     std::vector<std::string> out;
@@ -100,9 +110,9 @@ std::optional<DeclaredSplit> declared_split(const nlohmann::json& info, const Hu
   } else if (data_files.is_array()) {
     for (const auto& d : data_files) {
       if (!d.is_object()) continue;
-      const std::string split = d.value("split", "train");
+      const std::string split = card_text(d, "split", "train");
       splits.insert(split);
-      if (split == r.split) return DeclaredSplit{declared.data_dir, patterns_of(d.value("path", nlohmann::json()))};
+      if (split == r.split) return DeclaredSplit{declared.data_dir, patterns_of(d.contains("path") ? d["path"] : nlohmann::json())};
     }
   }
   throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') has no split '{}'{}", r.repo, r.config,
@@ -221,11 +231,11 @@ Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::st
 std::vector<std::string> all_splits(const HubClient& hub, const nlohmann::json& info, const HubSplitRequest& r) {
   const nlohmann::json configs = card_configs(info);
   if (const nlohmann::json* c = card_config(configs, r.config)) {
-    const auto data_files = c->value("data_files", nlohmann::json());
+    const auto data_files = c->contains("data_files") ? (*c)["data_files"] : nlohmann::json();
     if (!data_files.is_array() || data_files.empty() || !data_files[0].is_object()) return {"train"};
     std::vector<std::string> splits;
     for (const auto& d : data_files) {
-      const std::string split = d.is_object() ? d.value("split", "train") : "train";
+      const std::string split = d.is_object() ? card_text(d, "split", "train") : "train";
       if (std::find(splits.begin(), splits.end(), split) == splits.end()) splits.push_back(split);
     }
     return splits;

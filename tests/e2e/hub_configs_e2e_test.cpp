@@ -67,4 +67,17 @@ TEST(HubConfigs, NamingNoConfigTakesTheOneDatasetsTakes) {
             std::string::npos);
 }
 
+// A card's YAML written by hand: a bare number is text (`config_name: 2024`), and a list where text is due is a
+// malformed card, said so, not an internal error (nlohmann's type_error reached `main`).
+TEST(HubConfigs, ACardsNumbersAreTextAndItsWrongTypesAreErrors) {
+  DeclaredHub hub;
+  const std::vector<std::string> paths = {"a/x.parquet", "b/y.parquet"};
+  EXPECT_EQ(hub.fetch(paths, R"([{"config_name": 2024, "data_files": [{"split": 1, "path": "a/*"}]}])", "2024", "1"),
+            "a/x.parquet ");
+  const std::string wrong = hub.fetch(paths, R"([{"config_name": ["x"], "data_files": "a/*"}])", "x", "train");
+  EXPECT_NE(wrong.find("the dataset card's configs: 'config_name' is array, not text"), std::string::npos) << wrong;
+  const std::string data_dir = hub.fetch(paths, R"([{"config_name": "c", "data_dir": {"a": 1}}])", "c", "test");
+  EXPECT_NE(data_dir.find("'data_dir' is object, not text"), std::string::npos) << data_dir;
+}
+
 }  // namespace
