@@ -77,6 +77,18 @@ if [ -f "$transcripts" ]; then
   gzip -dc "$transcripts" | split -l 40 - "$out/asterisk_transcripts/seeds/core-sounds-en-"
 fi
 
+# An example folder as an archive in each format the extractor reads.
+if [ -d "$src/examples/asr" ]; then
+  packed="$out/archive/packed"
+  mkdir -p "$packed"
+  tar -C "$src/examples" -cf "$packed/examples.tar" asr
+  gzip -c "$packed/examples.tar" > "$packed/examples.tar.gz"
+  xz -c "$packed/examples.tar" > "$packed/examples.tar.xz" 2>/dev/null || true
+  (cd "$src/examples" && python3 -m zipfile -c "$packed/examples.zip" asr) 2>/dev/null || true
+  for f in "$packed"/*; do seed archive "$f"; done
+  rm -rf "$packed"
+fi
+
 for dir in "$out"/*/seeds; do
   echo "$(basename "$(dirname "$dir")"): $(find "$dir" -type f | wc -l) seeds"
 done
