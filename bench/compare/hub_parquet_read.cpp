@@ -1,7 +1,8 @@
 // Reading audio from a Hub-style Parquet split, against decoding the same
 // clips from memory. The split holds the Asterisk prompts as 16-bit WAV bytes
-// (struct of bytes and path, 100 rows per row group as the `datasets` library
-// writes audio), repeated SCALE times, in the cache layout of a `huggingface`
+// (struct of bytes and path; asked for 100 rows per row group as the `datasets`
+// library writes audio, but DuckDB writes at least 2,048: bench/README.md),
+// repeated SCALE times, in the cache layout of a `huggingface`
 // entry pinned to a commit, so loading it never asks the network.
 //
 //   aeval_bench_parquet prepare WORK SCALE   writes the split (once per scale)
