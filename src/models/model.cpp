@@ -1,6 +1,10 @@
 #include "aeval/models/model.hpp"
 
+#include <fmt/format.h>
+
 #include <future>
+
+#include "aeval/error.hpp"
 
 namespace aeval::models {
 
@@ -8,6 +12,23 @@ namespace {
 thread_local WaitObserver* observer = nullptr;
 thread_local int waits = 0;
 }  // namespace
+
+std::string text_to_speak(const Request& request) {
+  std::string text;
+  if (request.fields.contains("text") && request.fields["text"].is_string()) {
+    text = request.fields["text"];
+  } else {
+    for (auto m = request.messages.rbegin(); m != request.messages.rend() && text.empty(); ++m) {
+      if (m->role != "user") continue;
+      for (const auto& part : m->parts)
+        if (part.type == Part::Type::text) text += (text.empty() ? "" : " ") + part.text;
+      break;
+    }
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(ErrorCategory::data, fmt::format("sample '{}': nothing to speak (the prompt gave no text)", request.sample_id));
+  return text;
+}
 
 void observe_waits(WaitObserver* o) { observer = o; }
 

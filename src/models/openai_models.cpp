@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -114,6 +115,14 @@ class OpenAiBase : public Model {
 
   [[noreturn]] void fail(std::string message) const { throw redacted(std::move(message)); }
 
+  // A 2xx body as the endpoint answers: by default a JSON object (nullopt when it is not).
+  virtual std::optional<nlohmann::json> reply_of(const std::string& body) const {
+    auto j = nlohmann::json::parse(body, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    return j;
+  }
+  virtual const char* what_reply_is() const { return "a JSON object"; }
+
   OpenAiConfig config_;
   nlohmann::json identity_;
 
@@ -139,11 +148,16 @@ class OpenAiBase : public Model {
     if (r.status >= 200 && r.status < 300) {
       has_answered_ = true;
       met_dead_end(std::nullopt);
-      auto j = nlohmann::json::parse(r.body, nullptr, false);
-      if (j.is_discarded() || !j.is_object())
-        return end(c, redacted(fmt::format("{}{} answered sample '{}' with something that is not a JSON object: {}", base,
-                                           c->path, c->sample_id, r.body.substr(0, 200))));
-      return end(c, nullptr, std::move(j));
+      std::optional<nlohmann::json> j;
+      try {
+        j = reply_of(r.body);
+      } catch (const Error& e) {
+        return end(c, redacted(fmt::format("{}{} answered sample '{}': {}", base, c->path, c->sample_id, e.what())));
+      }
+      if (!j)
+        return end(c, redacted(fmt::format("{}{} answered sample '{}' with something that is not {}: {}", base, c->path,
+                                           c->sample_id, what_reply_is(), r.body.substr(0, 200))));
+      return end(c, nullptr, std::move(*j));
     }
     const std::string last = fmt::format("{}{}: {}", base, c->path, reason(r));
     if (const auto advice = dead_end(r)) {
@@ -230,6 +244,9 @@ class OpenAiChat final : public OpenAiBase {
     if (!config_.stop.empty()) parameters["stop"] = config_.stop;
     if (config_.logprobs) parameters["logprobs"] = true;
     if (config_.top_logprobs > 0) parameters["top_logprobs"] = config_.top_logprobs;
+    if (!config_.modalities.empty()) parameters["modalities"] = config_.modalities;
+    if (speaks()) parameters["audio"] = {{"voice", config_.voice}, {"format", config_.audio_format}};
+    if (config_.stream) parameters["stream"] = true;
     parameters_ = parameters;
     identity_["parameters"] = parameters;
   }
@@ -238,13 +255,33 @@ class OpenAiChat final : public OpenAiBase {
     exchange(
         "/chat/completions", request, std::move(done), [&] { return body_of(request); },
         [this, id = request.sample_id](const nlohmann::json& reply) {
-          if (auto response = chat_response(reply)) return std::move(*response);
-          fail(fmt::format("the answer to sample '{}' has no choices[0].message.content: {}", id,
-                           reply.dump().substr(0, 200)));
+          std::optional<Response> response;
+          try {
+            response = chat_response(reply, config_.audio_format);
+          } catch (const Error& e) {
+            fail(fmt::format("sample '{}': {}", id, e.what()));
+          }
+          if (!response)
+            fail(fmt::format("the answer to sample '{}' has no choices[0].message.content{}: {}", id,
+                             speaks() ? " or .audio" : "", reply.dump().substr(0, 200)));
+          if (speaks() && !response->audio)
+            fail(fmt::format("sample '{}': asked for a spoken answer (modalities {}), the answer has no audio", id,
+                             nlohmann::json(config_.modalities).dump()));
+          return std::move(*response);
         });
   }
 
  private:
+  bool speaks() const {
+    return std::find(config_.modalities.begin(), config_.modalities.end(), "audio") != config_.modalities.end();
+  }
+  std::optional<nlohmann::json> reply_of(const std::string& body) const override {
+    return config_.stream ? streamed_reply(body) : OpenAiBase::reply_of(body);
+  }
+  const char* what_reply_is() const override {
+    return config_.stream ? "a stream of server-sent events" : "a JSON object";
+  }
+
   HttpRequest body_of(const Request& request) const {
     nlohmann::json messages = nlohmann::json::array();
     const auto audio_part = [&](std::size_t index) {
@@ -304,33 +341,52 @@ class OpenAiTranscription final : public OpenAiBase {
   }
 };
 
+// /audio/speech: the prompt's text read aloud; the body is the audio itself.
+class OpenAiSpeech final : public OpenAiBase {
+ public:
+  explicit OpenAiSpeech(OpenAiConfig config) : OpenAiBase(std::move(config), "openai_speech") {
+    identity_["voice"] = config_.voice;
+    identity_["audio_format"] = config_.audio_format;
+  }
+
+  void infer(Request request, Completion done) override {
+    exchange(
+        "/audio/speech", request, std::move(done),
+        [&] {
+          HttpRequest http;
+          http.headers = {"Content-Type: application/json"};
+          http.body = nlohmann::json{{"model", config_.model}, {"input", text_to_speak(request)},
+                                     {"voice", config_.voice}, {"response_format", config_.audio_format}}
+                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          return http;
+        },
+        [this, id = request.sample_id](const nlohmann::json& reply) {
+          Response response;
+          try {
+            response.audio = answer_audio(reply.get_ref<const std::string&>(), config_.audio_format,
+                                          fmt::format("the speech of sample '{}'", id));
+          } catch (const Error& e) {
+            fail(e.what());
+          }
+          return response;
+        });
+  }
+
+ private:
+  // The audio's bytes, as a JSON string for the base class to carry.
+  std::optional<nlohmann::json> reply_of(const std::string& body) const override { return nlohmann::json(body); }
+  const char* what_reply_is() const override { return "audio"; }
+};
+
 }  // namespace
-
-std::optional<Response> chat_response(const nlohmann::json& reply) {
-  const nlohmann::json* choice = reply.contains("choices") && reply["choices"].is_array() && !reply["choices"].empty()
-                                     ? &reply["choices"][0]
-                                     : nullptr;
-  if (!choice || !choice->contains("message") || !(*choice)["message"].contains("content") ||
-      !(*choice)["message"]["content"].is_string())
-    return std::nullopt;
-  Response response;
-  response.text = (*choice)["message"]["content"];
-  if (choice->contains("logprobs") && !(*choice)["logprobs"].is_null()) response.logprobs = (*choice)["logprobs"];
-  return response;
-}
-
-std::optional<Response> transcription_response(const nlohmann::json& reply) {
-  if (!reply.contains("text") || !reply["text"].is_string()) return std::nullopt;
-  Response response;
-  response.text = reply["text"];
-  return response;
-}
 
 std::unique_ptr<Model> make_openai_chat(const OpenAiConfig& config) { return std::make_unique<OpenAiChat>(config); }
 
 std::unique_ptr<Model> make_openai_transcription(const OpenAiConfig& config) {
   return std::make_unique<OpenAiTranscription>(config);
 }
+
+std::unique_ptr<Model> make_openai_speech(const OpenAiConfig& config) { return std::make_unique<OpenAiSpeech>(config); }
 
 namespace {
 namespace arg = pipeline::arg;
@@ -399,13 +455,37 @@ std::optional<YAML::Node> uea_gpt(const YAML::Node& uea, const std::filesystem::
   return args;
 }
 
+// UltraEval-Audio's AdvancedGPT(model_name, modalities, voice, audio_format, base_url, api_key,
+// sample_params): chat completions with spoken answers; the key from $OPENAI_API_KEY.
+std::optional<YAML::Node> uea_advanced_gpt(const YAML::Node& uea, const std::filesystem::path&) {
+  YAML::Node args, gpt;
+  args["base_url"] = "https://api.openai.com/v1";
+  for (const auto& item : uea) {
+    const std::string key = item.first.Scalar();
+    if (key == "modalities" || key == "voice" || key == "audio_format" || key == "base_url") args[key] = item.second;
+    else if (key == "api_key")
+      throw Error(ErrorCategory::config, "a key written in the entry (api_key): aeval reads keys from the environment");
+    else gpt[key] = item.second;
+  }
+  const YAML::Node rest = *uea_gpt(gpt, {});
+  for (const auto& item : rest)
+    if (item.first.Scalar() != "base_url") args[item.first.Scalar()] = item.second;
+  return args;
+}
+
 const ModelClasses::Registration kOpenAiChatClass{
-    {pipeline::Kind::model, "openai_chat", "An OpenAI-compatible chat completions endpoint, text and audio input, logprobs",
+    {pipeline::Kind::model, "openai_chat",
+     "An OpenAI-compatible chat completions endpoint: text and audio input, logprobs, spoken answers",
      remote_args({arg::optional_number("temperature"), arg::optional_integer("max_tokens"), arg::optional_integer("seed"),
                   arg::texts("stop", {}), arg::boolean("logprobs", false, "return token log-probabilities"),
-                  arg::integer("top_logprobs", 0, "alternatives per token")}),
+                  arg::integer("top_logprobs", 0, "alternatives per token"),
+                  arg::texts("modalities", {}, "output modalities sent, e.g. [text, audio] for spoken answers (none: not sent)"),
+                  arg::text("voice", OpenAiConfig{}.voice, "the voice of spoken answers"),
+                  arg::choice("audio_format", OpenAiConfig{}.audio_format, {"wav", "mp3", "flac", "opus", "pcm16"},
+                              "the format of spoken answers (pcm16: raw 24 kHz)"),
+                  arg::boolean("stream", false, "ask for server-sent events and join them into the answer")}),
      {},
-     {{"audio_evals.models.openai.GPT", uea_gpt}}},
+     {{"audio_evals.models.openai.GPT", uea_gpt}, {"audio_evals.models.openai.AdvancedGPT", uea_advanced_gpt}}},
     [](const pipeline::Args& args) {
       OpenAiConfig config = remote_config(args);
       config.temperature = args.optional_number("temperature");
@@ -414,7 +494,25 @@ const ModelClasses::Registration kOpenAiChatClass{
       config.stop = args.strings("stop");
       config.logprobs = args.boolean("logprobs");
       config.top_logprobs = args.integer("top_logprobs");
+      config.modalities = args.strings("modalities");
+      config.voice = args.text("voice");
+      config.audio_format = args.text("audio_format");
+      config.stream = args.boolean("stream");
       return make_openai_chat(config);
+    }};
+
+const ModelClasses::Registration kOpenAiSpeechClass{
+    {pipeline::Kind::model, "openai_speech",
+     "An OpenAI-compatible /audio/speech endpoint: text to speech (the prompt's text field, or its last user turn)",
+     remote_args({arg::text("voice", OpenAiConfig{}.voice, "the voice"),
+                  arg::choice("audio_format", OpenAiConfig{}.audio_format, {"wav", "mp3", "flac", "opus", "pcm16"},
+                              "the response_format asked for (pcm16: raw 24 kHz)")})},
+    [](const pipeline::Args& args) {
+      OpenAiConfig config = remote_config(args);
+      config.input_sample_rate = 0;  // it reads text alone
+      config.voice = args.text("voice");
+      config.audio_format = args.text("audio_format");
+      return make_openai_speech(config);
     }};
 
 const ModelClasses::Registration kOpenAiTranscriptionClass{

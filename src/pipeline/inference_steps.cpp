@@ -62,9 +62,9 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
 }
 
 void InferenceSteps::conclude(Work& w, models::Response response) {
-  if (!w.cached && !w.cache_key.empty() && !response.audio) cache_->put(w.cache_key, response);  // the cache keeps text
+  if (!w.cached && !w.cache_key.empty()) cache_->put(w.cache_key, response);
   w.record["prediction"] = response.text;
-  if (response.audio) {  // codecs, TTS: the audio goes next to the run, the record names it
+  if (response.audio) {  // codecs, TTS, spoken answers: the audio goes next to the run, the record names it
     w.stage = "output";
     const std::string name = output_audio_name(w.position);
     std::filesystem::create_directories(run_dir_ / "outputs");

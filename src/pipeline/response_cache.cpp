@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/sha256.hpp"
 #include "util/sqlite.hpp"
@@ -18,6 +19,8 @@ ResponseCache::ResponseCache(const std::filesystem::path& file) {
   db_->exec("CREATE TABLE IF NOT EXISTS responses(key TEXT PRIMARY KEY, response TEXT NOT NULL)");
   // Embeddings beside their response: the values as little-endian float64, the shape in the response.
   db_->exec("CREATE TABLE IF NOT EXISTS embeddings(key TEXT PRIMARY KEY, data BLOB NOT NULL)");
+  // Spoken answers by content: a float32 WAV under its SHA-256, which the response names.
+  db_->exec("CREATE TABLE IF NOT EXISTS audio(sha256 TEXT PRIMARY KEY, wav BLOB NOT NULL)");
 }
 
 ResponseCache::~ResponseCache() = default;
@@ -47,6 +50,19 @@ std::optional<models::Response> ResponseCache::get(const std::string& key) const
     std::memcpy(array.values.data(), data.data(), data.size());
     r.embedding = std::move(array);
   }
+  if (j.contains("audio")) {
+    const std::string digest = j["audio"].is_string() ? j["audio"].get<std::string>() : "";
+    detail::Statement a(*db_, "SELECT wav FROM audio WHERE sha256 = ?");
+    a.bind(1, digest);
+    if (!a.step()) return std::nullopt;
+    const std::string wav = a.blob(0);
+    if (sha256_hex(wav) != digest) return std::nullopt;  // damaged: ask the model again
+    try {
+      r.audio = decode_audio_bytes(wav, "the cached answer " + digest);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
   return r;
 }
 
@@ -61,6 +77,14 @@ void ResponseCache::put(const std::string& key, const models::Response& response
     detail::Statement(*db_, "INSERT OR REPLACE INTO embeddings(key, data) VALUES(?, ?)")
         .bind(1, key)
         .bind_blob(2, std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double)))
+        .step();
+  }
+  if (response.audio) {  // the audio first too, stored once however many answers say it
+    const std::string wav = encode_wav(*response.audio, WavEncoding::float32);
+    stored["audio"] = sha256_hex(wav);
+    detail::Statement(*db_, "INSERT OR IGNORE INTO audio(sha256, wav) VALUES(?, ?)")
+        .bind(1, stored["audio"].get<std::string>())
+        .bind_blob(2, wav)
         .step();
   }
   detail::Statement(*db_, "INSERT OR REPLACE INTO responses(key, response) VALUES(?, ?)")
@@ -107,10 +131,16 @@ std::size_t ResponseCache::import(const std::filesystem::path& other) {
     }
     if (found != 2) throw refuse();
   }
+  bool has_audio = false;  // caches from before spoken answers have no audio table
+  {
+    detail::Statement audio(*db_, "SELECT count(*) FROM other.sqlite_master WHERE type = 'table' AND name = 'audio'");
+    has_audio = audio.step() && audio.integer(0) == 1;
+  }
   db_->exec("BEGIN IMMEDIATE");
   try {
-    // Embeddings first, as put() does: a response never lands without its embedding.
+    // Embeddings and audio first, as put() does: a response never lands without them.
     db_->exec("INSERT OR IGNORE INTO embeddings(key, data) SELECT key, data FROM other.embeddings");
+    if (has_audio) db_->exec("INSERT OR IGNORE INTO audio(sha256, wav) SELECT sha256, wav FROM other.audio");
     db_->exec("INSERT OR IGNORE INTO responses(key, response) SELECT key, response FROM other.responses");
     const auto added = std::size_t(sqlite3_changes(db_->handle()));
     db_->exec("COMMIT");

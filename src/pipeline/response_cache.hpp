@@ -1,6 +1,7 @@
 #pragma once
 // Model responses keyed by a content hash of (model identity, sample id,
-// rendered request, audio bytes), in $XDG_CACHE_HOME/aeval/responses.sqlite
+// rendered request, audio bytes), spoken answers with their audio (kept once
+// by content, checked by its SHA-256 when read back), in $XDG_CACHE_HOME/aeval/responses.sqlite
 // ($AEVAL_RESPONSE_CACHE names another file), so a re-run or a rescore never
 // pays twice for the same inference. Safe for several aeval processes of one
 // machine at once (SQLite WAL); processes on several machines write caches of

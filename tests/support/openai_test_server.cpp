@@ -7,6 +7,8 @@
 
 #include <chrono>
 
+#include "util/base64.hpp"
+
 namespace aeval::testing {
 
 namespace {
@@ -30,6 +32,31 @@ void widen_backlog(int port) {
       ::listen(fd, 1024);
   }
   closedir(fds);
+}
+
+// A chat answer as server-sent events: the text (or the spoken answer's base64 and transcript)
+// in three deltas each, then [DONE].
+std::string streamed(const ScriptedReply& reply) {
+  const auto thirds = [](const std::string& s) {
+    const std::size_t n = s.size() / 3;
+    return std::vector<std::string>{s.substr(0, n), s.substr(n, n), s.substr(2 * n)};
+  };
+  std::string events;
+  const auto event = [&](const nlohmann::json& delta) {
+    events += "data: " +
+              nlohmann::json{{"id", "test"}, {"object", "chat.completion.chunk"},
+                             {"choices", {{{"index", 0}, {"delta", delta}}}}}
+                  .dump() +
+              "\n\n";
+  };
+  event({{"role", "assistant"}});
+  if (reply.audio.empty()) {
+    for (const auto& piece : thirds(reply.text)) event({{"content", piece}});
+  } else {
+    const auto data = thirds(util::base64(reply.audio)), transcript = thirds(reply.text);
+    for (std::size_t k = 0; k < 3; ++k) event({{"audio", {{"id", "audio-1"}, {"data", data[k]}, {"transcript", transcript[k]}}}});
+  }
+  return events + "data: [DONE]\n\n";
 }
 
 }  // namespace
@@ -67,13 +94,22 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
     }
     const ScriptedReply reply = script_(r, index);
     if (reply.delay_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(reply.delay_seconds));
-    std::string body = reply.body;
+    std::string body = reply.body, content_type = "application/json";
     if (body.empty()) {
       if (r.path.find("/audio/transcriptions") != std::string::npos) {
         body = nlohmann::json{{"text", reply.text}}.dump();
+      } else if (r.path.find("/audio/speech") != std::string::npos) {
+        body = reply.audio;
+        content_type = "audio/wav";
+      } else if (r.body.is_object() && r.body.value("stream", false)) {
+        body = streamed(reply);
+        content_type = "text/event-stream";
       } else {
-        nlohmann::json choice = {{"index", 0}, {"message", {{"role", "assistant"}, {"content", reply.text}}},
-                                 {"finish_reason", "stop"}};
+        nlohmann::json message = {{"role", "assistant"}, {"content", reply.text}};
+        if (!reply.audio.empty())
+          message = {{"role", "assistant"}, {"content", nullptr},
+                     {"audio", {{"id", "audio-1"}, {"data", util::base64(reply.audio)}, {"transcript", reply.text}}}};
+        nlohmann::json choice = {{"index", 0}, {"message", message}, {"finish_reason", "stop"}};
         if (!reply.logprobs.is_null()) choice["logprobs"] = reply.logprobs;
         body = nlohmann::json{{"id", "test"}, {"object", "chat.completion"}, {"choices", {choice}}}.dump();
       }
@@ -88,7 +124,7 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
                                });
       return;
     }
-    res.set_content(body, "application/json");
+    res.set_content(body, content_type);
   };
   server_->Post(R"(/v1/.*)", handle);
   port_ = server_->bind_to_any_port("127.0.0.1");

@@ -1,7 +1,8 @@
 #pragma once
 // A local OpenAI-compatible server (cpp-httplib) for the remote-model tests,
-// scriptable per request: the answer text, logprobs, latency, status codes,
-// headers, garbage bodies and connections dropped mid-body.
+// scriptable per request: the answer text, logprobs, spoken answers (whole,
+// or as server-sent events when the request asks to stream), speech, latency,
+// status codes, headers, garbage bodies and connections dropped mid-body.
 #include <atomic>
 #include <functional>
 #include <map>
@@ -33,6 +34,9 @@ struct ScriptedReply {
   double delay_seconds = 0;
   std::map<std::string, std::string> headers;
   bool truncate = false;                        // announce a long body, send a few bytes, drop the connection
+  // Audio bytes: a chat answer's spoken answer (message.audio: base64 data, `text` as its transcript, no
+  // content), or the body of an /audio/speech answer.
+  std::string audio;
 };
 
 class OpenAiTestServer {

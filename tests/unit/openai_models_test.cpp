@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "models/openai.hpp"
 #include "support/openai_test_server.hpp"
@@ -392,6 +393,138 @@ TEST(OpenAiChat, ZeroConcurrencyIsAConfigurationError) {
   OpenAiConfig c = config_for(server);
   c.max_concurrency = 0;
   EXPECT_THROW(aeval::models::make_openai_chat(c), aeval::Error);
+}
+
+
+// A spoken answer: 0.5 s of a 24 kHz tone as 16-bit WAV.
+aeval::Audio spoken(int rate = 24000) {
+  aeval::Audio a;
+  a.sample_rate = rate;
+  a.channels = 1;
+  for (int i = 0; i < rate / 2; ++i) a.samples.push_back(0.25f * float(std::sin(i * 0.03)));
+  return a;
+}
+
+OpenAiConfig speaking(const OpenAiTestServer& server) {
+  OpenAiConfig c = config_for(server);
+  c.modalities = {"text", "audio"};
+  c.voice = "verse";
+  return c;
+}
+
+TEST(OpenAiChat, ASpokenAnswerIsItsAudioAndItsTranscript) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "Paris is the capital.";
+    r.audio = aeval::encode_wav(spoken());
+    return r;
+  });
+  auto model = aeval::models::make_openai_chat(speaking(server));
+  const auto response = model->infer_and_wait(chat_request("What is the capital of France?"));
+  EXPECT_EQ(response.text, "Paris is the capital.") << "no content: the transcript is the text";
+  ASSERT_TRUE(response.audio);
+  EXPECT_EQ(response.audio->sample_rate, 24000);
+  EXPECT_EQ(response.audio->samples.size(), 12000u);
+  EXPECT_NEAR(response.audio->samples[100], spoken().samples[100], 1.0 / 32768);
+  const json body = server.received().at(0).body;
+  EXPECT_EQ(body["modalities"], (json{"text", "audio"}));
+  EXPECT_EQ(body["audio"], (json{{"voice", "verse"}, {"format", "wav"}}));
+  EXPECT_FALSE(body.contains("stream"));
+}
+
+TEST(OpenAiChat, AStreamedAnswerIsJoinedFromItsEvents) {
+  OpenAiTestServer server([](const ReceivedRequest& request, int) {
+    ScriptedReply r;
+    r.text = "Paris is the capital.";
+    if (request.body.contains("modalities")) r.audio = aeval::encode_wav(spoken());
+    return r;
+  });
+  OpenAiConfig c = speaking(server);
+  c.stream = true;
+  const auto response = aeval::models::make_openai_chat(c)->infer_and_wait(chat_request("Capital of France?"));
+  EXPECT_EQ(server.received().at(0).body["stream"], true);
+  EXPECT_EQ(response.text, "Paris is the capital.");
+  ASSERT_TRUE(response.audio);
+  EXPECT_EQ(response.audio->samples.size(), 12000u) << "the audio's base64, cut across events, joined whole";
+
+  OpenAiConfig text_only = config_for(server);
+  text_only.stream = true;
+  EXPECT_EQ(aeval::models::make_openai_chat(text_only)->infer_and_wait(chat_request("Capital?")).text,
+            "Paris is the capital.");
+}
+
+TEST(OpenAiChat, Pcm16AnswersAreRaw24kHzSamples) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "yes";
+    const std::vector<int16_t> pcm = aeval::to_pcm16(spoken().samples);
+    r.audio.assign(reinterpret_cast<const char*>(pcm.data()), pcm.size() * 2);
+    return r;
+  });
+  OpenAiConfig c = speaking(server);
+  c.audio_format = "pcm16";
+  const auto response = aeval::models::make_openai_chat(c)->infer_and_wait(chat_request("Yes?"));
+  ASSERT_TRUE(response.audio);
+  EXPECT_EQ(response.audio->sample_rate, 24000);
+  EXPECT_EQ(response.audio->samples.size(), 12000u);
+  EXPECT_EQ(server.received().at(0).body["audio"]["format"], "pcm16");
+}
+
+TEST(OpenAiChat, ABrokenSpokenAnswerFailsWithItsCause) {
+  const auto answer = [](std::string audio, std::string body = "") {
+    return [audio, body](const ReceivedRequest&, int) {
+      ScriptedReply r;
+      r.text = "Paris";
+      r.audio = audio;
+      r.body = body;
+      return r;
+    };
+  };
+  const auto error_with = [&](OpenAiTestServer::Script script, bool ask_audio = true) {
+    OpenAiTestServer server(std::move(script));
+    auto model = aeval::models::make_openai_chat(ask_audio ? speaking(server) : config_for(server));
+    return error_of(*model, chat_request("Capital?"));
+  };
+  EXPECT_NE(error_with(answer("this is not audio at all, just words")).find("the spoken answer"), std::string::npos);
+  const std::string not_base64 =
+      R"({"choices":[{"message":{"role":"assistant","content":null,"audio":{"data":"@@@@","transcript":"x"}}}]})";
+  EXPECT_NE(error_with(answer("", not_base64)).find("not base64"), std::string::npos);
+  const std::string empty = R"({"choices":[{"message":{"role":"assistant","content":null,"audio":{"data":""}}}]})";
+  EXPECT_NE(error_with(answer("", empty)).find("empty"), std::string::npos);
+  EXPECT_NE(error_with(answer("")).find("asked for a spoken answer"), std::string::npos)
+      << "a text answer where audio was asked for";
+  const std::string stream_error = "data: {\"error\": {\"message\": \"overloaded\"}}\n\n";
+  OpenAiTestServer server(answer("", stream_error));
+  OpenAiConfig c = config_for(server);
+  c.stream = true;
+  c.max_retries = 0;
+  auto model = aeval::models::make_openai_chat(c);
+  EXPECT_NE(error_of(*model, chat_request("Capital?")).find("overloaded"), std::string::npos);
+}
+
+TEST(OpenAiSpeech, ReadsTheTextAloudThroughAudioSpeech) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.audio = aeval::encode_wav(spoken(16000));
+    return r;
+  });
+  OpenAiConfig c = config_for(server);
+  c.model = "tts-1";
+  c.voice = "alloy";
+  auto model = aeval::models::make_openai_speech(c);
+  aeval::models::Request request;
+  request.sample_id = "u1";
+  request.fields = {{"text", "Hello there."}};
+  const auto response = model->infer_and_wait(request);
+  ASSERT_TRUE(response.audio);
+  EXPECT_EQ(response.audio->sample_rate, 16000);
+  EXPECT_EQ(response.audio->samples.size(), 8000u);
+  const auto got = server.received().at(0);
+  EXPECT_EQ(got.path, "/v1/audio/speech");
+  EXPECT_EQ(got.body, (json{{"model", "tts-1"}, {"input", "Hello there."}, {"voice", "alloy"}, {"response_format", "wav"}}));
+
+  request.fields = {{"text", "  "}};
+  EXPECT_NE(error_of(*model, request).find("nothing to speak"), std::string::npos);
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ struct Response {
   std::optional<NpyArray> embedding;  // embedders: a vector, or frames × dimensions
 };
 
+// The text a text-to-speech model reads aloud: the prompt's "text" field, or
+// the text parts of the last user turn. Throws aeval::Error (data) when there
+// is none.
+std::string text_to_speak(const Request& request);
+
 // Receives the end of one inference: the response when `error` is null, else
 // the error (an aeval::Error for what the model or its transport did wrong).
 using Completion = std::function<void(std::exception_ptr error, Response response)>;

@@ -16,27 +16,12 @@ namespace aeval::models {
 
 namespace {
 
-// The text to speak: the prompt's "text" field, or the text parts of the last user turn.
-std::string text_of(const Request& request) {
-  if (request.fields.contains("text") && request.fields["text"].is_string()) return request.fields["text"];
-  for (auto m = request.messages.rbegin(); m != request.messages.rend(); ++m) {
-    if (m->role != "user") continue;
-    std::string text;
-    for (const auto& part : m->parts)
-      if (part.type == Part::Type::text) text += (text.empty() ? "" : " ") + part.text;
-    return text;
-  }
-  return "";
-}
-
 class EspeakTts final : public BlockingModel {
  public:
   explicit EspeakTts(EspeakConfig c) : config_(std::move(c)) {}
 
   Response compute(const Request& request) override {
-    const std::string text = text_of(request);
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-      throw Error(ErrorCategory::data, fmt::format("sample '{}': nothing to speak (the prompt gave no text)", request.sample_id));
+    const std::string text = text_to_speak(request);
     const auto start = std::chrono::steady_clock::now();
     char name[] = "/tmp/aeval-tts-XXXXXX.wav";
     const int fd = mkstemps(name, 4);
