@@ -164,7 +164,7 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
       references_field_arg()}},
     [](const Args& args, const Registry& registry, const Scoring& scoring) {
       std::vector<PostProcess> normalizers;
-      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n));
+      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n, scoring));
       return with_references(
           std::make_unique<AsrErrorRate>(scoring, args.text("model"), args.text("against") == "original",
                                          *metrics::find_text_metric(args.text("unit") == "chars" ? "cer" : "wer"),
@@ -185,7 +185,7 @@ const EvaluatorClasses::Registration kSpokenAnswerClass{
       const metrics::TextMetric* metric = metrics::find_text_metric(args.text("metric"));
       if (!metric) args.fail("metric: '" + args.text("metric") + "' is no text metric (`aeval score --list`)");
       std::vector<PostProcess> normalizers;
-      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n));
+      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n, scoring));
       return with_references(std::make_unique<AsrErrorRate>(scoring, args.text("model"), false, *metric,
                                                             std::move(normalizers), false, false, "spoken_answer"),
                               args);

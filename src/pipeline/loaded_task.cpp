@@ -8,7 +8,7 @@ LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool
   LoadedTask t{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {},
                std::make_shared<ScoringModels>(registry), {}, {}};
   if (with_model) t.model = load_model(registry, task.model);
-  for (const auto& name : task.post_process) t.post_process.push_back(load_post_process(registry, name));
+  for (const auto& name : task.post_process) t.post_process.push_back(load_post_process(registry, name, t.scoring));
   for (const auto& name : task.evaluators) t.evaluators.push_back(load_evaluator(registry, name, t.scoring));
   for (const auto& name : task.aggregators) t.aggregators.push_back(load_aggregator(registry, name));
   return t;

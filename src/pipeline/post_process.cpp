@@ -32,8 +32,9 @@ std::string yes_or_no(const std::string& answer) {
 
 }  // namespace
 
-PostProcess load_post_process(const Registry& registry, const std::string& name) {
-  return PostProcessClasses::make(registry.get(Kind::post_process, name), Kind::post_process);
+PostProcess load_post_process(const Registry& registry, const std::string& name,
+                              const std::shared_ptr<ScoringModels>& scoring) {
+  return PostProcessClasses::make(registry.get(Kind::post_process, name), Kind::post_process, registry, scoring);
 }
 
 namespace {

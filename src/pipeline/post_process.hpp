@@ -1,6 +1,7 @@
 #pragma once
 // Text transforms applied to predictions (and, for normalizers, references) before scoring.
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,9 +23,15 @@ struct PostProcess {
   nlohmann::json identity;
   std::vector<std::string> notes;
 };
-PostProcess load_post_process(const Registry& registry, const std::string& name);
+class ScoringModels;
 
-// Post-process classes register here (registry/factory.hpp).
-using PostProcessClasses = ClassFactories<PostProcess>;
+// `scoring`: the models a post-process may ask (UltraEval-Audio's speech2text asks an ASR model),
+// shared with the task's evaluators; none: such a post-process loads its own from `registry`,
+// which must then outlive it.
+PostProcess load_post_process(const Registry& registry, const std::string& name,
+                              const std::shared_ptr<ScoringModels>& scoring = nullptr);
+
+// Post-process classes register here (registry/factory.hpp); most take their arguments alone.
+using PostProcessClasses = ClassFactories<PostProcess, const Registry&, const std::shared_ptr<ScoringModels>&>;
 
 }  // namespace aeval::pipeline

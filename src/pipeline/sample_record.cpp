@@ -32,11 +32,21 @@ json error_json(const std::string& stage, const std::exception& e) {
           {"message", e.what()}};
 }
 
+std::string uea_spoken_answer(const std::filesystem::path& audio, const std::string& text) {
+  // Python's json.dumps(..., ensure_ascii=False): ", " and ": " between the parts.
+  const auto quoted = [](const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); };
+  return "{\"audio\": " + quoted(std::filesystem::absolute(audio).lexically_normal().string()) + ", \"text\": " +
+         quoted(text) + "}";
+}
+
 void score_into(json& record, const Sample& sample, const LoadedTask& task, const std::filesystem::path& run_dir) {
   try {
     const std::filesystem::path output_audio =
         record.contains("output_audio") ? run_dir / record["output_audio"].get<std::string>() : std::filesystem::path();
     std::string prediction = record["prediction"];
+    // UltraEval-Audio's processes see a spoken answer as UEA's speech models return one.
+    if (!output_audio.empty() && !task.post_process.empty() && task.post_process.front().value)
+      prediction = uea_spoken_answer(output_audio, prediction);
     for (const auto& p : task.post_process) prediction = p.apply(prediction, sample);
     // Each references field once, through the post-processors that apply to references.
     std::map<std::string, std::vector<std::string>> references;

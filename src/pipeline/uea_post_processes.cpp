@@ -1,17 +1,21 @@
 // UltraEval-Audio's answer post-processes (audio_evals/process/*.py at 9b69da6), reproduced
 // answer for answer, quirks included (tests/data/uea_registry/processes.jsonl holds what
 // UEA's own classes return): the JSON "content" extractor, the JSON key extractor, the
-// option-letter extractor and the Qwen-Audio transcript cleanup. TextNormalization maps to
+// option-letter extractor, the Qwen-Audio transcript cleanup, and speech to text. TextNormalization maps to
 // the Whisper and cn_tn normalizers in post_process.cpp.
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "pipeline/post_process.hpp"
+#include "pipeline/scoring_models.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {
@@ -255,6 +259,54 @@ const PostProcessClasses::Registration kQwenAsrCleanup{
         return chinese ? spaces.sub(s, "") : s;
       });
       t.identity["lang"] = args.text("lang");
+      return t;
+    }};
+
+// Speech2text: what an ASR model hears in the audio file the answer names (UEA's extract_audio
+// gives that path from a spoken answer). UEA names its ASR by model and prompt; each pair maps
+// to the scoring model that runs the same recognizer the same way.
+std::optional<YAML::Node> uea_speech2text(const YAML::Node& uea, const std::filesystem::path&) {
+  const auto arg = [&](const char* key, const char* fallback) {
+    return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(fallback);
+  };
+  const std::string model = arg("model_name", "whisper"), prompt = arg("prompt_name", "whisper-asr");
+  static const std::map<std::pair<std::string, std::string>, std::string> kRecognizers = {
+      {{"whisper", "whisper-asr"}, "whisper-large-v3"},
+      {{"whisper", "whisper-asr-en"}, "whisper-large-v3-en"},
+      {{"speech_paraformer-speech_seaco_paraformer_large_asr_nat-zh-cn-16k-common-vocab8404-pytorch", "simple-asr"},
+       "paraformer-zh"}};
+  const auto found = kRecognizers.find({model, prompt});
+  if (found == kRecognizers.end())
+    throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
+  YAML::Node args;
+  args["model"] = found->second;
+  return args;
+}
+
+const PostProcessClasses::Registration kSpeechToText{
+    {Kind::post_process, "speech_to_text",
+     "The transcript an ASR model makes of the audio file an answer names (UltraEval-Audio's Speech2text, after "
+     "extract_audio takes the file from a spoken answer); an answer naming no file fails the sample",
+     // A name, not a checked reference: UEA's entries name aeval's scoring models, which a
+     // registry of UEA's entries alone lacks; the factory checks it in the run's registry.
+     {arg::required_text("model", "the ASR model (a model entry reading audio, e.g. whisper-large-v3)")},
+     {},
+     {{"audio_evals.process.speech.Speech2text", uea_speech2text}}},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& shared) {
+      // Transcripts are shared with the task's evaluators (and cached by the audio's content).
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = args.text("model");
+      if (!registry.contains(Kind::model, model)) args.fail("model: no model entry '" + model + "' (`aeval list models`)");
+      PostProcess t = from_value(args, [scoring, model](const Value& answer) -> Value {
+        if (!answer.is_string())
+          python_error("TypeError", "stat: path should be string, bytes, os.PathLike or integer, not " + type_name(answer));
+        const std::string path = answer.get<std::string>();
+        std::error_code missing;
+        if (path.empty() || !std::filesystem::exists(path, missing))
+          python_error("AssertionError", "must be a valid audio file, but got " + path);
+        return scoring->transcribe(model, path);
+      });
+      t.identity["model"] = model;
       return t;
     }};
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
@@ -29,6 +30,11 @@ class ClassFactories {
       declare_class(spec);
       factories().emplace(spec.id, std::move(factory));
     }
+    // A class that needs its arguments alone, where the kind offers context too.
+    template <class Plain>
+      requires(sizeof...(Context) > 0 && std::is_invocable_r_v<Product, const Plain&, const Args&>)
+    Registration(const ClassSpec& spec, Plain plain)
+        : Registration(spec, Factory([plain](const Args& args, Context...) { return plain(args); })) {}
   };
 
   // The component `entry` (already validated) describes.

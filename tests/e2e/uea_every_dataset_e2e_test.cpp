@@ -2,7 +2,8 @@
 // catalog task names), runs end to end through `aeval uea run`, and every catalog task defined on
 // UEA's registry through `aeval run --task` with the same requests and numbers: a local Hub serves two rows in the columns the entry and its task read
 // (the reference column, the prompt's variables, the fields the evaluator takes, the entry's
-// col_aliases), a local model server answers with the reference, a local judge scores. Plumbing:
+// col_aliases), a local model server answers with the reference (aloud, for the tasks that transcribe
+// a spoken answer), a local judge scores. Plumbing:
 // each run must finish with every sample scored and its UEA aggregation giving a number.
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "datasets/table_reader.hpp"
+#include "models/espeak_tts.hpp"
 #include "pipeline/task.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/hub_test_server.hpp"
@@ -146,9 +148,15 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
 
   aeval::testing::HubTestServer hub(repos);
   aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
-  aeval::testing::OpenAiTestServer model([](const aeval::testing::ReceivedRequest&, int) {
+  // A model asked for spoken answers says the reference aloud (eSpeak NG); PocketSphinx hears it.
+  aeval::models::Request say;
+  say.sample_id = "reference";
+  say.fields = {{"text", kReference}};
+  const std::string spoken = aeval::encode_wav(*aeval::models::make_espeak_tts({})->infer_and_wait(say).audio);
+  aeval::testing::OpenAiTestServer model([&spoken](const aeval::testing::ReceivedRequest& request, int) {
     aeval::testing::ScriptedReply reply;
     reply.text = kReference;
+    if (request.body.contains("modalities")) reply.audio = spoken;
     return reply;
   });
   aeval::testing::OpenAiTestServer judge([](const aeval::testing::ReceivedRequest&, int) {
@@ -160,16 +168,35 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
   aeval::testing::ScopedEnv judge_key("OPENAI_API_KEY", "sk-test");
   fs::create_directories(dir / "registry" / "models");
   std::ofstream(dir / "registry" / "models" / "m.yaml")
-      << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n";
+      << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n"
+      << "speaking-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url()
+      << "\n    model: m\n    modalities: [text, audio]\n";
+  // A task whose answer UEA transcribes gets the speaking model, and PocketSphinx as its recognizer;
+  // UEA's chatbot judge gets its call corrected (as UEA calls it, it fails every sample: docs/uea.md).
+  const auto model_for = [&](const std::string& task) -> std::string {
+    const YAML::Node& args = registry.get(aeval::pipeline::Kind::task, task).args;
+    std::string model = "test-model", sets;
+    for (std::size_t k = 0; args["post_process"] && k < args["post_process"].size(); ++k) {
+      const std::string process = args["post_process"][k].Scalar();
+      if (registry.get(aeval::pipeline::Kind::post_process, process).class_id != "speech_to_text") continue;
+      model = "speaking-model";
+      sets += " --set " + process + ".model=pocketsphinx-en";
+    }
+    for (std::size_t k = 0; args["evaluators"] && k < args["evaluators"].size(); ++k)
+      if (args["evaluators"][k].Scalar() == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
+    return model + sets;
+  };
 
   std::map<std::string, json> values;  // dataset entry → its metrics
   for (const auto& [name, key] : runs) {
     const fs::path output = dir / "out" / name;
     const std::string task = catalog.count(name) ? catalog.at(name).front().second : "";
+    const std::string default_task = uea.get("dataset", name).args["default_task"].Scalar();
     const auto out = aeval::testing::run_aeval(
-        fmt::format("--registry {} uea run --dataset {}{} --model test-model --uea-dir {} --quiet --output {}",
+        fmt::format("--registry {} uea run --dataset {}{} --model {} --uea-dir {} --quiet --output {}",
                     (dir / "registry").string(), name, task.empty() ? "" : " --task " + task,
-                    aeval::testing::shared_uea_dir().string(), output.string()));
+                    model_for(task.empty() ? default_task : task), aeval::testing::shared_uea_dir().string(),
+                    output.string()));
     ASSERT_EQ(0, out.status) << name << ": " << out.output;
     const json summary = aeval::testing::read_only_run(output).summary;
     EXPECT_EQ(0, summary["counts"]["failed"]) << name;
@@ -191,8 +218,10 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
     for (const auto& [task, uea_task] : tasks) {
       ASSERT_TRUE(values.count(dataset)) << task << ": UEA's " << dataset << " did not run above";
       const fs::path output = dir / "catalog" / task;
-      const auto out = aeval::testing::run_aeval(fmt::format("--registry {} run --task {} --model test-model --quiet --output {}",
-                                                             (dir / "registry").string(), task, output.string()));
+      const auto out = aeval::testing::run_aeval(
+          fmt::format("--registry {} run --task {} --model {} --quiet --output {}", (dir / "registry").string(), task,
+                      model_for(uea_task.empty() ? uea.get("dataset", dataset).args["default_task"].Scalar() : uea_task),
+                      output.string()));
       ASSERT_EQ(0, out.status) << task << ": " << out.output;
       const auto run = aeval::testing::read_only_run(output);
       EXPECT_EQ(values.at(dataset), run.summary["metrics"]) << task;
