@@ -58,6 +58,9 @@ std::string encode_wav(const Audio& audio, WavEncoding encoding) {
   if (!file) throw Error(ErrorCategory::audio, std::string("cannot encode WAV: ") + sf_strerror(nullptr));
   // Clip instead of wrapping around when float samples exceed [-1, 1].
   sf_command(file, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+  // No PEAK chunk: it records when it was written, and the same audio must be the same bytes
+  // (a resumed run's outputs, the response cache's content keys).
+  sf_command(file, SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
   const auto frames = static_cast<sf_count_t>(audio.frames());
   const sf_count_t written = sf_writef_float(file, audio.samples.data(), frames);
   const int close_rc = sf_close(file);

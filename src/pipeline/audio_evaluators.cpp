@@ -45,9 +45,8 @@ class SignalMetric final : public Evaluator {
   metrics::AudioPairOptions options_;
 };
 
-// A text metric of what an ASR model hears in the output audio: WER/CER of synthesized or
-// reconstructed speech (asr_error_rate), or a spoken answer matched against the answers
-// (spoken_answer). The hypothesis is the transcript; an error rate's corpus is its own.
+// The error rate of what an ASR model hears in the output audio: WER/CER of synthesized or
+// reconstructed speech. The hypothesis is the transcript; the corpus is its own.
 class AsrErrorRate final : public TextMetricEvaluator {
  public:
   AsrErrorRate(std::shared_ptr<ScoringModels> scoring, std::string model, bool against_original,
@@ -171,24 +170,6 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
                                          std::move(normalizers), args.text("corpus") == "mean",
                                          args.text("references") == "lowest", "asr_error_rate"),
           args);
-    }};
-
-const EvaluatorClasses::Registration kSpokenAnswerClass{
-    {Kind::evaluator, "spoken_answer",
-     "A text metric of what an ASR model hears in a spoken answer (speech-to-speech QA: the transcript matched "
-     "against the answers)",
-     {arg::required_reference("model", Kind::model, "the ASR model (a model entry)"),
-      arg::text("metric", "qa-exist-match", "a text metric of `aeval score --list`"),
-      arg::references("normalizer", Kind::post_process, false, "post-process entries applied in order to both texts"),
-      references_field_arg()}},
-    [](const Args& args, const Registry& registry, const Scoring& scoring) {
-      const metrics::TextMetric* metric = metrics::find_text_metric(args.text("metric"));
-      if (!metric) args.fail("metric: '" + args.text("metric") + "' is no text metric (`aeval score --list`)");
-      std::vector<PostProcess> normalizers;
-      for (const auto& n : args.strings("normalizer")) normalizers.push_back(load_post_process(registry, n, scoring));
-      return with_references(std::make_unique<AsrErrorRate>(scoring, args.text("model"), false, *metric,
-                                                            std::move(normalizers), false, false, "spoken_answer"),
-                              args);
     }};
 
 }  // namespace

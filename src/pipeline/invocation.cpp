@@ -73,12 +73,14 @@ bool defined_on_uea(const Registry& registry, const std::string& task) {
 Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides& overrides) {
   Invocation own = inv;
   own.uea.clear();  // UEA's entries only for a task defined on them: their names win over aeval's
+  own.sets.clear();  // --set may name UEA's entries: applied once they are there
   Registry registry = load_registry(own);
   const TaskSpec defined = task.empty() || !registry.contains(Kind::task, task)
                                ? TaskSpec{}
                                : TaskClasses::make(registry.get(Kind::task, task), Kind::task);
   if (defined.uea_dataset.empty()) {
     inv.uea.clear();
+    for (const auto& assignment : inv.sets) apply_assignment(registry, assignment);
     inv.task = resolve_task(registry, task, overrides);
     return registry;
   }

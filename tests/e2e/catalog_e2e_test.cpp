@@ -56,10 +56,6 @@ const std::map<std::string, HubSchema>& hub_schemas() {
   static const std::map<std::string, HubSchema> schemas = {
       // Column sets marked "seen" were read on the Hub; the others hold the columns UltraEval-Audio's
       // registry reads (docs/benchmarks.md says which).
-      {"TwinkStart/speech-triavia-qa", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
-      {"TwinkStart/speech-web-questions",  // seen
-       {{{"url", "string"}, {"question", "string"}, {"answers", "strings"}, {"audio", "audio"}}}},
-      {"fixie-ai/llama-questions", {{{"question", "string"}, {"answer", "string"}, {"audio", "audio"}}}},
       {"TwinkStart/Seed-TTS-Eval", {{{"audio", "audio"}, {"text", "string"}, {"prompt_text", "string"}}}},
       {"yuekai/CV3-Eval", {{{"prompt_audio", "audio"}, {"target_text", "string"}, {"prompt_text", "string"}}}},
       {"yuekai/seed_tts",  // as public scripts reading it name the columns
@@ -312,7 +308,7 @@ for line in sys.stdin:
       ran.insert(task_name);
       const std::string metric = task_args.strings("evaluators").front();
       const auto& evaluator = registry.get(Kind::evaluator, metric);
-      const bool aloud = evaluator.class_id == "asr_error_rate" || evaluator.class_id == "spoken_answer";
+      const bool aloud = evaluator.class_id == "asr_error_rate";
       const auto& columns = hub_schemas().at(c.repo).columns;
       const bool text_alone = std::none_of(columns.begin(), columns.end(), [](const Column& col) { return col.type == "audio"; });
       const fs::path results = dir / "results" / task_name;

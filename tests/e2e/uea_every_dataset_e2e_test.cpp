@@ -84,32 +84,45 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
   // Which entries run (with the default task, and the catalog's), and the columns each
   // (repo, config, split) must have.
   std::map<std::string, Served> files;  // "repo|config|split"
-  std::vector<std::pair<std::string, std::string>> runs;  // dataset entry, its file key
+  struct Run {
+    std::string dataset, task, file;  // the entry, the eval task it runs, its file key
+  };
+  std::vector<Run> runs;
+  // The eval task a catalog task runs on its dataset entry: the one it names, else the entry's default.
+  const auto eval_task_of = [&](const std::string& dataset, const std::string& named) {
+    const YAML::Node& args = uea.get("dataset", dataset).args;
+    return !named.empty() ? named : args["default_task"] ? args["default_task"].Scalar() : std::string();
+  };
   for (const auto& [name, entry] : uea.entries("dataset")) {
-    std::string task = entry.args["default_task"] ? entry.args["default_task"].Scalar() : "";
-    if (catalog.count(name) && !catalog.at(name).front().second.empty()) task = catalog.at(name).front().second;
-    if (!registry.contains(aeval::pipeline::Kind::dataset, name) || !registry.contains(aeval::pipeline::Kind::task, task))
-      continue;
+    std::set<std::string> tasks;
+    if (catalog.count(name))
+      for (const auto& named : catalog.at(name)) tasks.insert(eval_task_of(name, named.second));
+    else
+      tasks.insert(eval_task_of(name, ""));
+    if (!registry.contains(aeval::pipeline::Kind::dataset, name)) continue;
     const YAML::Node& a = entry.args;
     const std::string config = a["subset"] && !a["subset"].IsNull() ? a["subset"].Scalar() : "default";
     const std::string split = a["split"] && !a["split"].Scalar().empty() ? a["split"].Scalar() : "test";
     const std::string key = a["name"].Scalar() + "|" + config + "|" + split;
-    Served& f = files[key];
-    f.repo = a["name"].Scalar();
-    f.config = config;
-    f.split = split;
-    std::map<std::string, std::string> renamed;  // UEA's column name → the file's
-    if (a["col_aliases"])
-      for (const auto& alias : a["col_aliases"]) renamed[alias.second.Scalar()] = alias.first.Scalar();
-    const auto column = [&](const std::string& c) { return renamed.count(c) ? renamed[c] : c; };
-    if (renamed.count("audio")) f.audio_column = renamed["audio"];
-    std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction"};
-    const auto& t = registry.get(aeval::pipeline::Kind::task, task);
-    if (t.args["prompt"] && registry.contains(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()))
-      template_variables(registry.get(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
-    for (const auto& c : wanted)
-      if (c != "WavPath" && c != "choices" && column(c) != f.audio_column) f.columns.insert(column(c));
-    runs.emplace_back(name, key);
+    for (const auto& task : tasks) {
+      if (!registry.contains(aeval::pipeline::Kind::task, task)) continue;
+      Served& f = files[key];
+      f.repo = a["name"].Scalar();
+      f.config = config;
+      f.split = split;
+      std::map<std::string, std::string> renamed;  // UEA's column name → the file's
+      if (a["col_aliases"])
+        for (const auto& alias : a["col_aliases"]) renamed[alias.second.Scalar()] = alias.first.Scalar();
+      const auto column = [&](const std::string& c) { return renamed.count(c) ? renamed[c] : c; };
+      if (renamed.count("audio")) f.audio_column = renamed["audio"];
+      std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction"};
+      const auto& t = registry.get(aeval::pipeline::Kind::task, task);
+      if (t.args["prompt"] && registry.contains(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()))
+        template_variables(registry.get(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
+      for (const auto& c : wanted)
+        if (c != "WavPath" && c != "choices" && column(c) != f.audio_column) f.columns.insert(column(c));
+      runs.push_back({name, task, key});
+    }
   }
   ASSERT_GE(runs.size(), 82u) << "aeval runs fewer UltraEval-Audio entries than it did";
 
@@ -187,15 +200,12 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
     return model + sets;
   };
 
-  std::map<std::string, json> values;  // dataset entry → its metrics
-  for (const auto& [name, key] : runs) {
-    const fs::path output = dir / "out" / name;
-    const std::string task = catalog.count(name) ? catalog.at(name).front().second : "";
-    const std::string default_task = uea.get("dataset", name).args["default_task"].Scalar();
+  std::map<std::string, json> values;  // "dataset|eval task" → its metrics
+  for (const auto& [name, task, key] : runs) {
+    const fs::path output = dir / "out" / (name + "-" + task);
     const auto out = aeval::testing::run_aeval(
-        fmt::format("--registry {} uea run --dataset {}{} --model {} --uea-dir {} --quiet --output {}",
-                    (dir / "registry").string(), name, task.empty() ? "" : " --task " + task,
-                    model_for(task.empty() ? default_task : task), aeval::testing::shared_uea_dir().string(),
+        fmt::format("--registry {} uea run --dataset {} --task {} --model {} --uea-dir {} --quiet --output {}",
+                    (dir / "registry").string(), name, task, model_for(task), aeval::testing::shared_uea_dir().string(),
                     output.string()));
     ASSERT_EQ(0, out.status) << name << ": " << out.output;
     const json summary = aeval::testing::read_only_run(output).summary;
@@ -207,7 +217,7 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
         scored = scored || (result.contains("uea") && !result["uea"].contains("error") &&
                             (result["value"].is_number() || result["uea"].empty()));
     EXPECT_TRUE(scored) << name << ": " << summary["aggregations"].dump();
-    values[name] = summary["metrics"];
+    values[name + "|" + task] = summary["metrics"];
   }
 
   // Each catalog task on UEA's registry sends exactly the requests `aeval uea run` sent (every
@@ -216,15 +226,16 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
   std::size_t compared = 0;
   for (const auto& [dataset, tasks] : catalog)
     for (const auto& [task, uea_task] : tasks) {
-      ASSERT_TRUE(values.count(dataset)) << task << ": UEA's " << dataset << " did not run above";
+      const std::string eval_task = eval_task_of(dataset, uea_task);
+      ASSERT_TRUE(values.count(dataset + "|" + eval_task)) << task << ": UEA's " << dataset << " did not run above";
       const fs::path output = dir / "catalog" / task;
       const auto out = aeval::testing::run_aeval(
           fmt::format("--registry {} run --task {} --model {} --quiet --output {}", (dir / "registry").string(), task,
-                      model_for(uea_task.empty() ? uea.get("dataset", dataset).args["default_task"].Scalar() : uea_task),
+                      model_for(eval_task),
                       output.string()));
       ASSERT_EQ(0, out.status) << task << ": " << out.output;
       const auto run = aeval::testing::read_only_run(output);
-      EXPECT_EQ(values.at(dataset), run.summary["metrics"]) << task;
+      EXPECT_EQ(values.at(dataset + "|" + eval_task), run.summary["metrics"]) << task;
       const json sessions = json::parse(std::ifstream(run.dir / "run.json"))["sessions"];
       EXPECT_EQ(2, sessions.back()["cached_responses"]) << task << ": a request differs from UEA's";
       ++compared;

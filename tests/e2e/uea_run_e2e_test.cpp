@@ -15,6 +15,8 @@
 
 #include "aeval/audio_io.hpp"
 #include "datasets/table_reader.hpp"
+#include "models/espeak_tts.hpp"
+#include "models/pocketsphinx_asr.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/parquet_writer.hpp"
@@ -296,6 +298,95 @@ TEST(UeaRun, SpeechAlpacaEvalFailsAsUeaDoesUnlessItsJudgeCallIsCorrected) {
                        "'registry/prompt/chatbot.yaml'))['chatbot-eval']['args']['template']; "
                        "print(Prompt(t).load(instruction='Name a fruit.', response='A banana.'), end='')"),
             text_of(asked));
+}
+
+// LLaMA-Questions spoken (UEA's s2s-aqa: extract_audio, speech2text, qa-exist-match, acc): a model
+// asked for audio answers "hello world" aloud (eSpeak NG) to both questions, PocketSphinx stands in
+// for Whisper; the answer matches the first reference and not the second. The spoken answers are
+// stored in the run folder and kept in the response cache by content: a second run asks nothing and
+// stores the same bytes. A broken spoken answer fails its sample alone.
+TEST(UeaRun, SpokenAnswersAreStoredTranscribedAndScoredAsUeaDoes) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  UeaRunFixture f;
+  aeval::models::Request say;
+  say.sample_id = "answer";
+  say.fields = {{"text", "hello world"}};
+  const std::string spoken = aeval::encode_wav(*aeval::models::make_espeak_tts({})->infer_and_wait(say).audio);
+  // What PocketSphinx hears in a WAV file.
+  const auto hear = [](const fs::path& wav) {
+    aeval::models::Request request;
+    request.sample_id = "heard";
+    request.audio.push_back(aeval::load_mono(wav, 16000));
+    return aeval::models::make_pocketsphinx_asr({})->infer_and_wait(request).text;
+  };
+  std::ofstream(f.dir / "spoken.wav", std::ios::binary) << spoken;
+  const std::string heard = hear(f.dir / "spoken.wav");
+  ASSERT_NE(heard.find_first_not_of(' '), std::string::npos) << "PocketSphinx hears nothing in eSpeak's 'hello world'";
+  // The first question's answer is what the recognizer hears; the second's is not.
+  f.serve("TwinkStart/llama-questions", "test",
+          fmt::format("SELECT 0 AS n, 'Say hello.' AS Question, {} AS Answer UNION ALL SELECT 1, 'Name a fruit.', "
+                      "'banana'",
+                      aeval::datasets::TableReader::literal(heard.substr(heard.rfind(' ') + 1))));
+  bool broken = false;
+  aeval::testing::HubTestServer hub(f.repos);
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  aeval::testing::OpenAiTestServer server([&](const aeval::testing::ReceivedRequest& r, int) {
+    aeval::testing::ScriptedReply reply;
+    reply.text = "hello world";
+    reply.audio = broken && long_clip(r) ? std::string("RIFF and then nothing a decoder can read") : spoken;
+    return reply;
+  });
+  fs::create_directories(f.dir / "registry" / "models");
+  std::ofstream(f.dir / "registry" / "models" / "m.yaml")
+      << "speaking-model:\n  class: openai_chat\n  args:\n    base_url: " << server.base_url()
+      << "\n    model: m\n    modalities: [text, audio]\n    voice: alloy\n";
+  const auto run = [&](const std::string& name) {
+    const fs::path output = f.dir / name;
+    const auto out = run_aeval(fmt::format("--registry {} uea run --dataset llama-questions --model speaking-model "
+                                           "--uea-dir {} --set speech2text.model=pocketsphinx-en --quiet --output {}",
+                                           (f.dir / "registry").string(), aeval::testing::shared_uea_dir().string(),
+                                           output.string()));
+    EXPECT_EQ(0, out.status) << out.output;
+    return aeval::testing::read_only_run(output);
+  };
+
+  const auto first = run("first");
+  ASSERT_EQ(server.requests(), 2);
+  EXPECT_EQ(server.received().at(0).body["modalities"], (json{"text", "audio"}));
+  EXPECT_EQ(server.received().at(0).body["audio"], (json{{"voice", "alloy"}, {"format", "wav"}}));
+  // The stored answer is heard as the answer itself was.
+  ASSERT_EQ(hear(first.dir / first.by_id.begin()->second["output_audio"].get<std::string>()), heard);
+  for (const auto& [id, record] : first.by_id) {
+    EXPECT_TRUE(fs::exists(first.dir / record["output_audio"].get<std::string>())) << record.dump();
+    EXPECT_EQ(record["prediction"], "hello world");
+    EXPECT_EQ(record["prediction_processed"], heard) << "extract_audio, then speech2text";
+  }
+  EXPECT_EQ(uea_keys(first.summary, "acc", "qa-exist-match")["acc(%)"], 50.0) << first.summary.dump();
+
+  // Again, from the response cache: nothing asked, the same audio stored, the same records.
+  const auto second = run("second");
+  EXPECT_EQ(server.requests(), 2) << "spoken answers come from the cache";
+  const auto bytes = [](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  for (const auto& [id, record] : first.by_id) {
+    const std::string name = record["output_audio"];
+    EXPECT_TRUE(bytes(first.dir / name) == bytes(second.dir / name)) << name << ": not the same bytes";
+    EXPECT_EQ(record["prediction_processed"], second.by_id.at(id)["prediction_processed"]);
+  }
+
+  // A spoken answer no decoder reads fails that sample alone, saying so.
+  broken = true;
+  const aeval::testing::ScopedEnv fresh("AEVAL_RESPONSE_CACHE", (f.dir / "fresh.sqlite").c_str());
+  const auto third = run("third");
+  EXPECT_EQ(third.summary["counts"]["failed"], 1);
+  EXPECT_EQ(third.summary["counts"]["succeeded"], 1);
+  bool said = false;
+  for (const auto& [id, record] : third.by_id)
+    if (!record["error"].is_null())
+      said = record["error"]["message"].get<std::string>().find("the spoken answer") != std::string::npos;
+  EXPECT_TRUE(said) << third.samples_text;
 }
 
 }  // namespace
