@@ -349,7 +349,8 @@ for line in sys.stdin:
     EXPECT_TRUE(args.strings("suites").empty() || !on_the_hub || ran.count(name))
         << name << " is a catalog task this test does not run";
   }
-  EXPECT_GE(ran.size(), 18u);
+  // (The spoken-answer tasks run UltraEval-Audio's definitions: uea_every_dataset_e2e_test.cpp runs them.)
+  EXPECT_GE(ran.size(), 15u);
 }
 
 }  // namespace
