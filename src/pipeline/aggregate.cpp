@@ -45,7 +45,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
     std::string uea_key;
     const auto corpus = [&](const std::vector<const json*>& subset) -> json {
-      if (!uea) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
+      if (!uea || evaluator->own_corpus) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
       std::vector<nlohmann::ordered_json> results;
       for (const json* r : subset) results.push_back(uea_result(*r, evaluator->name));
       const nlohmann::ordered_json keys = uea(results);

@@ -40,6 +40,8 @@ class Evaluator {
 
   std::string name;
   std::string references_field;  // "" : the sample's reference text
+  // Keeps its own corpus value under UltraEval-Audio's aggregations (aeval's evaluator beside UEA's).
+  bool own_corpus = false;
 };
 // Evaluators that need a model (ASR of output audio) take it from `scoring`,
 // shared by all evaluators of a run (null: one of their own).

@@ -94,6 +94,10 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   uea::BoundTask bound = uea::bind_task(registry, inv.uea, overrides.dataset.value_or(defined.uea_dataset),
                                         defined.uea_task, parts);
   TaskSpec spec = std::move(bound.spec);
+  if (!overrides.evaluators) {  // the task's own evaluators, beside UEA's
+    spec.evaluators.insert(spec.evaluators.end(), defined.evaluators.begin(), defined.evaluators.end());
+    spec.beside_uea = defined.evaluators;
+  }
   spec.name = defined.name;
   spec.language = defined.language;
   spec.prompt_variants = defined.prompt_variants;

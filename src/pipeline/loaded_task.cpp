@@ -1,5 +1,7 @@
 #include "pipeline/loaded_task.hpp"
 
+#include <algorithm>
+
 #include "pipeline/model_loading.hpp"
 
 namespace aeval::pipeline {
@@ -9,7 +11,11 @@ LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool
                std::make_shared<ScoringModels>(registry), {}, {}};
   if (with_model) t.model = load_model(registry, task.model);
   for (const auto& name : task.post_process) t.post_process.push_back(load_post_process(registry, name, t.scoring));
-  for (const auto& name : task.evaluators) t.evaluators.push_back(load_evaluator(registry, name, t.scoring));
+  for (const auto& name : task.evaluators) {
+    t.evaluators.push_back(load_evaluator(registry, name, t.scoring));
+    t.evaluators.back()->own_corpus =
+        std::find(task.beside_uea.begin(), task.beside_uea.end(), name) != task.beside_uea.end();
+  }
   for (const auto& name : task.aggregators) t.aggregators.push_back(load_aggregator(registry, name));
   return t;
 }

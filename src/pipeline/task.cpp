@@ -17,6 +17,7 @@ nlohmann::json TaskSpec::to_json() const {
           {"model", model},
           {"post_process", post_process},
           {"evaluators", evaluators},
+          {"beside_uea", beside_uea},
           {"aggregators", aggregators}};
 }
 
@@ -28,6 +29,7 @@ TaskSpec TaskSpec::from_json(const nlohmann::json& j) {
   t.model = j.at("model");
   t.post_process = j.value("post_process", std::vector<std::string>{});
   t.evaluators = j.at("evaluators");
+  t.beside_uea = j.value("beside_uea", std::vector<std::string>{});
   t.aggregators = j.value("aggregators", std::vector<std::string>{});
   return t;
 }
@@ -173,13 +175,15 @@ const TaskClasses::Registration kTaskClass{
       arg::list("published", "published results: [{model, metric, value, tolerance, source, dataset?}]; "
                              "`aeval report` flags runs further from them than the tolerance", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
-      arg::references("evaluators", Kind::evaluator, false, "(required unless uea_dataset is given)"),
+      arg::references("evaluators", Kind::evaluator, false,
+                      "(required unless uea_dataset is given; with it, aeval's evaluators scored beside UEA's, each "
+                      "keeping its own corpus value: e.g. utmos and dnsmos of spoken answers)"),
       arg::references("aggregators", Kind::aggregator, false, "(default: corpus values only)"),
       arg::text("uea_dataset", "",
                 "an UltraEval-Audio dataset entry: the task runs UEA's definition of it (its dataset, its eval "
                 "task's prompt, post-processing, evaluator and aggregation; the model's uea_prompts choose the "
-                "prompt), with `aggregators` added (a summary one lends its bootstrap and groups to UEA's "
-                "aggregation); dataset, prompt, post_process and evaluators are then not given"),
+                "prompt), with `aggregators` and `evaluators` added (a summary aggregator lends its bootstrap and "
+                "groups to UEA's aggregation); dataset, prompt and post_process are then not given"),
       arg::text("uea_task", "", "with uea_dataset: the UEA eval_task to run (default: the entry's default_task)"),
       arg::text("license", "", "with uea_dataset: the data's licence, as its publisher states it, for the catalog's table"),
       arg::text("homepage", "", "with uea_dataset: where the benchmark's data is described"),
@@ -204,7 +208,7 @@ const TaskClasses::Registration kTaskClass{
         if (!spec.uea_task.empty()) args.fail("uea_task is given without uea_dataset");
         if (spec.evaluators.empty()) args.fail("evaluators: give at least one (or uea_dataset)");
       } else {
-        for (const char* part : {"dataset", "prompt", "post_process", "evaluators"})
+        for (const char* part : {"dataset", "prompt", "post_process"})
           if (args.given(part))
             args.fail(fmt::format("{} comes from UltraEval-Audio's definition (uea_dataset); leave it out", part));
         return spec;  // published metrics are checked once UEA's evaluator is bound
