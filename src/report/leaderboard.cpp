@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -33,13 +34,16 @@ const metrics::MetricInfo* metric_of(const json& evaluator) {
 // The scoring model behind an evaluator's values, from its identity: the ASR of an error rate of output
 // audio, the model a MOS, similarity or embedding score asked, the built-in DNSMOS; "" for none.
 // An UltraEval-Audio aggregation's number (summary.json's metrics.NAME.uea) on the leaderboard's scale, by
-// UEA's key: error rates in percent as 100 − x, accuracies in percent and BLEU as they are; none for others.
+// UEA's key: error rates in percent as 100 − x, accuracies in percent and BLEU as they are, a judge's 1-10
+// score in UEA's "percent" as x / 10; none for others.
 std::optional<metrics::LeaderboardScale> uea_scale(const json& metric) {
   if (!metric.contains("uea") || !metric["uea"].is_object()) return std::nullopt;
   for (const auto& [key, value] : metric["uea"].items()) {
     if (!value.is_number()) continue;
     if (key == "wer(%)" || key == "cer(%)") return metrics::LeaderboardScale{"100 − x", -1, 100};
     if (key == "acc(%)" || key == "match(%)" || key == "bleu") return metrics::LeaderboardScale{"x", 1, 0};
+    // A 1-10 judge score that UEA's NaiveMean multiplied by 100 (7.4 → 740): Table 5 shows it as 74.
+    if (key == "geval(%)") return metrics::LeaderboardScale{"x / 10", 0.1, 0};
     return std::nullopt;
   }
   return std::nullopt;
@@ -81,6 +85,7 @@ struct RunSummary {
   std::vector<std::pair<std::string, metrics::LeaderboardScale>> metrics;  // (evaluator name, its scale)
   std::map<std::string, bool> higher_is_better;                           // evaluator name → direction, if known
   std::map<std::string, std::string> scorers;                             // evaluator name → its scoring model
+  std::set<std::string> beside;                                           // evaluators beside UEA's
   std::map<std::string, double> values;
   std::map<std::string, std::pair<double, double>> intervals;
   std::optional<double> bitrate_kbps;
@@ -96,6 +101,7 @@ RunSummary read_summary(const std::filesystem::path& file) {
     r.dataset = s.at("dataset");
     r.model = s.at("model");
     r.prompt = s.at("provenance").at("task").value("prompt", "");
+    r.beside = s.at("provenance").at("task").value("beside_uea", std::set<std::string>{});
     r.samples = s.at("counts").at("samples");
     r.failed = s.at("counts").at("failed");
     const json selection = s.at("provenance").value("selection", json::object());
@@ -172,7 +178,8 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
           const auto direction = r.higher_is_better.find(metric);
           board.columns.push_back({dataset, metric, scale.rule, by,
                                    direction == r.higher_is_better.end() ? std::nullopt
-                                                                         : std::optional<bool>(direction->second)});
+                                                                         : std::optional<bool>(direction->second),
+                                   r.beside.count(metric) > 0});
         } else if (auto& scorer = board.columns[at->second].scorer; scorer != by && scorer.rfind("mixed: ", 0) != 0) {
           // Runs scored by different models share the column: the table says so rather than hide it.
           scorer = fmt::format("mixed: {} and {}", scorer.empty() ? "none" : scorer, by.empty() ? "none" : by);
@@ -202,7 +209,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     double total = 0;
     int averaged = 0;
     for (const auto& [column, value] : row.values)
-      if (!scales[column].rule.empty()) total += scales[column].apply(value), ++averaged;
+      if (!scales[column].rule.empty() && !board.columns[column].beside) total += scales[column].apply(value), ++averaged;
     if (averaged) row.average = total / averaged;
     board.rows.push_back(row);
   }
@@ -364,19 +371,29 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
 
 SuiteTable build_suite_table(const std::string& suite, const std::vector<std::string>& tasks,
                              const std::vector<Leaderboard>& boards) {
-  SuiteTable table{suite, tasks, std::vector<bool>(tasks.size(), false), {}};
+  SuiteTable table{suite, tasks, std::vector<bool>(tasks.size(), false), {}, {}};
   std::map<std::string, const Leaderboard*> by_task;
   for (const auto& b : boards) by_task[b.task] = &b;
   std::map<std::string, SuiteTable::Row> rows;
+  // Pooled metrics: per model and metric, the values over the tasks; each metric's scale.
+  std::map<std::string, std::map<std::string, std::vector<double>>> pooled;
+  std::map<std::string, metrics::LeaderboardScale> pooled_scale;
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const auto found = by_task.find(tasks[t]);
     if (found == by_task.end()) continue;
     table.has_runs[t] = true;
     const Leaderboard& board = *found->second;
+    for (std::size_t c = 0; c < board.columns.size(); ++c)
+      if (board.columns[c].beside && !pooled_scale.count(board.columns[c].metric)) {
+        table.beside.push_back(board.columns[c].metric);
+        pooled_scale[board.columns[c].metric] = board.scales[c];
+      }
     for (const auto& r : board.rows) {
       SuiteTable::Row& row = rows[r.label];
       row.model = r.label;
       row.cells.resize(tasks.size());
+      for (const auto& [column, value] : r.values)
+        if (board.columns[column].beside) pooled[r.label][board.columns[column].metric].push_back(value);
       SuiteCell& cell = row.cells[t];
       cell.score = r.average;
       // One averaged metric with a bootstrap interval: the interval on the task's normalized scale.
@@ -393,10 +410,26 @@ SuiteTable build_suite_table(const std::string& suite, const std::vector<std::st
   }
   for (auto& [model, row] : rows) {
     row.cells.resize(tasks.size());
-    double total = 0;
+    double total = 0, normalized = 0;
+    std::size_t scores = 0, scaled = 0;
     for (const auto& c : row.cells)
-      if (c.score) total += *c.score, ++row.ran;
-    if (row.ran) row.mean = total / double(row.ran);
+      if (c.score) total += *c.score, ++row.ran, ++scores;
+    for (const auto& metric : table.beside) {
+      const std::vector<double>& values = pooled[model][metric];
+      if (values.empty()) {
+        row.beside.emplace_back();
+        continue;
+      }
+      const double mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+      row.beside.push_back(mean);
+      if (!pooled_scale[metric].rule.empty()) normalized += pooled_scale[metric].apply(mean), ++scaled;
+    }
+    if (scaled) {
+      row.beside_score = normalized / double(scaled);
+      total += *row.beside_score;
+      ++scores;
+    }
+    if (scores) row.mean = total / double(scores);
     table.rows.push_back(row);
   }
   std::stable_sort(table.rows.begin(), table.rows.end(), [](const SuiteTable::Row& a, const SuiteTable::Row& b) {
@@ -417,20 +450,38 @@ const char* kSuiteExplanation =
     "Each task column is the task's normalized average (100 − 100·error rate, 100·accuracy, BLEU, 20·MOS, ...) from "
     "the model's latest run, with its bootstrap interval where the task has one averaged metric run with one; "
     "average: their mean over the tasks the model ran.";
+const char* kBesideExplanation =
+    " Metrics scored beside the tasks' own (acoustics of the answers) are each averaged over the tasks and enter "
+    "the average as one more score: the mean of their normalized values.";
+
+std::string beside_title(const SuiteTable& table) {
+  std::string names;
+  for (const auto& m : table.beside) names += (names.empty() ? "" : " · ") + m;
+  return "acoustics (" + names + ")";
+}
+
+std::string beside_text(const SuiteTable::Row& r) {
+  std::string out;
+  for (const auto& v : r.beside) out += (out.empty() ? "" : " · ") + (v ? fmt::format("{:.2f}", *v) : std::string("–"));
+  return out;
+}
 
 }  // namespace
 
 std::string render_suite_markdown(const SuiteTable& table) {
-  std::string out = fmt::format("# suite {}\n\naeval {} ({}). {}\n\n| model |", markdown_cell(table.suite), kVersion,
-                                kGitCommit, kSuiteExplanation);
+  const bool pooled = !table.beside.empty();
+  std::string out = fmt::format("# suite {}\n\naeval {} ({}). {}{}\n\n| model |", markdown_cell(table.suite), kVersion,
+                                kGitCommit, kSuiteExplanation, pooled ? kBesideExplanation : "");
   for (std::size_t t = 0; t < table.tasks.size(); ++t)
     out += fmt::format(" {}{} |", markdown_cell(table.tasks[t]), table.has_runs[t] ? "" : " (no runs)");
+  if (pooled) out += fmt::format(" {} |", markdown_cell(beside_title(table)));
   out += " average | tasks |\n|---|";
-  for (std::size_t i = 0; i < table.tasks.size(); ++i) out += "---:|";
+  for (std::size_t i = 0; i < table.tasks.size() + (pooled ? 1 : 0); ++i) out += "---:|";
   out += "---:|---:|\n";
   for (const auto& r : table.rows) {
     out += fmt::format("| {} |", markdown_cell(r.model));
     for (const auto& c : r.cells) out += fmt::format(" {} |", cell_text(c));
+    if (pooled) out += fmt::format(" {} |", beside_text(r));
     out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, table.tasks.size());
   }
   return out;
@@ -551,9 +602,11 @@ std::string render_suite_html(const SuiteTable& table) {
       "th,td{{border:1px solid #bbb;padding:.3em .6em;text-align:right}}th:first-child,td:first-child{{text-align:left}}"
       ".ci{{color:#555;font-size:.8em;white-space:nowrap}}</style>\n</head><body>\n<h1>suite {0}</h1>\n"
       "<p>aeval {1} ({2}). {3}</p>\n<table class=\"suite\">\n<thead><tr><th>model</th>",
-      escape(table.suite), kVersion, kGitCommit, escape(kSuiteExplanation));
+      escape(table.suite), kVersion, kGitCommit,
+      escape(std::string(kSuiteExplanation) + (table.beside.empty() ? "" : kBesideExplanation)));
   for (std::size_t t = 0; t < table.tasks.size(); ++t)
     out += fmt::format("<th>{}{}</th>", escape(table.tasks[t]), table.has_runs[t] ? "" : "<br><span class=\"ci\">no runs</span>");
+  if (!table.beside.empty()) out += fmt::format("<th>{}</th>", escape(beside_title(table)));
   out += "<th>average</th><th>tasks</th></tr></thead>\n<tbody>\n";
   for (const auto& r : table.rows) {
     out += fmt::format("<tr><td>{}</td>", escape(r.model));
@@ -563,6 +616,7 @@ std::string render_suite_html(const SuiteTable& table) {
                  ? fmt::format("<td>{:.2f}<br><span class=\"ci\">[{:.2f}, {:.2f}]</span></td>", *c.score,
                                c.interval->first, c.interval->second)
                  : fmt::format("<td>{:.2f}</td>", *c.score);
+    if (!table.beside.empty()) out += fmt::format("<td>{}</td>", escape(beside_text(r)));
     out += fmt::format("<td>{}</td><td>{} of {}</td></tr>\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran,
                        table.tasks.size());
   }

@@ -185,12 +185,18 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       << "speaking-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url()
       << "\n    model: m\n    modalities: [text, audio]\n"
       // The acoustics beside UEA's scores of spoken answers: DNSMOS with the official weights of
-      // ../shared, and for UTMOS (which cannot be downloaded here) the loudness of a stand-in.
-      << "utmos22-strong:\n  class: process\n  args:\n    command: [python3, "
-      << (fs::path(AEVAL_SOURCE_DIR) / "examples/process-models/signal_features.py").string() << ", --answer, scores]\n";
-  fs::create_directories(dir / "registry" / "evaluators");
-  std::ofstream(dir / "registry" / "evaluators" / "utmos.yaml")
-      << "utmos:\n  class: mos\n  args: {model: utmos22-strong, score: rms_dbfs}\n";
+      // ../shared, and for UTMOS (which cannot be downloaded here) a stand-in: 1 + 4 × the peak.
+      << "utmos22-strong:\n  class: process\n  args:\n    command: [python3, " << (dir / "utmos_stand_in.py").string()
+      << "]\n";
+  aeval::testing::write_bytes(dir / "utmos_stand_in.py", R"(import array, json, sys, wave
+print(json.dumps({'type': 'ready'}), flush=True)
+for line in sys.stdin:
+    r = json.loads(line)
+    with wave.open(r['audio'][0]) as w:
+        data = array.array('h', w.readframes(w.getnframes()))
+    peak = max((abs(x) for x in data), default=0) / 32768
+    print(json.dumps({'type': 'response', 'id': r['id'], 'scores': {'mos': 1 + 4 * peak}}), flush=True)
+)");
   aeval::testing::ScopedEnv dnsmos_models(
       "DNSMOS_MODELS", (aeval::testing::reference_dir().parent_path() / "models" / "dnsmos").c_str());
   // A task whose answer UEA transcribes gets the speaking model, and PocketSphinx as its recognizer;
@@ -259,6 +265,27 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       ++compared;
     }
   EXPECT_GE(compared, 80u);
+
+  // Table 5's shape: `aeval report --suite speech-out` has a column per spoken-answer task, the acoustics
+  // pooled over them, and their average; the README shows this very table.
+  const auto table5 = aeval::testing::run_aeval(fmt::format("report {} --suite speech-out", (dir / "catalog").string()), false);
+  ASSERT_EQ(0, table5.status) << table5.output;
+  std::string rows;
+  for (std::size_t at = 0; at < table5.output.size();) {
+    const std::size_t end = std::min(table5.output.find('\n', at), table5.output.size());
+    const std::string line = table5.output.substr(at, end - at);
+    if (line.rfind("| ", 0) == 0 || line.rfind("|---", 0) == 0) rows += line + "\n";
+    at = end + 1;
+  }
+  EXPECT_NE(rows.find("acoustics (utmos · dnsmos · dnsmos-p808)"), std::string::npos) << table5.output;
+  const std::string readme = [] {
+    std::ifstream in(fs::path(AEVAL_SOURCE_DIR) / "README.md");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  const std::string marker = "<!-- aeval report --suite speech-out, as tests/e2e/uea_every_dataset_e2e_test.cpp ran it -->\n";
+  const std::size_t block = readme.find(marker);
+  ASSERT_NE(block, std::string::npos) << "README.md lacks the speech-out table";
+  EXPECT_EQ(readme.substr(block + marker.size(), rows.size()), rows) << "paste into README.md:\n" << rows;
 
   // `aeval report --suite` ranks UEA's numbers on the paper's scale: each task's wer(%) of 0 is 100
   // (100 − x), with the interval the catalog's bootstrap-95 puts on UEA's number, and so is the average.

@@ -1,6 +1,7 @@
 // The leaderboard as readers read it: headers say how a column enters the
 // average, rows without an average rank by the metric's own direction, every
-// metric gets a chart on a round axis, and one model's bar does not fill it.
+// metric gets a chart on a round axis, one model's bar does not fill it, and a suite pools the
+// acoustics scored beside its tasks.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -28,6 +29,46 @@ void write_run(const TempDir& dir, const std::string& task, const std::string& m
   const auto folder = dir / task / model / "20261127T000000Z";
   std::filesystem::create_directories(folder);
   aeval::testing::write_bytes(folder / "summary.json", summary.dump());
+}
+
+// A run of a task defined on UltraEval-Audio: UEA's accuracy (acc(%)) and, beside it, MOS-like
+// metrics (evaluators that state their scale: 20·x).
+void write_spoken_run(const TempDir& dir, const std::string& task, double acc, double mos, double p808) {
+  json evaluators = json::array({{{"name", "qa-exist-match"}, {"class", "uea-qa-exist-match"}}});
+  json values = {{"qa-exist-match", {{"value", acc}, {"uea", {{"acc(%)", acc}}}}}};
+  for (const auto& [name, value] : {std::pair{"utmos", mos}, std::pair{"dnsmos-p808", p808}}) {
+    evaluators.push_back({{"name", name}, {"class", "mos"}, {"scale", {{"rule", "20·x"}, {"factor", 20.0}, {"offset", 0.0}}}});
+    values[name] = {{"value", value}};
+  }
+  const json summary = {
+      {"task", task}, {"dataset", task}, {"model", "m"}, {"counts", {{"samples", 4}, {"failed", 0}}}, {"metrics", values},
+      {"provenance",
+       {{"task", {{"prompt", ""}, {"beside_uea", {"utmos", "dnsmos-p808"}}}}, {"evaluators", evaluators}, {"model", json::object()}}}};
+  const auto folder = dir / task / "m" / "20261127T000000Z";
+  std::filesystem::create_directories(folder);
+  aeval::testing::write_bytes(folder / "summary.json", summary.dump());
+}
+
+// Table 5: a column per task of UEA's score alone; the acoustics scored beside it pooled (each one's
+// mean over the tasks), entering the average as one score, the mean of 20·x.
+TEST(LeaderboardRender, ASuitePoolsTheAcousticsScoredBesideItsTasks) {
+  TempDir dir;
+  write_spoken_run(dir, "qa-a", 60, 4.0, 3.0);
+  write_spoken_run(dir, "qa-b", 30, 3.0, 4.0);
+  const auto boards = aeval::report::collect_leaderboards(dir.path());
+  const auto table = aeval::report::build_suite_table("speech-out", {"qa-a", "qa-b"}, boards);
+  ASSERT_EQ(table.rows.size(), 1u);
+  const auto& row = table.rows[0];
+  EXPECT_EQ(*row.cells[0].score, 60) << "the task's score is UEA's alone";
+  EXPECT_EQ(*row.cells[1].score, 30);
+  EXPECT_EQ(table.beside, (std::vector<std::string>{"utmos", "dnsmos-p808"}));
+  EXPECT_EQ(*row.beside[0], 3.5);
+  EXPECT_EQ(*row.beside[1], 3.5);
+  EXPECT_EQ(*row.beside_score, 70);
+  EXPECT_DOUBLE_EQ(*row.mean, (60 + 30 + 70) / 3.0);
+  const std::string md = aeval::report::render_suite_markdown(table);
+  EXPECT_NE(md.find("| qa-a | qa-b | acoustics (utmos · dnsmos-p808) | average | tasks |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| m | 60.00 | 30.00 | 3.50 · 3.50 | 53.33 | 2 of 2 |"), std::string::npos) << md;
 }
 
 TEST(LeaderboardRender, HeadersSayHowAColumnEntersTheAverage) {

@@ -24,6 +24,9 @@ struct LeaderboardColumn {
   std::string rule;    // how it enters the average ("100 − 100·x", ...); "" : not averaged
   std::string scorer;  // the model that produced the scores (an ASR model, a MOS predictor, DNSMOS); "": none
   std::optional<bool> higher_is_better;  // unknown for a metric aeval does not know
+  // aeval's evaluator scored beside UltraEval-Audio's (Table 5's acoustics): not in the task's
+  // average; a suite table pools it across the suite's tasks instead.
+  bool beside = false;
 };
 
 struct LeaderboardRow {
@@ -72,7 +75,10 @@ std::string render_html(const std::vector<Leaderboard>& boards);
 // A suite as the UltraEval-Audio paper's Tables 4–6 show one: a row per model, a column per task
 // holding that task's normalized average (100 − WER, 100 × accuracy, BLEU, ...) with its bootstrap
 // interval where the task has one averaged metric, and their mean over the tasks the model ran
-// (with how many). Tasks without runs are shown empty.
+// (with how many). Tasks without runs are shown empty. Metrics scored beside the tasks' own (Table
+// 5's acoustics: UTMOS, DNSMOS P.835 and P.808 of the spoken answers) are pooled: each one's mean
+// over the tasks, shown together, entering the mean as one more score, the mean of their
+// normalized values (20·MOS).
 struct SuiteCell {
   std::optional<double> score;
   std::optional<std::pair<double, double>> interval;  // on the normalized scale
@@ -81,9 +87,12 @@ struct SuiteTable {
   std::string suite;
   std::vector<std::string> tasks;
   std::vector<bool> has_runs;  // per task
+  std::vector<std::string> beside;  // metrics scored beside the tasks' own, pooled
   struct Row {
     std::string model;
     std::vector<SuiteCell> cells;  // per task
+    std::vector<std::optional<double>> beside;  // per pooled metric: its mean over the tasks
+    std::optional<double> beside_score;         // the mean of their normalized values
     std::optional<double> mean;
     std::size_t ran = 0;
   };
