@@ -392,14 +392,15 @@ namespace {
 namespace arg = pipeline::arg;
 using pipeline::ArgSpec;
 
-// Arguments every OpenAI-compatible backend takes.
-std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
+// Arguments every OpenAI-compatible backend takes (input_sample_rate those that send audio).
+std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra, bool sends_audio = true) {
   const OpenAiConfig d;
   std::vector<ArgSpec> args = {
       arg::required_texts("base_url", "http://host:port/v1; a list splits the load"),
       arg::required_text("model", "the model name the server knows"),
-      arg::text("api_key_env", d.api_key_env, "environment variable holding the API key (never logged)"),
-      arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent"),
+      arg::text("api_key_env", d.api_key_env, "environment variable holding the API key (never logged)")};
+  if (sends_audio) args.push_back(arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent"));
+  const std::vector<ArgSpec> transport = {
       arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it")
           .at_least(1),
       arg::number("timeout_seconds", d.timeout_seconds, "per attempt"),
@@ -407,17 +408,19 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra) {
       arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter"),
       arg::number("outage_seconds", d.outage_seconds,
                   "once the endpoint has answered: how long a request retries through an outage, past max_retries")};
+  args.insert(args.end(), transport.begin(), transport.end());
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
 
-OpenAiConfig remote_config(const pipeline::Args& args) {
+// `sends_audio` false: a model of text alone (input_sample_rate 0: the pipeline decodes no audio for it).
+OpenAiConfig remote_config(const pipeline::Args& args, bool sends_audio = true) {
   OpenAiConfig config;
   config.name = args.entry().name;
   config.base_urls = args.strings("base_url");
   config.model = args.text("model");
   config.api_key_env = args.text("api_key_env");
-  config.input_sample_rate = args.integer("input_sample_rate");
+  config.input_sample_rate = sends_audio ? args.integer("input_sample_rate") : 0;
   config.max_concurrency = args.integer("max_concurrency");
   config.timeout_seconds = args.number("timeout_seconds");
   config.max_retries = args.integer("max_retries");
@@ -506,10 +509,10 @@ const ModelClasses::Registration kOpenAiSpeechClass{
      "An OpenAI-compatible /audio/speech endpoint: text to speech (the prompt's text field, or its last user turn)",
      remote_args({arg::text("voice", OpenAiConfig{}.voice, "the voice"),
                   arg::choice("audio_format", OpenAiConfig{}.audio_format, {"wav", "mp3", "flac", "opus", "pcm16"},
-                              "the response_format asked for (pcm16: raw 24 kHz)")})},
+                              "the response_format asked for (pcm16: raw 24 kHz)")},
+                 false)},
     [](const pipeline::Args& args) {
-      OpenAiConfig config = remote_config(args);
-      config.input_sample_rate = 0;  // it reads text alone
+      OpenAiConfig config = remote_config(args, false);
       config.voice = args.text("voice");
       config.audio_format = args.text("audio_format");
       return make_openai_speech(config);
