@@ -18,7 +18,7 @@ std::string text_to_speak(const Request& request) {
   if (request.fields.contains("text") && request.fields["text"].is_string()) {
     text = request.fields["text"];
   } else {
-    for (auto m = request.messages.rbegin(); m != request.messages.rend() && text.empty(); ++m) {
+    for (auto m = request.messages.rbegin(); m != request.messages.rend(); ++m) {
       if (m->role != "user") continue;
       for (const auto& part : m->parts)
         if (part.type == Part::Type::text) text += (text.empty() ? "" : " ") + part.text;

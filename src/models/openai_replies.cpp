@@ -42,7 +42,7 @@ Audio pcm16_audio(const std::string& bytes, const std::string& what) {
 
 Audio answer_audio(const std::string& bytes, const std::string& format, const std::string& what) {
   if (bytes.empty()) throw Error(ErrorCategory::audio, what + ": the answer's audio is empty");
-  if (format == "pcm16" || format == "pcm") return pcm16_audio(bytes, what);
+  if (format == "pcm16") return pcm16_audio(bytes, what);
   return decode_audio_bytes(bytes, what, "answer." + format);
 }
 
@@ -62,7 +62,7 @@ std::optional<Response> chat_response(const json& reply, const std::string& audi
     if (!data) throw Error(ErrorCategory::model, "the spoken answer (message.audio) has no base64 data");
     const auto bytes = util::unbase64(*data);
     if (!bytes) throw Error(ErrorCategory::model, "the spoken answer's data (message.audio.data) is not base64");
-    response.audio = answer_audio(*bytes, audio_format.empty() ? "wav" : audio_format, "the spoken answer");
+    response.audio = answer_audio(*bytes, audio_format, "the spoken answer");
     // As UltraEval-Audio's AdvancedGPT: the text, else what the audio says.
     if (const std::string* transcript = text_at(*audio, "transcript"); response.text.empty() && transcript)
       response.text = *transcript;
