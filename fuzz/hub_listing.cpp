@@ -1,7 +1,8 @@
 // The Hub's tree listing (a JSON array from a Hub, a mirror named by
-// HF_ENDPOINT, or anyone on a plain-http path) and the paths it names: every
-// path accepted stays inside the folder it is joined to, and a malformed
-// listing is an aeval::Error, never another exception.
+// HF_ENDPOINT, or anyone on a plain-http path), its dataset viewer's list of
+// Parquet conversion files, and the paths they name: every path accepted
+// stays inside the folder it is joined to, and a malformed answer is an
+// aeval::Error, never another exception.
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   try {
     for (const auto& file : aeval::datasets::hub_listing_files(page, "https://hub.test/api/datasets/a/b/tree/main"))
       if (file.path.empty() || !stays_inside(file.path)) std::abort();
+  } catch (const aeval::Error&) {
+  }
+  try {
+    const auto exported = aeval::datasets::parquet_export_of(page, "", "https://datasets-server.hub.test/parquet");
+    for (const auto& file : exported.files)
+      if (!stays_inside(file.path)) std::abort();
   } catch (const aeval::Error&) {
   }
   return 0;

@@ -27,7 +27,7 @@ size_t append(char* data, size_t size, size_t count, void* out) {
 
 struct Reply {
   long status = 0;
-  std::string body, link, transport_error;
+  std::string body, link, revision, transport_error;
   bool unreachable = false;  // no connection at all: offline, a wrong endpoint
   long retry_after = 0;
 };
@@ -41,7 +41,10 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
     for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
     std::string value = line.substr(colon + 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
+    const auto start = value.find_first_not_of(' ');
+    value = start == std::string::npos ? "" : value.substr(start);
     if (name == "link") reply.link = value;
+    if (name == "x-revision") reply.revision = value;
     if (name == "retry-after") reply.retry_after = retry_after_seconds(value).value_or(0);
     if (name == "ratelimit" && reply.retry_after == 0) reply.retry_after = rate_limit_reset_seconds(value).value_or(0);
   }
@@ -87,15 +90,7 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
-// Takes "user:password@" out of an endpoint and returns it percent-decoded.
-std::string take_credentials(std::string& endpoint) {
-  const auto scheme = endpoint.find("://");
-  if (scheme == std::string::npos) return "";
-  const auto host = scheme + 3;
-  const auto at = endpoint.substr(host, endpoint.find('/', host) - host).rfind('@');
-  if (at == std::string::npos) return "";
-  const std::string encoded = endpoint.substr(host, at);
-  endpoint.erase(host, at + 1);
+std::string percent_decoded(const std::string& encoded) {
   std::string decoded;
   for (std::size_t i = 0; i < encoded.size(); ++i) {
     if (encoded[i] == '%' && i + 2 < encoded.size() && std::isxdigit(static_cast<unsigned char>(encoded[i + 1])) &&
@@ -107,6 +102,18 @@ std::string take_credentials(std::string& endpoint) {
     }
   }
   return decoded;
+}
+
+// Takes "user:password@" out of an endpoint and returns it percent-decoded.
+std::string take_credentials(std::string& endpoint) {
+  const auto scheme = endpoint.find("://");
+  if (scheme == std::string::npos) return "";
+  const auto host = scheme + 3;
+  const auto at = endpoint.substr(host, endpoint.find('/', host) - host).rfind('@');
+  if (at == std::string::npos) return "";
+  const std::string encoded = endpoint.substr(host, at);
+  endpoint.erase(host, at + 1);
+  return percent_decoded(encoded);
 }
 
 // Surrounding whitespace is not part of a token (a file written by `echo` ends in a newline).
@@ -176,7 +183,8 @@ std::string HubClient::access_hint(const std::string& repo) const {
       endpoint_, repo, endpoint_, token_env_, token_.empty() ? " (it is not set)" : " (the token set there has no access)");
 }
 
-nlohmann::json HubClient::get_json(const std::string& url, std::string* next_page, const std::string& repo) const {
+nlohmann::json HubClient::get_json(const std::string& url, const std::string& repo, std::string* next_page,
+                                   std::string* revision) const {
   if (offline_) throw Error(ErrorCategory::network, "offline (HF_HUB_OFFLINE is set): cannot ask " + url);
   constexpr int kAttempts = 5;
   for (int attempt = 1;; ++attempt) {
@@ -200,6 +208,7 @@ nlohmann::json HubClient::get_json(const std::string& url, std::string* next_pag
     if (reply.status != 200)
       throw Error(ErrorCategory::network, fmt::format("{}: HTTP {} after {} attempt(s)", url, reply.status, attempt));
     if (next_page) *next_page = next_link(reply.link);
+    if (revision) *revision = reply.revision;
     try {
       return nlohmann::json::parse(reply.body);
     } catch (const nlohmann::json::exception&) {
@@ -230,7 +239,7 @@ bool is_commit_id(const std::string& text) {
 nlohmann::json HubClient::dataset_info(const std::string& repo, const std::string& revision) const {
   const std::string url =
       fmt::format("{}/api/datasets/{}/revision/{}", endpoint_, url_encode(repo, true), url_encode(revision, false));
-  nlohmann::json info = get_json(url, nullptr, repo);
+  nlohmann::json info = get_json(url, repo);
   if (!info.is_object() || !info.contains("sha") || !info["sha"].is_string())
     throw Error(ErrorCategory::network, url + ": the answer names no commit (sha)");
   if (!is_commit_id(info["sha"].get<std::string>()))
@@ -247,7 +256,7 @@ std::vector<HubFile> HubClient::list_files(const std::string& repo, const std::s
   std::vector<HubFile> files;
   while (!url.empty()) {
     std::string next;
-    for (auto& file : hub_listing_files(get_json(url, &next, repo), url)) files.push_back(std::move(file));
+    for (auto& file : hub_listing_files(get_json(url, repo, &next), url)) files.push_back(std::move(file));
     url = next;
   }
   return files;
@@ -289,6 +298,51 @@ std::vector<HubFile> hub_listing_files(const nlohmann::json& page, const std::st
     files.push_back(std::move(file));
   }
   return files;
+}
+
+ParquetExport HubClient::parquet_export(const std::string& repo) const {
+  std::string viewer = endpoint_;
+  if (const auto scheme = viewer.find("://"); scheme != std::string::npos) viewer.insert(scheme + 3, "datasets-server.");
+  const std::string url = fmt::format("{}/parquet?dataset={}", viewer, url_encode(repo, true));
+  std::string revision;
+  const nlohmann::json answer = get_json(url, repo, nullptr, &revision);
+  return parquet_export_of(answer, revision, url);
+}
+
+ParquetExport parquet_export_of(const nlohmann::json& answer, const std::string& revision, const std::string& url) {
+  const auto malformed = [&](const std::string& what) {
+    return Error(ErrorCategory::data, fmt::format("{}: a malformed answer ({})", url, what));
+  };
+  if (!answer.is_object() || !answer.contains("parquet_files") || !answer["parquet_files"].is_array())
+    throw malformed("no list of parquet_files");
+  ParquetExport exported{revision, "", {}};
+  // `datasets` reads a conversion only when partial is false and pending and failed are present and empty.
+  const auto empty = [&](const char* key) {
+    if (!answer.contains(key)) return false;
+    const nlohmann::json& v = answer[key];
+    return v == false || (v.is_array() && v.empty());
+  };
+  if (answer.contains("partial") && answer["partial"] == true) exported.incomplete = "partial";
+  else if (!answer.contains("partial") || answer["partial"] != false) exported.incomplete = "of unknown state";
+  else if (!empty("pending")) exported.incomplete = "pending";
+  else if (!empty("failed")) exported.incomplete = "failed";
+  const std::string branch = "/resolve/refs%2Fconvert%2Fparquet/";
+  for (const auto& entry : answer["parquet_files"]) {
+    if (!entry.is_object()) throw malformed("a file that is not an object");
+    for (const char* key : {"config", "split", "url"})
+      if (!entry.contains(key) || !entry[key].is_string()) throw malformed(fmt::format("a file without a text '{}'", key));
+    const std::string file_url = entry["url"].get<std::string>();
+    const auto at = file_url.find(branch);
+    if (at == std::string::npos) throw malformed("a file outside refs/convert/parquet: " + file_url.substr(0, 200));
+    ExportedParquetFile file{entry["config"].get<std::string>(), entry["split"].get<std::string>(),
+                             percent_decoded(file_url.substr(at + branch.size()))};
+    if (!safe_repository_path(file.path))
+      throw Error(ErrorCategory::data, fmt::format("{}: the answer names '{}', a path outside the repository; "
+                                                   "refused before anything is written",
+                                                   url, file.path.substr(0, 200)));
+    exported.files.push_back(std::move(file));
+  }
+  return exported;
 }
 
 std::string HubClient::file_url(const std::string& repo, const std::string& revision, const std::string& path) const {

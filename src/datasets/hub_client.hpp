@@ -32,6 +32,25 @@ bool is_commit_id(const std::string& text);
 // fields have the wrong types or whose path leaves the repository. Untrusted input: fuzz/hub_listing.cpp.
 std::vector<HubFile> hub_listing_files(const nlohmann::json& page, const std::string& url);
 
+// One file of the Hub's automatic Parquet conversion, as its dataset viewer lists it.
+struct ExportedParquetFile {
+  std::string config, split;
+  std::string path;  // in the conversion's branch, refs/convert/parquet
+};
+
+// The dataset viewer's account of the conversion (`/parquet?dataset=R`): the commit of main it is made
+// from (its X-Revision header, "" when absent), why it is not whole ("" when it is), and its files in
+// the viewer's order.
+struct ParquetExport {
+  std::string revision;
+  std::string incomplete;  // "partial", "pending", "failed" or "of unknown state"
+  std::vector<ExportedParquetFile> files;
+};
+
+// Reads the viewer's JSON answer. Throws aeval::Error (data) naming `url` for a malformed answer or a file
+// whose path leaves the repository. Untrusted input: fuzz/hub_listing.cpp.
+ParquetExport parquet_export_of(const nlohmann::json& answer, const std::string& revision, const std::string& url);
+
 class HubClient {
  public:
   // Reads HF_ENDPOINT (default https://huggingface.co), the token from the
@@ -51,6 +70,10 @@ class HubClient {
   // (data) when the listing names a path outside the repository.
   std::vector<HubFile> list_files(const std::string& repo, const std::string& revision, const std::string& folder) const;
 
+  // What the Hub's dataset viewer (host datasets-server.HOST of the endpoint, as `datasets` derives it)
+  // says of the dataset's Parquet conversion. Throws aeval::Error (network) naming the URL.
+  ParquetExport parquet_export(const std::string& repo) const;
+
   // Where a file downloads from.
   std::string file_url(const std::string& repo, const std::string& revision, const std::string& path) const;
 
@@ -61,7 +84,9 @@ class HubClient {
   std::string access_hint(const std::string& repo) const;
 
  private:
-  nlohmann::json get_json(const std::string& url, std::string* next_page, const std::string& repo) const;
+  // The JSON a GET answers; the next page's URL (Link header) and the X-Revision header when asked for.
+  nlohmann::json get_json(const std::string& url, const std::string& repo, std::string* next_page = nullptr,
+                          std::string* revision = nullptr) const;
 
   std::string endpoint_, credentials_, token_, token_env_;
   bool offline_ = false;

@@ -161,67 +161,65 @@ Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::st
     std::sort(chosen.begin(), chosen.end(), [](const HubFile& a, const HubFile& b) { return a.path < b.path; });
     return {"repository", commit, std::move(chosen)};
   }
-  // Not stored as Parquet: the Hub's automatic conversion, CONFIG/SPLIT/NNNN.parquet on its own
-  // branch. It is made from main's latest commit only, so `datasets` reads it only for that commit.
-  std::string conversion;
-  try {
-    conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
-  } catch (const Error& e) {
-    throw Error(ErrorCategory::data, fmt::format("the dataset {} stores no Parquet files for config '{}', split '{}', "
-                                                 "and the Hub has no Parquet conversion of it ({})",
-                                                 r.repo, r.config, r.split, e.what()));
-  }
-  const std::string head = hub.dataset_info(r.repo, "main")["sha"].get<std::string>();
-  if (head != commit)
-    throw Error(ErrorCategory::data,
-                fmt::format("the dataset {} stores no Parquet files for config '{}', split '{}', and the Hub converts "
-                            "only the latest commit of main ({}), not {} that revision '{}' names: its conversion may "
-                            "hold other data. Read revision main, or a copy stored as Parquet",
-                            r.repo, r.config, r.split, head.substr(0, 7), commit.substr(0, 7), r.revision));
-  // A split of more than 10,000 files comes in folders SPLIT-part0, SPLIT-part1, ...; one cut
-  // at 5 GB is named partial-SPLIT, which `datasets` does not read.
-  const auto part_of = [&](const std::string& folder) -> std::optional<long> {
-    const std::string prefix = r.split + "-part";
-    if (folder.rfind(prefix, 0) != 0 || folder.size() == prefix.size() || folder.size() > prefix.size() + 9 ||
-        folder.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
-      return std::nullopt;
-    return std::stol(folder.substr(prefix.size()));
+  // Not stored as Parquet: the Hub's automatic conversion (its branch refs/convert/parquet), read as
+  // `datasets` reads it: only when the dataset viewer says it is made from this very commit and is whole,
+  // its files in the viewer's order. The conversion follows main and can lag it or be cut short.
+  const auto refused = [&](const std::string& why) {
+    return Error(ErrorCategory::data, fmt::format("the dataset {} stores no Parquet files for config '{}', split '{}', "
+                                                  "and {}",
+                                                  r.repo, r.config, r.split, why));
   };
+  ParquetExport exported;
+  try {
+    exported = hub.parquet_export(r.repo);
+  } catch (const Error& e) {
+    throw Error(e.category(), refused(fmt::format("the Hub's dataset viewer cannot say which commit its Parquet "
+                                                  "conversion is made from: {}",
+                                                  e.what()))
+                                  .what());
+  }
+  if (exported.revision != commit)
+    throw refused(fmt::format("the Hub's Parquet conversion of it is made from {}, not from {} that revision '{}' names: "
+                              "it may hold other data, so `datasets` does not read it, and neither does aeval. Read the "
+                              "revision it is made from, or a copy stored as Parquet",
+                              exported.revision.empty() ? "a commit the dataset viewer does not name"
+                                                        : "commit " + exported.revision.substr(0, 7),
+                              commit.substr(0, 7), r.revision));
+  if (!exported.incomplete.empty())
+    throw refused(fmt::format(
+        "the Hub's Parquet conversion of it is {}: `datasets` does not read it, and neither does aeval. {}",
+        exported.incomplete == "partial" ? "partial (it holds the rows of the first 5 GB of some splits)"
+        : exported.incomplete == "pending" ? "still being made (pending)"
+        : exported.incomplete == "failed"  ? "failed for some configs or splits"
+                                           : "of a state the dataset viewer does not say",
+        exported.incomplete == "pending" ? "Try again later" : "Read a copy stored as Parquet"));
   std::set<std::string> configs, splits;
-  std::vector<std::pair<long, HubFile>> parts;
-  bool partial = false;
-  for (auto& file : hub.list_files(r.repo, conversion, "")) {
-    const auto first = file.path.find('/'), second = file.path.find('/', first + 1);
-    if (first == std::string::npos || second == std::string::npos || !ends_with(file.path, ".parquet")) continue;
-    const std::string config = file.path.substr(0, first), folder = file.path.substr(first + 1, second - first - 1);
-    configs.insert(config);
-    if (config != r.config) continue;
-    const bool cut = folder.rfind("partial-", 0) == 0;
-    const auto dash = folder.rfind("-part");
-    const bool numbered = dash != std::string::npos && dash + 5 < folder.size() &&
-                          folder.find_first_not_of("0123456789", dash + 5) == std::string::npos;
-    const std::string split = cut ? folder.substr(8) : numbered ? folder.substr(0, dash) : folder;
-    splits.insert(split);
-    if (cut) partial = partial || split == r.split;
-    else if (folder == r.split) parts.emplace_back(0, std::move(file));
-    else if (const auto part = part_of(folder)) parts.emplace_back(*part, std::move(file));
+  std::vector<std::string> wanted;
+  for (const auto& file : exported.files) {
+    configs.insert(file.config);
+    if (file.config != r.config) continue;
+    splits.insert(file.split);
+    if (file.split == r.split) wanted.push_back(file.path);
   }
   if (!configs.count(r.config))
     throw Error(ErrorCategory::data, fmt::format("the dataset {} has no config '{}'{}", r.repo, r.config,
                                                  choices("configs", r.config, configs)));
-  if (parts.empty() && partial)
-    throw Error(ErrorCategory::data,
-                fmt::format("the Hub's Parquet conversion of the dataset {} holds only part of config '{}', split '{}' "
-                            "(folder partial-{}: the rows of its first 5 GB); `datasets` does not read it, and neither "
-                            "does aeval. Read a copy stored as Parquet",
-                            r.repo, r.config, r.split, r.split));
-  if (parts.empty())
+  if (wanted.empty())
     throw Error(ErrorCategory::data, fmt::format("the dataset {} (config '{}') has no split '{}'{}", r.repo, r.config,
                                                  r.split, choices("splits", r.split, splits)));
-  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : a.second.path < b.second.path;
-  });
-  for (auto& [part, file] : parts) chosen.push_back(std::move(file));
+  // The branch's commit, fixed now in case it moves meanwhile, and its sizes and hashes.
+  const std::string conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
+  std::map<std::string, HubFile> branch;
+  for (auto& file : hub.list_files(r.repo, conversion, r.config)) branch[file.path] = std::move(file);
+  for (const auto& path : wanted) {
+    const auto file = branch.find(path);
+    if (file == branch.end())
+      throw Error(ErrorCategory::data,
+                  fmt::format("the Hub's dataset viewer lists {} in the Parquet conversion of {}, which its branch "
+                              "(commit {}) does not hold: the conversion is changing; try again later",
+                              path, r.repo, conversion.substr(0, 7)));
+    chosen.push_back(file->second);
+  }
   return {"parquet conversion", conversion, std::move(chosen)};
 }
 

@@ -1,6 +1,7 @@
-// The Hub's Parquet conversion (refs/convert/parquet) read as `datasets` reads it: only for the
-// latest commit of main, which it is made from; a split of many files in its SPLIT-partN
-// folders, in order; never a split cut short (partial-SPLIT).
+// The Hub's Parquet conversion (refs/convert/parquet) read as `datasets` reads it: only when the
+// dataset viewer says it is made from the commit asked for (X-Revision) and is whole (not partial,
+// nothing pending or failed); its files in the viewer's order, a split of many files in its
+// SPLIT-partN folders included.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -49,15 +50,60 @@ struct ConvertedHub {
   }
 };
 
-TEST(HubConversion, AnotherCommitThanMainsLatestIsNotReadFromIt) {
+TEST(HubConversion, ACommitTheConversionIsNotMadeFromIsNotReadFromIt) {
   ConvertedHub hub;
   auto r = hub.repo({"default/test/0000.parquet"});
   EXPECT_EQ(hub.fetch(r), "default/test/0000.parquet ");
   r.history.push_back(r.main);  // the commit asked for, which main has moved on from
   r.main.commit = test_commit("moved on");
+  r.converted_from = r.main.commit;
   std::filesystem::remove_all(hub.dir / "cache");
   const std::string error = hub.fetch(r, test_commit("head"));
-  EXPECT_NE(error.find("the Hub converts only the latest commit of main"), std::string::npos) << error;
+  EXPECT_NE(error.find("the Hub's Parquet conversion of it is made from commit " + test_commit("moved on").substr(0, 7) +
+                       ", not from " + test_commit("head").substr(0, 7)),
+            std::string::npos)
+      << error;
+}
+
+TEST(HubConversion, AConversionLaggingMainIsReadOnlyForTheCommitItIsMadeFrom) {
+  ConvertedHub hub;
+  auto r = hub.repo({"default/test/0000.parquet"});
+  r.history.push_back(r.main);  // main has moved on; the viewer has not converted its new commit yet
+  r.main.commit = test_commit("moved on");
+  r.converted_from = test_commit("head");
+  const std::string lagging = hub.fetch(r, "main");
+  EXPECT_NE(lagging.find("made from commit " + test_commit("head").substr(0, 7) + ", not from " +
+                         test_commit("moved on").substr(0, 7) + " that revision 'main' names"),
+            std::string::npos)
+      << lagging;
+  EXPECT_EQ(hub.fetch(r, test_commit("head")), "default/test/0000.parquet ");
+}
+
+TEST(HubConversion, AConversionStillBeingMadeIsNotRead) {
+  ConvertedHub hub;
+  auto r = hub.repo({"default/test/0000.parquet"});
+  r.conversion_pending = true;
+  const std::string error = hub.fetch(r);
+  EXPECT_NE(error.find("is still being made (pending)"), std::string::npos) << error;
+}
+
+TEST(HubConversion, WithoutTheDatasetViewerTheConversionIsNotRead) {
+  ConvertedHub hub;
+  auto r = hub.repo({"default/test/0000.parquet"});
+  aeval::testing::HubTestServer server({{"acme/raw", r}});
+  // An endpoint by address: no datasets-server.HOST can be derived that resolves.
+  const std::string by_address = "http://127.0.0.1:" + server.endpoint().substr(server.endpoint().rfind(':') + 1);
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", by_address.c_str());
+  try {
+    aeval::datasets::fetch_hub_split({"acme/raw", "default", "test", "main", "HF_TOKEN", ""});
+    ADD_FAILURE() << "read a conversion no dataset viewer vouched for";
+  } catch (const aeval::Error& e) {
+    const std::string error = e.what();
+    EXPECT_NE(error.find("the Hub's dataset viewer cannot say which commit its Parquet conversion is made from: "
+                         "cannot reach http://datasets-server.127.0.0.1:"),
+              std::string::npos)
+        << error;
+  }
 }
 
 TEST(HubConversion, ASplitInNumberedPartsIsReadWholeInOrder) {
@@ -69,14 +115,13 @@ TEST(HubConversion, ASplitInNumberedPartsIsReadWholeInOrder) {
                           "default/test-part2/0000.parquet default/test-part10/0000.parquet ");
 }
 
-TEST(HubConversion, APartialSplitIsRefusedAndNeverSuggested) {
+TEST(HubConversion, APartialConversionIsRefusedWhole) {
   ConvertedHub hub;
   const auto r = hub.repo({"default/partial-test/0000.parquet", "default/train/0000.parquet"});
-  const std::string error = hub.fetch(r);
-  EXPECT_NE(error.find("holds only part of config 'default', split 'test' (folder partial-test"), std::string::npos)
-      << error;
-  const std::string asked = hub.fetch(r, "main", "partial-test");
-  EXPECT_NE(asked.find("has no split 'partial-test'; its splits: test, train"), std::string::npos) << asked;
+  for (const std::string split : {"test", "train"}) {
+    const std::string error = hub.fetch(r, "main", split);
+    EXPECT_NE(error.find("the Hub's Parquet conversion of it is partial"), std::string::npos) << error;
+  }
 }
 
 }  // namespace

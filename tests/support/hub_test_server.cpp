@@ -2,7 +2,9 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
+#include <tuple>
 
 #include "support/temp_dir.hpp"
 #include "util/base64.hpp"
@@ -106,6 +108,55 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                  res.set_content(entries.dump(), "application/json");
                });
 
+  // The dataset viewer: the conversion's files by config, split and (for a split in numbered
+  // SPLIT-partN folders) part; a split cut short lies in a folder partial-SPLIT.
+  server_->Get("/parquet", [=, this](const httplib::Request& req, httplib::Response& res) {
+    ++api_requests_;
+    const std::string name = req.get_param_value("dataset");
+    const auto it = repos_.find(name);
+    if (it == repos_.end() || it->second.conversion.commit.empty() || !branch(req, res, name, kConversion)) {
+      if (res.status != 401) res.status = 404;
+      return;
+    }
+    const HubTestRepo& repo = it->second;
+    struct Listed {
+      std::string config, split;
+      long part;
+      std::string path;
+    };
+    std::vector<Listed> listed;
+    bool partial = false;
+    for (const auto& [path, file] : repo.conversion.files) {
+      const auto first = path.find('/'), second = path.find('/', first + 1);
+      std::string split = path.substr(first + 1, second - first - 1);
+      long part = 0;
+      if (split.rfind("partial-", 0) == 0) {
+        partial = true;
+        split = split.substr(8);
+      } else if (const auto dash = split.rfind("-part"); dash != std::string::npos) {
+        part = std::stol(split.substr(dash + 5));
+        split = split.substr(0, dash);
+      }
+      listed.push_back({path.substr(0, first), split, part, path});
+    }
+    std::sort(listed.begin(), listed.end(), [](const Listed& a, const Listed& b) {
+      return std::tie(a.config, a.split, a.part, a.path) < std::tie(b.config, b.split, b.part, b.path);
+    });
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& f : listed)
+      files.push_back({{"dataset", name}, {"config", f.config}, {"split", f.split},
+                       {"url", endpoint() + "/datasets/" + name + "/resolve/refs%2Fconvert%2Fparquet/" + f.path},
+                       {"filename", f.path.substr(f.path.rfind('/') + 1)},
+                       {"size", std::filesystem::file_size(repo.conversion.files.at(f.path))}});
+    nlohmann::json pending = nlohmann::json::array();
+    if (repo.conversion_pending) pending.push_back({{"kind", "config-parquet"}, {"dataset", name}});
+    res.set_header("X-Revision", repo.converted_from.empty() ? repo.main.commit : repo.converted_from);
+    res.set_content(nlohmann::json{{"parquet_files", files}, {"pending", pending}, {"failed", nlohmann::json::array()},
+                                   {"partial", partial}}
+                        .dump(),
+                    "application/json");
+  });
+
   // Downloads: /resolve answers with a redirect to a signed link on the storage host (another host
   // name, as the Hub's CDN is), which serves the bytes; throttling happens at the Hub, cuts,
   // corruption and expired links at the storage host.
@@ -188,7 +239,7 @@ HubTestServer::~HubTestServer() {
   cdn_thread_.join();
 }
 
-std::string HubTestServer::endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
+std::string HubTestServer::endpoint() const { return "http://localhost:" + std::to_string(port_); }
 
 void HubTestServer::set_faults(const HubTestFaults& faults) {
   std::lock_guard lock(mutex_);

@@ -4,7 +4,10 @@
 // cardData), /api/datasets/R/tree/REV[/FOLDER]?recursive=true (files with
 // their LFS size and SHA-256, paged with a Link header) and
 // /datasets/R/resolve/REV/PATH (downloads: a redirect to a signed link on a
-// storage host of another name, which serves the bytes with HTTP ranges).
+// storage host of another name, which serves the bytes with HTTP ranges), and
+// the dataset viewer's /parquet?dataset=R (at datasets-server.localhost, the
+// host `datasets` derives from the endpoint): the conversion's files and, in
+// X-Revision, the commit of main it is made from.
 // Like the Hub, it answers an anonymous request for a repository it does not
 // have with 401, lists files kept in git by their git blob id and LFS files
 // by their SHA-256, and says how long a rate limit lasts in a RateLimit
@@ -36,6 +39,8 @@ struct HubTestBranch {
 struct HubTestRepo {
   HubTestBranch main;                                       // answers "main" and its commit
   HubTestBranch conversion;                                 // refs/convert/parquet, when it has files
+  std::string converted_from;                               // the commit the conversion is of ("": main's)
+  bool conversion_pending = false;                          // the viewer is still converting some splits
   std::vector<HubTestBranch> history;                       // earlier commits, answered by their id
   nlohmann::json configs;                                   // cardData.configs (null: none declared)
   std::string token;                                        // set: gated, "Bearer TOKEN" required
@@ -56,7 +61,7 @@ class HubTestServer {
   explicit HubTestServer(std::map<std::string, HubTestRepo> repos);  // "owner/name" → repository
   ~HubTestServer();
 
-  std::string endpoint() const;  // http://127.0.0.1:PORT, for HF_ENDPOINT
+  std::string endpoint() const;  // http://localhost:PORT, for HF_ENDPOINT
   void set_faults(const HubTestFaults& faults);
   // For the next `seconds`, API requests answer 429 with the Hub's RateLimit header (t: seconds left).
   void rate_limit_api(int seconds);
