@@ -11,6 +11,10 @@ std::map<std::string, std::vector<std::string>> class_label_names(const TableRea
   table.query("SELECT decode(value) FROM parquet_kv_metadata(" + TableReader::literal(file.string()) +
                   ") WHERE key = 'huggingface'::BLOB",
               [&](TableRow& row) { metadata = row[0].value_or(""); });
+  return class_labels_in_metadata(metadata);
+}
+
+std::map<std::string, std::vector<std::string>> class_labels_in_metadata(const std::string& metadata) {
   std::map<std::string, std::vector<std::string>> labels;
   // Metadata not written by `datasets` (or unreadable) leaves the columns as plain integers.
   const auto json = nlohmann::json::parse(metadata, nullptr, false);
@@ -18,7 +22,10 @@ std::map<std::string, std::vector<std::string>> class_label_names(const TableRea
   if (!info || !info->contains("features") || !(*info)["features"].is_object()) return labels;
   const auto& features = (*info)["features"];
   for (const auto& [column, feature] : features.items()) {
-    if (!feature.is_object() || feature.value("_type", "") != "ClassLabel" || !feature.contains("names")) continue;
+    // Compared as JSON: a `_type` that is not text is simply not a class label.
+    if (!feature.is_object() || !feature.contains("_type") || feature["_type"] != "ClassLabel" ||
+        !feature.contains("names"))
+      continue;
     const auto& names = feature["names"];
     if (!names.is_array()) continue;
     std::vector<std::string> list;

@@ -17,6 +17,10 @@ namespace aeval::datasets {
 std::map<std::string, std::vector<std::string>> class_label_names(const TableReader& table,
                                                                   const std::filesystem::path& file);
 
+// The same, read from the metadata's text. Whatever is not `datasets`' shape (not JSON, other types, a
+// name that is not text) leaves its column a plain integer. Untrusted input: fuzz/class_labels.cpp.
+std::map<std::string, std::vector<std::string>> class_labels_in_metadata(const std::string& metadata);
+
 // The SQL for a column, through its names when it is a class label: label i is
 // names[i]; -1 (no label) and values out of range are NULL.
 std::string column_value_sql(const std::string& column,

@@ -11,6 +11,7 @@
 #include "aeval/text/python_values.hpp"
 #include "models/process_model.hpp"
 #include "datasets/asterisk_prompts.hpp"
+#include "datasets/class_labels.hpp"
 #include "datasets/manifest.hpp"
 #include "datasets/parquet_clips.hpp"
 #include "pipeline/run_store.hpp"
@@ -191,6 +192,17 @@ TEST(FuzzFindings, AudioLocatorRowNumberTooLargeIsAnError) {
       EXPECT_NE(std::string(e.what()).find("FILE#row=N&column=NAME"), std::string::npos) << e.what();
     }
   }
+}
+
+// class_labels: a feature whose `_type` is a list (`{"_type": ["dog"], ...}` in a Parquet file's
+// `huggingface` metadata) threw nlohmann's type_error from json::value: std::terminate.
+TEST(FuzzFindings, ClassLabelTypeOfAnotherKindLeavesTheColumnPlain) {
+  const auto labels = aeval::datasets::class_labels_in_metadata(
+      R"({"info": {"features": {"label": {"_type": ["dog", "cat"], "names": ["dog", "cat"]},)"
+      R"( "kind": {"_type": "ClassLabel", "names": ["a", "b"]}}}})");
+  EXPECT_EQ(labels.count("label"), 0u);
+  ASSERT_EQ(labels.count("kind"), 1u);
+  EXPECT_EQ(labels.at("kind"), (std::vector<std::string>{"a", "b"}));
 }
 
 }  // namespace
