@@ -178,7 +178,8 @@ std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::file
   if (const auto subset = yaml_as_python(uea["subset"]); subset.is_string() && !subset.get<std::string>().empty())
     args["config"] = subset.get<std::string>();
   args["split"] = text("split");  // none: every split, as load_dataset gives them
-  args["text_column"] = text("ref_col");
+  // WavPath is the audio UEA saves, not a column: a reference of audio (the voice a TTS task clones).
+  args["text_column"] = text("ref_col") == "WavPath" ? "" : text("ref_col");
   args["class_labels"] = "integers";
   args["every_column_a_field"] = true;
   if (uea["col_aliases"] && uea["col_aliases"].IsMap()) {

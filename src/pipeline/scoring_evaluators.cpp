@@ -52,22 +52,8 @@ json model_identity(const Scoring& scoring, const std::string& model) {
   return {{"name", model}, {"identity", scoring->identity(model)}};
 }
 
-metrics::Matrix embedding_of(const models::Response& r, const std::string& model, const Scored& s) {
-  if (!r.embedding)
-    throw Error(ErrorCategory::model,
-                fmt::format("sample '{}': model '{}' answered without an embedding (is it an embedder?)", s.sample.id, model));
-  return metrics::to_matrix(*r.embedding, "model '" + model + "''s embedding");
-}
-
-// Two embeddings a score compares must have one width (and be single vectors where `vectors`):
-// a model answering another size fails the sample, named.
-void check_widths(const metrics::Matrix& a, const metrics::Matrix& b, bool vectors, const Scored& s,
-                  const std::string& model, const char* what) {
-  if (a.cols() == b.cols() && (!vectors || (a.rows() == 1 && b.rows() == 1))) return;
-  throw Error(ErrorCategory::model,
-              fmt::format("sample '{}': model '{}' gave {} of {}×{} and {}×{}; they must be {} of one size", s.sample.id,
-                          model, what, a.rows(), a.cols(), b.rows(), b.cols(), vectors ? "two vectors" : "frames"));
-}
+// How a sample's errors begin.
+std::string who(const Scored& s) { return fmt::format("sample '{}'", s.sample.id); }
 
 // ------------------------------------------------------------------ mos
 
@@ -115,10 +101,7 @@ class SpeakerSimilarity final : public Evaluator {
       : scoring_(std::move(scoring)), model_(std::move(model)), audio_(std::move(audio)), against_(std::move(against)) {}
 
   json score(const Scored& s) const override {
-    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
-    const metrics::Matrix b = embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, s);
-    check_widths(a, b, true, s, model_, "speaker embeddings");
-    return {{"value", metrics::cosine_similarity(a.row(0).transpose(), b.row(0).transpose())}};
+    return {{"value", speaker_similarity(*scoring_, model_, audio_.of(s, name), against_.of(s, name), who(s))}};
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {
@@ -144,9 +127,9 @@ class AudioBertScoreEvaluator final : public Evaluator {
         options_(options) {}
 
   json score(const Scored& s) const override {
-    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
-    const metrics::Matrix b = embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, s);
-    check_widths(a, b, false, s, model_, "frame embeddings");
+    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, who(s));
+    const metrics::Matrix b = embedding_of(scoring_->hear(model_, against_.of(s, name)), model_, who(s));
+    check_widths(a, b, false, who(s), model_, "frame embeddings");
     const auto r = metrics::audio_bert_score(a, b, options_);
     return {{"value", r.f1}, {"precision", r.precision}, {"recall", r.recall}};
   }
@@ -182,11 +165,11 @@ class Fad final : public Evaluator {
         reference_statistics_(std::move(reference_statistics)) {}
 
   json score(const Scored& s) const override {
-    const metrics::Matrix output = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
+    const metrics::Matrix output = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, who(s));
     json out{{"value", nullptr}, {"embedding", rows_json(output)}};
     if (reference_statistics_.empty()) {
-      const metrics::Matrix reference = embedding_of(scoring_->hear(model_, s.sample.audio), model_, s);
-      check_widths(output, reference, false, s, model_, "embeddings");
+      const metrics::Matrix reference = embedding_of(scoring_->hear(model_, s.sample.audio), model_, who(s));
+      check_widths(output, reference, false, who(s), model_, "embeddings");
       out["reference_embedding"] = rows_json(reference);
     } else if (const auto width = std::size_t(output.cols()); width != reference_width()) {
       throw Error(ErrorCategory::model,
@@ -256,9 +239,9 @@ class ClapScore final : public Evaluator {
 
   json score(const Scored& s) const override {
     const std::string text = references_field.empty() ? reference_text(s.sample) : references_of(s.sample, references_field).at(0);
-    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, s);
-    const metrics::Matrix t = embedding_of(scoring_->embed_text(model_, text), model_, s);
-    check_widths(a, t, true, s, model_, "audio and text embeddings");
+    const metrics::Matrix a = embedding_of(scoring_->hear(model_, audio_.of(s, name)), model_, who(s));
+    const metrics::Matrix t = embedding_of(scoring_->embed_text(model_, text), model_, who(s));
+    check_widths(a, t, true, who(s), model_, "audio and text embeddings");
     return {{"value", metrics::cosine_similarity(a.row(0).transpose(), t.row(0).transpose())}};
   }
   json identity() const override {

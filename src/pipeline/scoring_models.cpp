@@ -95,4 +95,27 @@ models::Response ScoringModels::embed_text(const std::string& name, const std::s
   });
 }
 
+metrics::Matrix embedding_of(const models::Response& r, const std::string& model, const std::string& who) {
+  if (!r.embedding)
+    throw Error(ErrorCategory::model,
+                fmt::format("{}: model '{}' answered without an embedding (is it an embedder?)", who, model));
+  return metrics::to_matrix(*r.embedding, "model '" + model + "''s embedding");
+}
+
+void check_widths(const metrics::Matrix& a, const metrics::Matrix& b, bool vectors, const std::string& who,
+                  const std::string& model, const char* what) {
+  if (a.cols() == b.cols() && (!vectors || (a.rows() == 1 && b.rows() == 1))) return;
+  throw Error(ErrorCategory::model,
+              fmt::format("{}: model '{}' gave {} of {}×{} and {}×{}; they must be {} of one size", who, model, what,
+                          a.rows(), a.cols(), b.rows(), b.cols(), vectors ? "two vectors" : "frames"));
+}
+
+double speaker_similarity(ScoringModels& scoring, const std::string& model, const std::filesystem::path& a,
+                          const std::filesystem::path& b, const std::string& who) {
+  const metrics::Matrix x = embedding_of(scoring.hear(model, a), model, who);
+  const metrics::Matrix y = embedding_of(scoring.hear(model, b), model, who);
+  check_widths(x, y, true, who, model, "speaker embeddings");
+  return metrics::cosine_similarity(x.row(0).transpose(), y.row(0).transpose());
+}
+
 }  // namespace aeval::pipeline

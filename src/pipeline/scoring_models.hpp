@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "aeval/metrics/embedding.hpp"
 #include "aeval/models/model.hpp"
 
 namespace aeval::pipeline {
@@ -56,5 +57,17 @@ class ScoringModels {
   std::map<std::string, std::unique_ptr<models::Model>> models_;
   std::map<std::string, std::shared_future<models::Response>> heard_;  // (model, audio sha256) → answer
 };
+
+// A scoring model's embedding as a matrix. Throws aeval::Error (model), `who` first (e.g. "sample 'x'"),
+// when the model answered none.
+metrics::Matrix embedding_of(const models::Response& r, const std::string& model, const std::string& who);
+// Two embeddings a score compares must have one width (and be single vectors where `vectors`): a
+// model answering another size is an aeval::Error (model) naming `what` they are.
+void check_widths(const metrics::Matrix& a, const metrics::Matrix& b, bool vectors, const std::string& who,
+                  const std::string& model, const char* what);
+// The cosine of the speaker embeddings `model` gives two clips (Seed-TTS-Eval's SIM: torch's
+// cosine_similarity, eps 1e-8), each clip heard once per run.
+double speaker_similarity(ScoringModels& scoring, const std::string& model, const std::filesystem::path& a,
+                          const std::filesystem::path& b, const std::string& who);
 
 }  // namespace aeval::pipeline

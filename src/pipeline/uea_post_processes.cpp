@@ -16,6 +16,7 @@
 #include "aeval/text/unicode.hpp"
 #include "pipeline/post_process.hpp"
 #include "pipeline/scoring_models.hpp"
+#include "pipeline/uea_recognizers.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {
@@ -263,23 +264,13 @@ const PostProcessClasses::Registration kQwenAsrCleanup{
     }};
 
 // Speech2text: what an ASR model hears in the audio file the answer names (UEA's extract_audio
-// gives that path from a spoken answer). UEA names its ASR by model and prompt; each pair maps
-// to the scoring model that runs the same recognizer the same way.
+// gives that path from a spoken answer), by the scoring model that runs UEA's recognizer.
 std::optional<YAML::Node> uea_speech2text(const YAML::Node& uea, const std::filesystem::path&) {
   const auto arg = [&](const char* key, const char* fallback) {
     return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(fallback);
   };
-  const std::string model = arg("model_name", "whisper"), prompt = arg("prompt_name", "whisper-asr");
-  static const std::map<std::pair<std::string, std::string>, std::string> kRecognizers = {
-      {{"whisper", "whisper-asr"}, "whisper-large-v3"},
-      {{"whisper", "whisper-asr-en"}, "whisper-large-v3-en"},
-      {{"speech_paraformer-speech_seaco_paraformer_large_asr_nat-zh-cn-16k-common-vocab8404-pytorch", "simple-asr"},
-       "paraformer-zh"}};
-  const auto found = kRecognizers.find({model, prompt});
-  if (found == kRecognizers.end())
-    throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
   YAML::Node args;
-  args["model"] = found->second;
+  args["model"] = uea_recognizer(arg("model_name", "whisper"), arg("prompt_name", "whisper-asr"));
   return args;
 }
 

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "aeval/error.hpp"
+#include "audio/audio_locator.hpp"
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/match.hpp"
 #include "aeval/metrics/wer.hpp"
@@ -27,6 +28,9 @@
 #include "pipeline/evaluator.hpp"
 #include "pipeline/prompt.hpp"
 #include "pipeline/scoring_models.hpp"
+#include "pipeline/post_process.hpp"
+#include "pipeline/uea_recognizers.hpp"
+#include "pipeline/uea_tts_text.hpp"
 #include "pipeline/uea_wer.hpp"
 #include "registry/args.hpp"
 
@@ -91,10 +95,12 @@ class UeaEvaluator final : public Evaluator {
 
   json score(const Scored& s) const override {
     // UEA's reference is row.get(ref_col, ""), as the row stores it (a class label stays an integer).
+    // The row as UEA's Huggingface dataset gives it: its columns, and WavPath, where it saved the audio.
+    json row = s.sample.fields.is_object() ? s.sample.fields : json::object();
+    if (!row.contains("WavPath") && !s.sample.audio.empty()) row["WavPath"] = s.sample.audio.string();
     Value label = s.sample.reference ? Value(*s.sample.reference) : Value("");
-    if (!label_field_.empty())
-      label = s.sample.fields.is_object() && s.sample.fields.contains(label_field_) ? Value(s.sample.fields[label_field_]) : Value("");
-    const Value result = call(Value(s.prediction), label, s.sample.fields);
+    if (!label_field_.empty()) label = row.contains(label_field_) ? Value(row[label_field_]) : Value("");
+    const Value result = call(Value(s.prediction), label, row);
     json out{{"value", nullptr}, {"uea", json(result)}, {"uea_keys", json::array()}};
     for (const auto& [key, v] : result.items()) {
       out["uea_keys"].push_back(key);
@@ -102,6 +108,9 @@ class UeaEvaluator final : public Evaluator {
     }
     return out;
   }
+
+  // A label field is read from the row as UEA reads it (row.get(ref_col, "")), not from the sample's reference.
+  bool compares_with_references() const override { return label_field_.empty(); }
 
   json identity() const override {
     return {{"name", name}, {"class", class_id_}, {"label_field", label_field_}, {"reference", "UltraEval-Audio 9b69da6"}};
@@ -318,6 +327,168 @@ const EvaluatorClasses::Registration kEnsemble{
           for (const auto& [key, v] : result.items()) merged[key] = v;
         }
         return merged;
+      });
+    }};
+
+// ------------------------------------------------------------------ TTS: what the spoken answer says, whose voice
+
+// UEA's TTS evaluators name their ASR (model_name, prompt_name) and speaker model by UEA entries; each
+// becomes the scoring-model entry that runs the same model the same way (a name the factory checks).
+std::optional<YAML::Node> uea_tts_asr(const YAML::Node& uea, const std::filesystem::path&) {
+  const auto arg = [&](const char* key) { return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(); };
+  YAML::Node args;
+  args["model"] = uea_recognizer(arg("model_name"), arg("prompt_name"));
+  args["lang"] = arg("lang");
+  return args;
+}
+
+std::optional<YAML::Node> uea_simo(const YAML::Node& uea, const std::filesystem::path&) {
+  const std::string model = uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "wavlm_large";
+  // WavLM-large with the ECAPA-TDNN head of UniSpeech's speaker verification, as Seed-TTS-Eval scores SIM.
+  if (model != "wavlm_large")
+    throw Error(ErrorCategory::config, "no scoring model runs UEA's speaker model '" + model + "'");
+  YAML::Node args;
+  args["model"] = "wavlm-ecapa-sim";
+  return args;
+}
+
+ArgSpec scoring_model_arg(const char* help) {
+  // A name, not a checked reference: UEA's entries name aeval's scoring models, which a registry
+  // of UEA's entries alone lacks; the factory checks it in the run's registry.
+  return arg::required_text("model", help);
+}
+
+std::string scoring_model(const Args& args, const Registry& registry) {
+  const std::string model = args.text("model");
+  if (!registry.contains(Kind::model, model)) args.fail("model: no model entry '" + model + "' (`aeval list models`)");
+  return model;
+}
+
+// The audio file a spoken answer was stored in (UEA's extract_audio gives its path): os.path.exists, or
+// UEA's AssertionError.
+std::string spoken_answer_file(const Value& pred) {
+  const std::string path = text::python_str(pred);
+  std::error_code missing;
+  if (path.empty() || !std::filesystem::exists(path, missing))
+    python_error("AssertionError", "must be a valid audio file, but got " + path);
+  return path;
+}
+
+// A row field the evaluator reads as kwargs[key] (KeyError when absent), as text.
+std::string row_text(const json& row, const char* key) {
+  if (!row.is_object() || !row.contains(key)) python_error("KeyError", fmt::format("'{}'", key));
+  return text_of(Value(row[key]), key);
+}
+
+// SeedTTSEvalASRWER (Seed-TTS-Eval's run_wer.py as UEA runs it): the spoken answer's transcript
+// (Chinese: to simplified characters) against the row's `text`, punctuation removed but for the
+// apostrophe, then Chinese, Japanese, Cantonese, Thai and Korean split into characters, other
+// languages lowercased; jiwer's WER of the pair, in percent ("cer%" for the character languages).
+const EvaluatorClasses::Registration kSeedTtsAsrWer{
+    {Kind::evaluator, "uea-seed-tts-asr-wer",
+     "UltraEval-Audio's SeedTTSEvalASRWER: an ASR model's transcript of the spoken answer against the row's text, "
+     "normalized as Seed-TTS-Eval does, WER (or CER for zh, ja, yue, th, ko) in percent",
+     {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-cut30s)"),
+      arg::required_text("lang", "the language: en, zh, ja, ko, de, ..."), label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.seed_tts_eval_asr_wer.SeedTTSEvalASRWER", uea_tts_asr}}},
+    [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = scoring_model(args, registry), lang = args.text("lang");
+      const PostProcess punctuation = load_post_process(registry, "seed-tts-punctuation", scoring);
+      const PostProcess simplified = load_post_process(registry, "to-simplified", scoring);
+      const bool characters = seed_tts_counts_characters(lang);
+      return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
+        const std::string label_text = row_text(row, "text");
+        const std::string audio = spoken_answer_file(pred);
+        // UEA forces the row's `language` on Whisper where it has one; aeval's recognizer forces `lang`.
+        if (lang != "zh" && row.is_object() && row.contains("language") && row["language"] != lang &&
+            !(lang == "en" && row["language"] == "english"))
+          throw Error(ErrorCategory::data, fmt::format("the row asks Whisper for language {}, and '{}' forces {}",
+                                                       row["language"].dump(), model, lang));
+        std::string transcription = scoring->transcribe(model, audio);
+        if (lang == "zh" || (row.is_object() && row.contains("language") && row["language"] == "chinese"))
+          transcription = simplified.apply(transcription, Sample{});
+        const SeedTtsTexts texts = seed_tts_texts(transcription, label_text, lang, punctuation);
+        Value result = Value::object();
+        result[characters ? "cer%" : "wer%"] = jiwer_pair_wer(texts.truth, texts.hypo) * 100;
+        result["transcription"] = transcription;
+        result["label_text"] = label_text;
+        result["pred"] = audio;
+        result["ref"] = label;
+        return result;
+      });
+    }};
+
+// LongTTSEvalASRWER (MGM-Omni's Long-TTS-Eval): the transcript of the answer in 28 s pieces against
+// the row's `text` and `text_norm`, each normalized as MGM-Omni does; the lower WER counts (`text`
+// on ties), with its reference's word count, which UEA's WeightedAverage weighs by.
+const EvaluatorClasses::Registration kLongTtsAsrWer{
+    {Kind::evaluator, "uea-long-tts-asr-wer",
+     "UltraEval-Audio's LongTTSEvalASRWER: an ASR model's transcript of the spoken answer against the row's text and "
+     "text_norm, normalized as MGM-Omni does; the lower WER and its reference's word count",
+     {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-28s)"),
+      arg::required_choice("lang", {"en", "zh"}, "en or zh"), label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.long_tts_eval_asr_wer.LongTTSEvalASRWER", uea_tts_asr}}},
+    [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = scoring_model(args, registry);
+      // normalize_text: the chain of the catalog's long-tts-wer-en/zh (registry/evaluators/generation.yaml),
+      // checked against the reference's own output (tests/conformance/long_tts_norm_test.cpp).
+      const Entry& catalog = registry.get(Kind::evaluator, "long-tts-wer-" + args.text("lang"));
+      std::vector<PostProcess> chain;
+      for (const auto& name : Args(catalog, class_spec(catalog, Kind::evaluator)).strings("normalizer"))
+        chain.push_back(load_post_process(registry, name, scoring));
+      return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
+        const std::string label_text = row_text(row, "text"), label_norm = row_text(row, "text_norm");
+        const std::string audio = spoken_answer_file(pred);
+        const std::string raw = scoring->transcribe(model, audio);
+        const auto normalized = [&](std::string text) {
+          for (const auto& step : chain) text = step.apply(text, Sample{});
+          return text;
+        };
+        const std::string transcription = normalized(raw);
+        const auto scored = [&](const std::string& truth) {
+          const std::string t = normalized(truth);
+          // len(truth.split(" ")): Python counts the pieces between single spaces
+          return std::pair{jiwer_pair_wer(t, transcription), std::count(t.begin(), t.end(), ' ') + 1};
+        };
+        auto best = scored(label_text);
+        if (const auto second = scored(label_norm); second.first < best.first) best = second;
+        Value result = Value::object();
+        result["wer"] = best.first;
+        result["word_count"] = best.second;
+        result["transcription"] = raw;
+        result["label_text"] = label_text;
+        result["pred"] = audio;
+        result["ref"] = label;
+        return result;
+      });
+    }};
+
+// Simo: the speaker similarity of the spoken answer to the label's audio (the prompt's voice), WavLM-ECAPA.
+const EvaluatorClasses::Registration kSimo{
+    {Kind::evaluator, "uea-simo",
+     "UltraEval-Audio's Simo: cosine of the speaker embeddings of the spoken answer and the label's audio file (the "
+     "voice to clone), as Seed-TTS-Eval's SIM",
+     {scoring_model_arg("the speaker embedder (a model entry, e.g. wavlm-ecapa-sim)"), label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.simo.Simo", uea_simo}}},
+    [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = scoring_model(args, registry);
+      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+        const std::string answer = text::python_str(pred), voice = text::python_str(label);
+        // Where UEA saved the row's audio to a file, aeval names it where it lies (a clip in a Parquet file).
+        std::error_code missing;
+        if (voice.empty() || !std::filesystem::exists(detail::parse_audio_locator(voice).file, missing))
+          python_error("AssertionError", "Label file " + voice + " does not exist");
+        Value result = Value::object();
+        result["simo"] = speaker_similarity(*scoring, model, answer, voice, "Simo");
+        result["pred"] = answer;
+        result["ref"] = voice;
+        return result;
       });
     }};
 

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -115,7 +116,7 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
         for (const auto& alias : a["col_aliases"]) renamed[alias.second.Scalar()] = alias.first.Scalar();
       const auto column = [&](const std::string& c) { return renamed.count(c) ? renamed[c] : c; };
       if (renamed.count("audio")) f.audio_column = renamed["audio"];
-      std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction"};
+      std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction", "text_norm"};
       const auto& t = registry.get(aeval::pipeline::Kind::task, task);
       if (t.args["prompt"] && registry.contains(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()))
         template_variables(registry.get(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
@@ -169,7 +170,7 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
   aeval::testing::OpenAiTestServer model([&spoken](const aeval::testing::ReceivedRequest& request, int) {
     aeval::testing::ScriptedReply reply;
     reply.text = kReference;
-    if (request.body.contains("modalities")) reply.audio = spoken;
+    if (request.body.contains("modalities") || request.path.find("/audio/speech") != std::string::npos) reply.audio = spoken;
     return reply;
   });
   aeval::testing::OpenAiTestServer judge([](const aeval::testing::ReceivedRequest&, int) {
@@ -184,6 +185,7 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n"
       << "speaking-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url()
       << "\n    model: m\n    modalities: [text, audio]\n"
+      << "tts-model:\n  class: openai_speech\n  args:\n    base_url: " << model.base_url() << "\n    model: tts-1\n"
       // The acoustics beside UEA's scores of spoken answers: DNSMOS with the official weights of
       // ../shared, and for UTMOS (which cannot be downloaded here) a stand-in: 1 + 4 × the peak.
       << "utmos22-strong:\n  class: process\n  args:\n    command: [python3, " << (dir / "utmos_stand_in.py").string()
@@ -199,19 +201,33 @@ for line in sys.stdin:
 )");
   aeval::testing::ScopedEnv dnsmos_models(
       "DNSMOS_MODELS", (aeval::testing::reference_dir().parent_path() / "models" / "dnsmos").c_str());
-  // A task whose answer UEA transcribes gets the speaking model, and PocketSphinx as its recognizer;
-  // UEA's chatbot judge gets its call corrected (as UEA calls it, it fails every sample: docs/uea.md).
+  // A task whose answer is speech (UEA's extract_audio, speech2text) gets the speaking model, and
+  // PocketSphinx as its recognizer, in a post-process or in UEA's TTS evaluators; the signal-vector
+  // example embeds voices for Simo; UEA's chatbot judge gets its call corrected (as UEA calls it, it
+  // fails every sample: docs/uea.md).
+  std::function<void(const std::string&, std::string&)> evaluator_sets = [&](const std::string& evaluator,
+                                                                             std::string& sets) {
+    const auto& e = registry.get(aeval::pipeline::Kind::evaluator, evaluator);
+    if (e.class_id == "uea-ensemble")
+      for (const auto& component : e.args["components"]) evaluator_sets(component.Scalar(), sets);
+    if (e.class_id == "uea-seed-tts-asr-wer" || e.class_id == "uea-long-tts-asr-wer")
+      sets += " --set " + evaluator + ".model=pocketsphinx-en";
+    if (e.class_id == "uea-simo") sets += " --set " + evaluator + ".model=signal-vector";
+    if (evaluator == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
+  };
   const auto model_for = [&](const std::string& task) -> std::string {
     const YAML::Node& args = registry.get(aeval::pipeline::Kind::task, task).args;
     std::string model = "test-model", sets;
     for (std::size_t k = 0; args["post_process"] && k < args["post_process"].size(); ++k) {
       const std::string process = args["post_process"][k].Scalar();
+      // A spoken answer: to a text prompt alone (UEA's tts), from a TTS model; else from a chat model.
+      if (process == "extract_audio") model = args["prompt"].Scalar() == "tts" ? "tts-model" : "speaking-model";
       if (registry.get(aeval::pipeline::Kind::post_process, process).class_id != "speech_to_text") continue;
       model = "speaking-model";
       sets += " --set " + process + ".model=pocketsphinx-en";
     }
     for (std::size_t k = 0; args["evaluators"] && k < args["evaluators"].size(); ++k)
-      if (args["evaluators"][k].Scalar() == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
+      evaluator_sets(args["evaluators"][k].Scalar(), sets);
     return model + sets;
   };
 

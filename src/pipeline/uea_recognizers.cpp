@@ -1,0 +1,31 @@
+#include "pipeline/uea_recognizers.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <utility>
+
+#include "aeval/error.hpp"
+
+namespace aeval::pipeline {
+
+std::string uea_recognizer(const std::string& model, const std::string& prompt) {
+  const std::string paraformer =
+      "speech_paraformer-speech_seaco_paraformer_large_asr_nat-zh-cn-16k-common-vocab8404-pytorch";
+  static const std::map<std::pair<std::string, std::string>, std::string> kRecognizers = {
+      // WhisperModel: whisper-large-v3, the language detected unless the prompt names one.
+      {{"whisper", "whisper-asr"}, "whisper-large-v3"},
+      {{"whisper", "whisper-asr-en"}, "whisper-large-v3-en"},
+      // SeedTTSWhisperModel (audio_evals/lib/whisper/seed_tts_eval.py): English forced, the clip's
+      // first 30 s (the processor's window; no chunks), or with chunk_size 28 pieces of 28 s joined.
+      {{"seed-tts-whisper", "whisper-asr-en"}, "whisper-large-v3-en-cut30s"},
+      {{"long-tts-whisper", "whisper-asr-en"}, "whisper-large-v3-en-28s"},
+      // FunASR's SeACo-Paraformer, whole, or in pieces of 28 s.
+      {{paraformer, "simple-asr"}, "paraformer-zh"},
+      {{"long_tts_" + paraformer, "simple-asr"}, "paraformer-zh-28s"}};
+  const auto found = kRecognizers.find({model, prompt});
+  if (found != kRecognizers.end()) return found->second;
+  throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
+}
+
+}  // namespace aeval::pipeline
