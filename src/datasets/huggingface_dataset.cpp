@@ -32,6 +32,7 @@ struct HubDatasetConfig {
   int limit = 0;
   bool label_names = true;          // class-label columns as their names (false: the stored integers)
   bool every_column_a_field = false;  // the id and reference columns are fields too (UltraEval-Audio's rows)
+  bool audio_optional = false;        // a file without the audio column holds rows of text alone
 };
 
 bool is_url(const std::string& text) { return text.rfind("https://", 0) == 0 || text.rfind("http://", 0) == 0; }
@@ -64,11 +65,13 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   const std::string id_column = !config.id_column.empty() ? config.id_column : table.column("id") ? "id" : "";
   if (!id_column.empty()) require(id_column, "id_column");
   // No audio column: rows of text alone (what a TTS model reads aloud).
-  const std::string audio_type = config.audio_column.empty() ? "" : require(config.audio_column, "audio_column").type;
+  const std::string audio_column =
+      config.audio_optional && !table.column(config.audio_column) ? std::string() : config.audio_column;
+  const std::string audio_type = audio_column.empty() ? "" : require(audio_column, "audio_column").type;
   const bool audio_struct = audio_type.rfind("STRUCT", 0) == 0;
   if (!audio_type.empty() && !audio_struct && audio_type != "BLOB" && audio_type != "VARCHAR")
     throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not audio (a struct of bytes "
-                                                   "and path, bytes, or a path)", name, config.audio_column, where, audio_type));
+                                                   "and path, bytes, or a path)", name, audio_column, where, audio_type));
   // The reference is a column, or a computed field (a label the entry derives from other columns).
   const auto computed_text = std::find_if(config.computed.begin(), config.computed.end(),
                                           [&](const auto& field) { return field.first == config.text_column; });
@@ -76,7 +79,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   std::vector<std::string> fields = config.fields;
   if (fields.empty())
     for (const auto& c : table.columns())
-      if (c.name != config.audio_column &&
+      if (c.name != audio_column &&
           (config.every_column_a_field || (c.name != id_column && c.name != config.text_column)))
         fields.push_back(c.name);
   for (const auto& f : fields) require(f, "fields");
@@ -91,7 +94,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                      config.text_column.empty()              ? "NULL::VARCHAR"
                                      : computed_text != config.computed.end() ? "CAST(" + computed_text->second + " AS VARCHAR)"
                                                                               : "CAST(" + value(config.text_column) + " AS VARCHAR)",
-                                     audio_type == "VARCHAR" ? TableReader::quoted(config.audio_column) : "NULL::VARCHAR"};
+                                     audio_type == "VARCHAR" ? TableReader::quoted(audio_column) : "NULL::VARCHAR"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
   std::string columns;
@@ -123,7 +126,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
           s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
         }
       } else if (!audio_type.empty()) {
-        s.audio = datasets::parquet_clip_locator(file, file_row, config.audio_column);
+        s.audio = datasets::parquet_clip_locator(file, file_row, audio_column);
       }
       s.fields = nlohmann::json::object();
       for (std::size_t f = 0; f < fields.size(); ++f)
@@ -182,6 +185,7 @@ std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::file
   args["text_column"] = text("ref_col") == "WavPath" ? "" : text("ref_col");
   args["class_labels"] = "integers";
   args["every_column_a_field"] = true;
+  args["audio_optional"] = true;  // UEA saves the audio of rows that have one, and keeps the others
   if (uea["col_aliases"] && uea["col_aliases"].IsMap()) {
     for (const auto& alias : uea["col_aliases"]) {
       const std::string from = alias.first.Scalar(), to = alias.second.Scalar();
@@ -235,7 +239,8 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets"),
       arg::choice("class_labels", "names", {"names", "integers"},
                   "class-label columns as their names (as `datasets` shows them) or the integers stored"),
-      arg::boolean("every_column_a_field", false, "the id and reference columns are sample fields too")}),
+      arg::boolean("every_column_a_field", false, "the id and reference columns are sample fields too"),
+      arg::boolean("audio_optional", false, "a file without the audio column holds rows of text alone")}),
      {},
      {{"audio_evals.dataset.huggingface.Huggingface", uea_huggingface},
       {"audio_evals.dataset.giga.GigaSpeechDataset", uea_gigaspeech}}},
@@ -264,6 +269,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
       config.limit = args.integer("limit");
       config.label_names = args.text("class_labels") == "names";
       config.every_column_a_field = args.boolean("every_column_a_field");
+      config.audio_optional = args.boolean("audio_optional");
       if (config.limit < 0) args.fail("limit must be 0 (all rows) or more");
       return load_hub_dataset(args.entry().name, config);
     }};

@@ -1,8 +1,9 @@
 // A text-to-speech model reached over an OpenAI-compatible /v1/audio/speech endpoint runs the
-// catalog's Seed-TTS-Eval task end to end: a local Hub serves two rows of UltraEval-Audio's copy, a
-// local server reads each text aloud with eSpeak NG, and stand-ins replace the scoring models that
-// cannot be downloaded here (PocketSphinx for Whisper-large-v3, a signal-features vector for
-// WavLM-ECAPA). Plumbing of the model class and the task, with real speech and a real recognizer.
+// catalog's Seed-TTS-Eval task (UltraEval-Audio's definition) end to end: a local Hub serves two rows
+// of UltraEval-Audio's copy, a local server reads each text aloud with eSpeak NG, and stand-ins replace
+// the scoring models that cannot be downloaded here (PocketSphinx for Whisper-large-v3, signal features
+// for WavLM-ECAPA and UTMOS); DNSMOS runs with its official weights. Plumbing of the model class and the
+// task, with real speech and a real recognizer.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/parquet_writer.hpp"
+#include "support/reference.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/scoped_env.hpp"
@@ -29,6 +31,10 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 TEST(OpenAiSpeechE2E, ATtsModelOverAudioSpeechRunsSeedTtsEval) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  aeval::testing::ScopedEnv uea("AEVAL_UEA_DIR", aeval::testing::shared_uea_dir().c_str());
+  aeval::testing::ScopedEnv dnsmos(
+      "DNSMOS_MODELS", (aeval::testing::reference_dir().parent_path() / "models" / "dnsmos").c_str());
   aeval::testing::TempDir dir;
   aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
   aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
@@ -68,12 +74,14 @@ TEST(OpenAiSpeechE2E, ATtsModelOverAudioSpeechRunsSeedTtsEval) {
   fs::create_directories(dir / "registry" / "models");
   std::ofstream(dir / "registry" / "models" / "stand-ins.yaml")
       << "tts:\n  class: openai_speech\n  args:\n    base_url: " << server.base_url() << "\n    model: tts-1\n"
-      << "whisper-large-v3-en:\n  class: pocketsphinx\n"
-      << "wavlm-ecapa-sim:\n  class: process\n  args:\n    command: [python3, "
-      << (fs::path(AEVAL_SOURCE_DIR) / "examples/process-models/signal_features.py").string() << ", --answer, vector]\n";
+      << "whisper-large-v3-en-cut30s:\n  class: pocketsphinx\n";
+  const std::string features = (fs::path(AEVAL_SOURCE_DIR) / "examples/process-models/signal_features.py").string();
+  for (const auto& [model, answer] : {std::pair{"wavlm-ecapa-sim", "vector"}, std::pair{"utmos22-strong", "scores"}})
+    std::ofstream(dir / "registry" / "models" / "stand-ins.yaml", std::ios::app)
+        << model << ":\n  class: process\n  args:\n    command: [python3, " << features << ", --answer, " << answer << "]\n";
   const fs::path output = dir / "out";
   const auto out = aeval::testing::run_aeval(fmt::format("--registry {} run --task seed-tts-eval-en --model tts --quiet "
-                                                         "--output {}",
+                                                         "--set utmos.score=rms_dbfs --output {}",
                                                          (dir / "registry").string(), output.string()));
   ASSERT_EQ(0, out.status) << out.output;
   const auto run = aeval::testing::read_only_run(output);
@@ -95,13 +103,15 @@ TEST(OpenAiSpeechE2E, ATtsModelOverAudioSpeechRunsSeedTtsEval) {
     aeval::models::Request heard;
     heard.sample_id = id;
     heard.audio.push_back(aeval::load_mono(stored, 16000));
-    EXPECT_EQ(record["scores"]["seed-tts-wer-en"]["transcript"],
-              aeval::models::make_pocketsphinx_asr({})->infer_and_wait(heard).text);
-    EXPECT_TRUE(record["scores"]["seed-tts-wer-en"]["value"].is_number()) << record.dump();
-    EXPECT_TRUE(record["scores"]["speaker-sim"]["value"].is_number()) << record.dump();
+    const json& uea = record["scores"]["seed-tts-eval-vc-en"]["uea"];
+    EXPECT_EQ(uea["transcription"], aeval::models::make_pocketsphinx_asr({})->infer_and_wait(heard).text);
+    EXPECT_TRUE(uea["wer%"].is_number()) << record.dump();
+    EXPECT_TRUE(uea["simo"].is_number()) << record.dump();
+    EXPECT_TRUE(record["scores"]["utmos"]["value"].is_number()) << record.dump();
+    EXPECT_TRUE(record["scores"]["dnsmos"]["value"].is_number()) << record.dump();
   }
-  EXPECT_TRUE(run.summary["metrics"]["seed-tts-wer-en"]["value"].is_number()) << run.summary.dump();
-  EXPECT_TRUE(run.summary["metrics"]["speaker-sim"]["value"].is_number()) << run.summary.dump();
+  for (const char* metric : {"seed-tts-eval-vc-en", "utmos", "dnsmos"})
+    EXPECT_TRUE(run.summary["metrics"][metric]["value"].is_number()) << metric << ": " << run.summary.dump();
 }
 
 }  // namespace
