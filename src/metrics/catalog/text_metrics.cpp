@@ -105,21 +105,26 @@ std::vector<Tokens> token_lists(const std::vector<std::string>& texts) {
   return out;
 }
 
-json nltk_bleu_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options&) {
-  const auto refs = token_lists(references);
-  const Tokens hyp = lower_split(hypothesis);
+// Each segment's n-grams are counted once; BLEU-1..4 of the segment, or of the corpus from the
+// segments' summed counts, follow from them.
+json nltk_bleu_1_to_4(const NltkBleuCounts& counts) {
   json out;
-  for (int n = 1; n <= 4; ++n) out["bleu_" + std::to_string(n)] = nltk_sentence_bleu(refs, hyp, audiocapbench_bleu_n(n));
+  for (int n = 1; n <= 4; ++n) out["bleu_" + std::to_string(n)] = nltk_bleu(counts, audiocapbench_bleu_n(n));
   return out;
 }
 
+json nltk_bleu_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options&) {
+  return nltk_bleu_1_to_4(nltk_bleu_counts(token_lists(references), lower_split(hypothesis), 4));
+}
+
 json nltk_bleu_corpus(const Segments& s, Results&, const Options&) {
-  std::vector<std::vector<Tokens>> refs;
-  for (const auto& r : s.references) refs.push_back(token_lists(r));
-  const auto hyps = token_lists(s.hypotheses);
-  json out;
-  for (int n = 1; n <= 4; ++n) out["bleu_" + std::to_string(n)] = nltk_corpus_bleu(refs, hyps, audiocapbench_bleu_n(n));
-  return out;
+  if (s.references.size() != s.hypotheses.size())
+    throw Error(ErrorCategory::data, "BLEU: " + std::to_string(s.hypotheses.size()) + " hypotheses but " +
+                                         std::to_string(s.references.size()) + " reference lists");
+  NltkBleuCounts total{std::vector<long>(4, 0), std::vector<long>(4, 0)};
+  for (std::size_t i = 0; i < s.hypotheses.size(); ++i)
+    total += nltk_bleu_counts(token_lists(s.references[i]), lower_split(s.hypotheses[i]), 4);
+  return nltk_bleu_1_to_4(total);
 }
 
 json meteor_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options&) {
