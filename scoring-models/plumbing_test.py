@@ -584,7 +584,8 @@ class OneLineFailures(ScriptTestCase):
         cases = [("whisper_asr.py", ["--language", "english"]), ("whisper_asr.py", ["--language", "auto"]),
                  ("paraformer_asr.py", []), ("utmos.py", []), ("ast_frames.py", ["--layer", "13"]),
                  ("clap_embed.py", []), ("vggish_embed.py", []), ("speaker_embedding.py", ["--frontend", "wavlm_large"]),
-                 ("panns_embed.py", [])]
+                 ("panns_embed.py", []), ("eres2net_embed.py", []),
+                 ("openai_whisper_asr.py", ["--language", "en"])]
         for script, args in cases:
             with self.subTest(script=script, args=args):
                 self.assert_one_line_failure(script, args)

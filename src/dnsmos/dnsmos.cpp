@@ -168,13 +168,17 @@ ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const
       audio.resize(2 * n);
       std::copy_n(audio.begin(), n, audio.begin() + long(n));
     }
+  } else if (audio.size() < kWindowSamples && o.short_clips == ShortClips::zero_padded) {
+    audio.resize(kWindowSamples, 0.0);
   } else if (audio.size() < kWindowSamples) {
     const std::size_t n = audio.size();
     audio.resize(kWindowSamples);
     for (std::size_t i = n; i < kWindowSamples; ++i) audio[i] = audio[i - n];
   }
   clip.repeated_samples = audio.size();
-  clip.hops = std::size_t(static_cast<long>(std::floor(double(audio.size()) / kSampleRate) - kWindowSeconds) + 1);
+  clip.hops = o.first_window_only
+                  ? 1
+                  : std::size_t(static_cast<long>(std::floor(double(audio.size()) / kSampleRate) - kWindowSeconds) + 1);
 
   Impl::Lease lease(*impl_);
   Workspace& work = *lease.workspace;

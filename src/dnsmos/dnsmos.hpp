@@ -45,6 +45,7 @@ std::optional<P808Features> p808_features_named(std::string_view name);
 enum class ShortClips {
   doubled,              // the script: doubled until at least one window long
   repeated_to_window,   // repeated and cut to exactly one window
+  zero_padded,          // zeros appended up to one window (UltraEval-Audio's DNSMOS)
 };
 
 enum class WindowEnds {
@@ -62,6 +63,8 @@ struct Options {
   P808Features p808_features = P808Features::librosa_0_8;
   ShortClips short_clips = ShortClips::doubled;
   WindowEnds window_ends = WindowEnds::float_rounded;
+  // Only the clip's first window is scored, whatever its length (UltraEval-Audio's DNSMOS).
+  bool first_window_only = false;
   // Refuse model files whose SHA-256 differs from the official one. Off, any file with the
   // official architecture is accepted (its graph is checked either way).
   bool require_official_weights = true;

@@ -39,7 +39,15 @@ Invocation Invocation::from_json(const json& j) {
 
 Registry load_registry(const Invocation& invocation) {
   Registry r(invocation.registry);
-  if (!invocation.uea.empty()) uea::add_uea_entries(r, invocation.uea);
+  if (!invocation.uea.empty()) {
+    // UEA's names win over aeval's, but a catalog task's own evaluators, scored beside UEA's,
+    // are the aeval entries its author named (aeval's `dnsmos`, not UEA's).
+    std::vector<Entry> beside;
+    for (const auto& name : invocation.task.beside_uea)
+      if (r.contains(Kind::evaluator, name)) beside.push_back(r.get(Kind::evaluator, name));
+    uea::add_uea_entries(r, invocation.uea);
+    for (auto& entry : beside) r.add(Kind::evaluator, std::move(entry));
+  }
   for (const auto& assignment : invocation.sets) apply_assignment(r, assignment);
   return r;
 }
@@ -87,6 +95,7 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   if (!overrides.model)
     throw Error(ErrorCategory::config, "task '" + task + "' has no model: give --model NAME (`aeval list models`)");
   if (inv.uea.empty()) inv.uea = std::filesystem::absolute(uea::uea_root({}));
+  inv.task.beside_uea = overrides.evaluators ? std::vector<std::string>{} : defined.evaluators;
   registry = load_registry(inv);
   TaskOverrides parts = overrides;
   parts.dataset.reset();
@@ -94,6 +103,18 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   uea::BoundTask bound = uea::bind_task(registry, inv.uea, overrides.dataset.value_or(defined.uea_dataset),
                                         defined.uea_task, parts);
   TaskSpec spec = std::move(bound.spec);
+  // An evaluator of the task's own may not share a name with one UEA's scoring uses (an ensemble's
+  // components too): one name, one entry in a run.
+  std::vector<std::string> used = spec.evaluators;
+  for (std::size_t k = 0; k < used.size(); ++k)
+    if (const YAML::Node components = registry.get(Kind::evaluator, used[k]).args["components"])
+      for (const auto& c : components) used.push_back(c.Scalar());
+  for (const auto& name : inv.task.beside_uea)
+    if (std::find(used.begin(), used.end(), name) != used.end())
+      throw Error(ErrorCategory::config,
+                  fmt::format("task '{}' ({}): evaluators: '{}' names aeval's entry, and UltraEval-Audio's scoring of "
+                              "the task uses its own entry of that name; leave it out (UEA scores it already)",
+                              task, registry.get(Kind::task, task).where(), name));
   if (!overrides.evaluators) {  // the task's own evaluators, beside UEA's
     spec.evaluators.insert(spec.evaluators.end(), defined.evaluators.begin(), defined.evaluators.end());
     spec.beside_uea = defined.evaluators;

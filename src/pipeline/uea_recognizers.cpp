@@ -25,6 +25,10 @@ std::string uea_recognizer(const std::string& model, const std::string& prompt) 
       {{"long_tts_" + paraformer, "simple-asr"}, "paraformer-zh-28s"}};
   const auto found = kRecognizers.find({model, prompt});
   if (found != kRecognizers.end()) return found->second;
+  // CV3WhisperModel (audio_evals/lib/whisper/cv3.py): openai-whisper's large-v3, the prompt's language forced.
+  for (const char* language : {"en", "ja", "ko", "de", "es", "fr", "it", "ru"})
+    if (model == "cv3-whisper" && prompt == std::string("whisper-asr-") + language)
+      return std::string("whisper-large-v3-openai-") + language;
   throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
 }
 

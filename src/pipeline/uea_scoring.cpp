@@ -16,6 +16,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "audio/audio_locator.hpp"
 #include "aeval/metrics/bleu.hpp"
@@ -24,6 +25,8 @@
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
+#include "dnsmos/dnsmos.hpp"
+#include "models/dnsmos_models.hpp"
 #include "pipeline/aggregator.hpp"
 #include "pipeline/evaluator.hpp"
 #include "pipeline/prompt.hpp"
@@ -488,6 +491,85 @@ const EvaluatorClasses::Registration kSimo{
         result["simo"] = speaker_similarity(*scoring, model, answer, voice, "Simo");
         result["pred"] = answer;
         result["ref"] = voice;
+        return result;
+      });
+    }};
+
+// CV3SpeakerSim: the speaker similarity of the spoken answer to the row's audio (WavPath: the voice to
+// clone), 3D-Speaker's ERes2Net, as CV3-Eval scores it; UEA's script prints it with six decimals.
+std::optional<YAML::Node> uea_cv3_speaker_sim(const YAML::Node& uea, const std::filesystem::path&) {
+  const std::string model =
+      uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "speech_eres2net_sv_en_voxceleb_16k";
+  if (model != "speech_eres2net_sv_en_voxceleb_16k")
+    throw Error(ErrorCategory::config, "no scoring model runs UEA's speaker model '" + model + "'");
+  YAML::Node args;
+  args["model"] = "eres2net-sv-en";
+  return args;
+}
+
+const EvaluatorClasses::Registration kCv3SpeakerSim{
+    {Kind::evaluator, "uea-cv3-speaker-sim",
+     "UltraEval-Audio's CV3SpeakerSim: cosine of the speaker embeddings of the spoken answer and the row's audio "
+     "(WavPath), rounded to six decimals as UEA's script prints it",
+     {scoring_model_arg("the speaker embedder (a model entry, e.g. eres2net-sv-en)"), label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.simo.CV3SpeakerSim", uea_cv3_speaker_sim}}},
+    [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = scoring_model(args, registry);
+      return made(args, [=](const Value& pred, const Value&, const json& row) -> Value {
+        const std::string answer = text::python_str(pred), voice = row_text(row, "WavPath");
+        const double similarity = speaker_similarity(*scoring, model, answer, voice, "CV3SpeakerSim");
+        Value result = Value::object();
+        result["speaker_sim"] = std::stod(fmt::format("{:.6f}", similarity));  // float(f"{similarity:.6f}")
+        result["pred"] = answer;
+        result["ref"] = voice;
+        return result;
+      });
+    }};
+
+// DNSMOS (audio_evals/lib/DNSMOS/main.py): the answer's first 9.01 s, zero-padded when shorter, through
+// P.835 (regular and personalized) and P.808, with librosa 0.8.1 as UEA pins it; the scores UEA returns,
+// and its `pred` as it passes it, {"audio": path}.
+std::optional<YAML::Node> uea_dnsmos(const YAML::Node& uea, const std::filesystem::path&) {
+  const std::string model = uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "DNSMOS";
+  if (model != "dnsmos") throw Error(ErrorCategory::config, "no DNSMOS entry '" + model + "' in UEA's registry");
+  return YAML::Node(YAML::NodeType::Map);
+}
+
+const EvaluatorClasses::Registration kUeaDnsmos{
+    {Kind::evaluator, "uea-dnsmos",
+     "UltraEval-Audio's DNSMOS: P.835 (regular and personalized) and P.808 of the spoken answer's first window, "
+     "zero-padded (not the official script's repetition and windows)",
+     {arg::path("models_dir", "", "folder of the official ONNX files (default: `aeval fetch model dnsmos`'s cache)"),
+      label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.dnsmos.DNSMOS", uea_dnsmos}}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      const auto models = models::dnsmos_models_dir(args.path("models_dir"));
+      dnsmos::Options o;
+      o.short_clips = dnsmos::ShortClips::zero_padded;
+      o.first_window_only = true;
+      const auto regular = std::make_shared<const dnsmos::Scorer>(models, o);
+      o.p835 = dnsmos::P835Model::personalized;
+      o.p808 = false;
+      const auto personalized = std::make_shared<const dnsmos::Scorer>(models, o);
+      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+        const std::string path = text::python_str(pred);
+        const Audio mono = to_mono(decode_audio(path));
+        const std::vector<double> samples(mono.samples.begin(), mono.samples.end());
+        const dnsmos::ClipScores r = regular->score(samples, mono.sample_rate);
+        const dnsmos::ClipScores p = personalized->score(samples, mono.sample_rate);
+        Value result = Value::object();
+        result["OVRL"] = r.ovrl;
+        result["SIG"] = r.sig;
+        result["BAK"] = r.bak;
+        result["P808_MOS"] = double(r.p808_mos);
+        result["P_SIG"] = p.sig;
+        result["P_BAK"] = p.bak;
+        result["P_OVRL"] = p.ovrl;
+        result["pred"] = Value{{"audio", path}};
+        result["ref"] = label;
         return result;
       });
     }};

@@ -38,7 +38,8 @@ namespace {
 
 // GitHub's tarball holds one top folder, "UltraEval-Audio-<commit>/". aeval keeps the
 // registry, the framework's own Python (to tell a class UEA lacks from one aeval lacks),
-// the text normalizers' data UEA reads (its own English spelling table) and the licence;
+// the text normalizers' data UEA reads (its own English spelling table), 3D-Speaker's speakerlab
+// (the network of CV3-Eval's speaker similarity) and the licence;
 // the rest of audio_evals/lib/ (vendored model code, with symbolic links) stays out.
 bool wanted(std::string member) {
   if (member.starts_with("./")) member.erase(0, 2);
@@ -47,6 +48,8 @@ bool wanted(std::string member) {
   const std::string inside = member.substr(slash + 1);
   if (inside.empty() || inside == "LICENSE" || inside.starts_with("registry/")) return true;
   if (inside.starts_with("audio_evals/lib/text_normalization/")) return true;
+  // 3D-Speaker's speakerlab, which UEA vendors: the ERes2Net of CV3-Eval's speaker similarity.
+  if (inside.starts_with("audio_evals/lib/cv3_speaker_sim/3D-Speaker/speakerlab/")) return true;
   return inside.starts_with("audio_evals/") && !inside.starts_with("audio_evals/lib/");
 }
 

@@ -263,6 +263,34 @@ TEST(DnsmosConformance, CorrectedWindowingOptions) {
   }
 }
 
+// UltraEval-Audio's DNSMOS (audio_evals/lib/DNSMOS/main.py): the clip zero-padded to one window and
+// only its first window scored, whatever its length; the window itself goes through the networks
+// the golden records check.
+TEST(DnsmosConformance, UltraEvalAudiosFirstZeroPaddedWindow) {
+  AEVAL_REQUIRE_GOLDEN(records, "dnsmos/dnsmos.jsonl");
+  AEVAL_REQUIRE_DNSMOS_MODELS();
+  Options options;
+  options.short_clips = aeval::dnsmos::ShortClips::zero_padded;
+  options.first_window_only = true;
+  const Scorer scorer(model_dir(), options);
+  for (const auto& r : records) {
+    const std::string id = r["id"];
+    if (id != "concat16_18s" && id != "jfk_0-5s_16k__clean") continue;
+    const std::vector<double> audio = input16k(r);
+    const ClipScores got = scorer.score(audio, 16000);
+    ASSERT_EQ(got.windows.size(), 1u) << id;
+    EXPECT_EQ(got.hops, 1u) << id;
+    std::vector<double> window(audio.begin(), audio.begin() + long(std::min(audio.size(), aeval::dnsmos::kWindowSamples)));
+    window.resize(aeval::dnsmos::kWindowSamples, 0.0);
+    EXPECT_EQ(got.repeated_samples, std::max(audio.size(), aeval::dnsmos::kWindowSamples)) << id;
+    const std::vector<float> as_float(window.begin(), window.end());
+    const auto raw = scorer.p835_raw(as_float);
+    EXPECT_EQ(got.sig_raw, raw[0]) << id;
+    EXPECT_EQ(got.ovrl_raw, raw[2]) << id;
+    EXPECT_EQ(got.p808_mos, scorer.p808_raw(scorer.p808_input(std::span(window).first(window.size() - 160)))) << id;
+  }
+}
+
 TEST(DnsmosErrors, MissingModelNamesTheFileAndItsSha256) {
   aeval::testing::TempDir dir;
   try {

@@ -203,7 +203,7 @@ for line in sys.stdin:
       "DNSMOS_MODELS", (aeval::testing::reference_dir().parent_path() / "models" / "dnsmos").c_str());
   // A task whose answer is speech (UEA's extract_audio, speech2text) gets the speaking model, and
   // PocketSphinx as its recognizer, in a post-process or in UEA's TTS evaluators; the signal-vector
-  // example embeds voices for Simo; UEA's chatbot judge gets its call corrected (as UEA calls it, it
+  // example embeds voices for Simo and CV3SpeakerSim (UEA's DNSMOS runs with the official weights); UEA's chatbot judge gets its call corrected (as UEA calls it, it
   // fails every sample: docs/uea.md).
   std::function<void(const std::string&, std::string&)> evaluator_sets = [&](const std::string& evaluator,
                                                                              std::string& sets) {
@@ -212,7 +212,8 @@ for line in sys.stdin:
       for (const auto& component : e.args["components"]) evaluator_sets(component.Scalar(), sets);
     if (e.class_id == "uea-seed-tts-asr-wer" || e.class_id == "uea-long-tts-asr-wer")
       sets += " --set " + evaluator + ".model=pocketsphinx-en";
-    if (e.class_id == "uea-simo") sets += " --set " + evaluator + ".model=signal-vector";
+    if (e.class_id == "uea-simo" || e.class_id == "uea-cv3-speaker-sim")
+      sets += " --set " + evaluator + ".model=signal-vector";
     if (evaluator == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
   };
   const auto model_for = [&](const std::string& task) -> std::string {

@@ -389,4 +389,25 @@ TEST(UeaRun, SpokenAnswersAreStoredTranscribedAndScoredAsUeaDoes) {
   EXPECT_TRUE(said) << third.samples_text;
 }
 
+// A catalog task's own evaluators are aeval's entries even where UEA has one of the name (aeval's
+// `dnsmos` beside a spoken-answer task); one that UEA's scoring of the task uses itself (CV3's
+// ensemble names UEA's `dnsmos`) is refused before anything runs.
+TEST(UeaRun, ATasksOwnEvaluatorMayNotBeOneUeasScoringUses) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv uea("AEVAL_UEA_DIR", aeval::testing::shared_uea_dir().c_str());
+  fs::create_directories(dir / "registry" / "tasks");
+  std::ofstream(dir / "registry" / "tasks" / "t.yaml")
+      << "cv3-and-dnsmos:\n  class: task\n  args:\n    uea_dataset: cv3_zero_shot_en\n    evaluators: [dnsmos]\n";
+  const auto out = run_aeval(fmt::format("--registry {} run --task cv3-and-dnsmos --model duration-process --quiet --output {}",
+                                         (dir / "registry").string(), (dir / "out").string()));
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.output.find("evaluators: 'dnsmos' names aeval's entry, and UltraEval-Audio's scoring of the task uses "
+                            "its own entry of that name"),
+            std::string::npos)
+      << out.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
 }  // namespace
+
