@@ -39,6 +39,11 @@ struct UeaFixture {
     fs::copy(aeval::testing::shared_uea_dir() / "audio_evals", top / "audio_evals", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
     fs::copy_file(aeval::testing::shared_uea_dir() / "LICENSE", top / "LICENSE");
     fs::create_directory_symlink("../../registry", top / "audio_evals" / "lib" / "linked");
+    // Vendored code: 3D-Speaker's speakerlab is kept (CV3's ERes2Net), the rest of lib/ is not.
+    for (const char* vendored : {"cv3_speaker_sim/3D-Speaker/speakerlab", "emotion2vec"}) {
+      fs::create_directories(top / "audio_evals" / "lib" / vendored);
+      std::ofstream(top / "audio_evals" / "lib" / vendored / "__init__.py") << "\n";
+    }
     if (tamper) std::ofstream(top / "registry" / "process" / "extra.yaml") << "x:\n  class: a.b\n  args: {}\n";
     const fs::path tarball = dir / (tamper ? "tampered.tar.gz" : "uea.tar.gz");
     const auto out = run_shell(fmt::format("tar -czf {} -C {} {}", tarball.string(), (dir / "src").string(),
@@ -71,8 +76,20 @@ TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
   EXPECT_GE(report["kinds"]["process"]["supported"].get<int>(), 10);
   EXPECT_NE(report["kinds"]["process"]["unsupported"]["trivia_qa_normalizer"].get<std::string>().find("no such module"),
             std::string::npos);
-  EXPECT_FALSE(fs::exists(aeval::uea::pinned_cache_dir() / "unpacked" /
-                          (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit) / "audio_evals" / "lib" / "linked"));
+  const fs::path lib =
+      aeval::uea::pinned_cache_dir() / "unpacked" / (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit) /
+      "audio_evals" / "lib";
+  EXPECT_FALSE(fs::exists(lib / "linked"));
+  EXPECT_TRUE(fs::exists(lib / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "__init__.py"));
+  EXPECT_FALSE(fs::exists(lib / "emotion2vec"));
+
+  // A cache an earlier aeval unpacked with less (no speakerlab, no layout mark) is unpacked again
+  // from the tarball it kept, without the network.
+  fs::remove_all(lib / "cv3_speaker_sim");
+  fs::remove(aeval::uea::pinned_cache_dir() / "unpacked" / ".aeval-layout-2");
+  const auto again = run_aeval("fetch uea", false);
+  ASSERT_EQ(0, again.status) << again.output;
+  EXPECT_TRUE(fs::exists(lib / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "__init__.py"));
 }
 
 TEST(UeaCli, RefusesACopyWhoseRegistryIsNotThePinnedCommit) {
