@@ -585,7 +585,7 @@ class OneLineFailures(ScriptTestCase):
                  ("paraformer_asr.py", []), ("utmos.py", []), ("ast_frames.py", ["--layer", "13"]),
                  ("clap_embed.py", []), ("vggish_embed.py", []), ("speaker_embedding.py", ["--frontend", "wavlm_large"]),
                  ("panns_embed.py", []), ("eres2net_embed.py", []),
-                 ("openai_whisper_asr.py", ["--language", "en"])]
+                 ("openai_whisper_asr.py", ["--language", "en"]), ("emotion2vec_scores.py", [])]
         for script, args in cases:
             with self.subTest(script=script, args=args):
                 self.assert_one_line_failure(script, args)

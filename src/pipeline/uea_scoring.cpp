@@ -528,6 +528,74 @@ const EvaluatorClasses::Registration kCv3SpeakerSim{
       });
     }};
 
+// CV3EmotionEval: the emotion emotion2vec+ hears in the spoken answer (the first of UEA's nine labels with
+// the highest score, the score as UEA's script prints it, four decimals) against the reference emotion. UEA's
+// loop that looks for the reference rebinds `label` to the first emotion name, so every answer is compared
+// with "angry" and its `ref` is "angry"; `reference: label` takes the first emotion named in the row's label.
+std::optional<YAML::Node> uea_cv3_emotion(const YAML::Node& uea, const std::filesystem::path&) {
+  const std::string model =
+      uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "emotion2vec_plus_large";
+  if (model != "emotion2vec_plus_large")
+    throw Error(ErrorCategory::config, "no scoring model runs UEA's emotion model '" + model + "'");
+  YAML::Node args;
+  args["model"] = "emotion2vec-plus-large";
+  return args;
+}
+
+const EvaluatorClasses::Registration kCv3Emotion{
+    {Kind::evaluator, "uea-cv3-emotion",
+     "UltraEval-Audio's CV3EmotionEval: the emotion a recognizer hears in the spoken answer against the reference "
+     "emotion (UEA's: always 'angry', a bug of its loop; reference: label reads it from the row's label)",
+     {scoring_model_arg("the emotion recognizer (a model entry answering scores per emotion, e.g. emotion2vec-plus-large)"),
+      arg::choice("reference", "uea", {"uea", "label"},
+                  "uea (every answer against 'angry', as UEA's loop leaves it) or label (the first emotion the row's "
+                  "label names)"),
+      label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.cv3_emotion.CV3EmotionEval", uea_cv3_emotion}}},
+    [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
+      const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
+      const std::string model = scoring_model(args, registry);
+      const bool from_label = args.text("reference") == "label";
+      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+        static const char* const kEmotions[] = {"angry", "disgusted", "fearful", "happy",    "neutral",
+                                                "other", "sad",       "surprised", "unk"};
+        const std::string path = text::python_str(pred);
+        std::error_code missing;
+        if (!std::filesystem::exists(path, missing))
+          python_error("AssertionError", "Prediction file " + path + " does not exist");
+        std::string reference = kEmotions[0], ref = kEmotions[0];
+        if (from_label) {
+          ref = text::python_str(label);
+          for (const char* emotion : kEmotions)
+            if (ref.find(emotion) != std::string::npos) {
+              reference = emotion;
+              break;
+            }
+        }
+        const models::Response heard = scoring->hear(model, path);
+        std::string predicted;
+        double best = 0;
+        for (const char* emotion : kEmotions) {
+          if (!heard.scores.is_object() || !heard.scores.contains(emotion) || !heard.scores[emotion].is_number())
+            throw Error(ErrorCategory::model, fmt::format("model '{}' gave no score for '{}' (it gave {})", model,
+                                                          emotion, heard.scores.dump()));
+          const double score = heard.scores[emotion].get<double>();
+          if (predicted.empty() || score > best) predicted = emotion, best = score;  // scores.index(max(scores))
+        }
+        const int match = predicted == reference ? 1 : 0;
+        Value result = Value::object();
+        result["emotion_pred"] = predicted;
+        result["emotion_ref"] = reference;
+        result["emotion_score"] = std::stod(fmt::format("{:.4f}", best));  // the script prints it so
+        result["emotion_match"] = match;
+        result[reference] = match;
+        result["pred"] = path;
+        result["ref"] = ref;
+        return result;
+      });
+    }};
+
 // DNSMOS (audio_evals/lib/DNSMOS/main.py): the answer's first 9.01 s, zero-padded when shorter, through
 // P.835 (regular and personalized) and P.808, with librosa 0.8.1 as UEA pins it; the scores UEA returns,
 // and its `pred` as it passes it, {"audio": path}.

@@ -125,7 +125,7 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       runs.push_back({name, task, key});
     }
   }
-  ASSERT_GE(runs.size(), 82u) << "aeval runs fewer UltraEval-Audio entries than it did";
+  ASSERT_GE(runs.size(), 127u) << "aeval runs fewer UltraEval-Audio entries than it did";
 
   // Two clips; every text column holds the reference, `choices` lists it.
   for (const auto& [clip, seconds] : {std::pair{"a", 0.5}, std::pair{"b", 0.8}}) {
@@ -140,7 +140,8 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
     const Served& f = served.second;  // (a lambda below reads it: structured bindings cannot be captured in C++20)
     std::string select = fmt::format("{{'bytes': b.content, 'path': 'clip.wav'}} AS \"{}\", ['{}', 'something else'] AS choices",
                                      f.audio_column, kReference);
-    for (const auto& c : f.columns) select += fmt::format(", '{}' AS \"{}\"", kReference, c);
+    for (const auto& c : f.columns)  // an id column (CV3's emotion sets read it) must tell the rows apart
+      select += c == "id" ? std::string(", b.filename AS \"id\"") : fmt::format(", '{}' AS \"{}\"", kReference, c);
     const std::string path = f.config + "/" + f.split + "-00000-of-00001.parquet";
     const fs::path file = dir / (std::to_string(repos[f.repo].main.files.size()) + "-" + aeval::testing::test_commit(f.repo) + ".parquet");
     aeval::testing::write_parquet(fmt::format("SELECT {} FROM read_blob({}) b ORDER BY b.filename", select,
@@ -189,7 +190,17 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       // The acoustics beside UEA's scores of spoken answers: DNSMOS with the official weights of
       // ../shared, and for UTMOS (which cannot be downloaded here) a stand-in: 1 + 4 × the peak.
       << "utmos22-strong:\n  class: process\n  args:\n    command: [python3, " << (dir / "utmos_stand_in.py").string()
+      << "]\n"
+      // For CV3's emotion tasks: every answer sounds happy.
+      << "emotion-stand-in:\n  class: process\n  args:\n    command: [python3, " << (dir / "emotion_stand_in.py").string()
       << "]\n";
+  aeval::testing::write_bytes(dir / "emotion_stand_in.py", R"(import json, sys
+print(json.dumps({'type': 'ready'}), flush=True)
+for line in sys.stdin:
+    r = json.loads(line)
+    scores = dict.fromkeys(['angry', 'disgusted', 'fearful', 'neutral', 'other', 'sad', 'surprised', 'unk'], 0.05)
+    print(json.dumps({'type': 'response', 'id': r['id'], 'scores': {**scores, 'happy': 0.6}}), flush=True)
+)");
   aeval::testing::write_bytes(dir / "utmos_stand_in.py", R"(import array, json, sys, wave
 print(json.dumps({'type': 'ready'}), flush=True)
 for line in sys.stdin:
@@ -214,6 +225,7 @@ for line in sys.stdin:
       sets += " --set " + evaluator + ".model=pocketsphinx-en";
     if (e.class_id == "uea-simo" || e.class_id == "uea-cv3-speaker-sim")
       sets += " --set " + evaluator + ".model=signal-vector";
+    if (e.class_id == "uea-cv3-emotion") sets += " --set " + evaluator + ".model=emotion-stand-in";
     if (evaluator == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
   };
   const auto model_for = [&](const std::string& task) -> std::string {
@@ -250,6 +262,14 @@ for line in sys.stdin:
                             (result["value"].is_number() || result["uea"].empty()));
     EXPECT_TRUE(scored) << name << ": " << summary["aggregations"].dump();
     values[name + "|" + task] = summary["metrics"];
+    // CV3's emotion tasks compare every answer with "angry", as UEA's loop leaves its reference.
+    if (task.rfind("cv3_emotion", 0) == 0)
+      for (const auto& [id, record] : aeval::testing::read_only_run(output).by_id)
+        for (const auto& [evaluator, scores] : record["scores"].items()) {
+          EXPECT_EQ(scores["uea"]["emotion_pred"], "happy") << task << " " << id;
+          EXPECT_EQ(scores["uea"]["emotion_ref"], "angry") << task << " " << id;
+          EXPECT_EQ(scores["uea"]["emotion_match"], 0) << task << " " << id;
+        }
   }
 
   // Each catalog task on UEA's registry sends exactly the requests `aeval uea run` sent (every
