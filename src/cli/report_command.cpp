@@ -59,7 +59,7 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
     }
     std::string text;
     if (!o->suite.empty()) {
-      const auto table = report::build_suite_table(o->suite, pipeline::suite_tasks(registry, o->suite), boards);
+      const auto table = report::build_suite_table(o->suite, pipeline::suite_columns(registry, o->suite), boards);
       text = o->format == "html" ? report::render_suite_html(table) : report::render_suite_markdown(table);
     } else {
       text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);

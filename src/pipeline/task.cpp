@@ -118,6 +118,19 @@ std::vector<std::string> suite_tasks(const Registry& registry, const std::string
               "no suite named '" + suite + "'" + suggestion_suffix(suite, names) + " (`aeval list suites`)");
 }
 
+std::vector<report::SuiteColumn> suite_columns(const Registry& registry, const std::string& suite) {
+  std::vector<report::SuiteColumn> columns;
+  for (const auto& task : suite_tasks(registry, suite)) {
+    const Entry& entry = registry.get(Kind::task, task);
+    const std::string shared = Args(entry, class_spec(entry, Kind::task)).text("column");
+    const std::string name = shared.empty() ? task : shared;
+    const auto found = std::find_if(columns.begin(), columns.end(), [&](const auto& c) { return c.name == name; });
+    if (found == columns.end()) columns.push_back({name, {task}});
+    else found->tasks.push_back(task);
+  }
+  return columns;
+}
+
 namespace {
 
 std::vector<report::PublishedResult> read_published(const Args& args) {
@@ -168,6 +181,9 @@ const TaskClasses::Registration kTaskClass{
       arg::reference("prompt", Kind::prompt, "", "how a sample becomes a request (default: the sample's audio alone)"),
       arg::reference("model", Kind::model, "", "(benchmarks of the catalog name none: give --model)"),
       arg::texts("suites", {}, "suites the task belongs to: `aeval run --suite NAME` runs them all"),
+      arg::text("column", "",
+                "a suite leaderboard column it shares with other tasks (SpeechHSK's six levels as one): their scores "
+                "pooled, each weighted by the samples it scored"),
       arg::text("language", "", "what the benchmark's audio is in (en, zh, de, en->zh...), for the catalog's table"),
       arg::references("prompt_variants", Kind::prompt, false,
                       "other wordings of the prompt: `aeval run --prompt-variants` runs each, and the report "

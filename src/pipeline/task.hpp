@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "aeval/pipeline/task_spec.hpp"
+#include "aeval/report/leaderboard.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {
@@ -18,6 +19,10 @@ std::map<std::string, std::vector<std::string>> task_suites(const Registry& regi
 
 // The tasks of one suite; throws aeval::Error (config) with a did-you-mean for an unknown one.
 std::vector<std::string> suite_tasks(const Registry& registry, const std::string& suite);
+
+// A suite's leaderboard columns, in task-name order: a task's own, or one its `column` argument
+// names, shared with the suite's other tasks of that column.
+std::vector<report::SuiteColumn> suite_columns(const Registry& registry, const std::string& suite);
 
 // Task entries; their one class, `task`, reads its arguments into a TaskSpec.
 using TaskClasses = ClassFactories<TaskSpec>;

@@ -369,47 +369,61 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
   return out;
 }
 
-SuiteTable build_suite_table(const std::string& suite, const std::vector<std::string>& tasks,
+SuiteTable build_suite_table(const std::string& suite, const std::vector<SuiteColumn>& columns,
                              const std::vector<Leaderboard>& boards) {
-  SuiteTable table{suite, tasks, std::vector<bool>(tasks.size(), false), {}, {}};
+  SuiteTable table{suite, {}, std::vector<bool>(columns.size(), false), {}, {}};
+  for (const auto& c : columns) table.columns.push_back(c.name);
   std::map<std::string, const Leaderboard*> by_task;
   for (const auto& b : boards) by_task[b.task] = &b;
   std::map<std::string, SuiteTable::Row> rows;
   // Pooled metrics: per model and metric, the values over the tasks; each metric's scale.
   std::map<std::string, std::map<std::string, std::vector<double>>> pooled;
   std::map<std::string, metrics::LeaderboardScale> pooled_scale;
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    const auto found = by_task.find(tasks[t]);
-    if (found == by_task.end()) continue;
-    table.has_runs[t] = true;
-    const Leaderboard& board = *found->second;
-    for (std::size_t c = 0; c < board.columns.size(); ++c)
-      if (board.columns[c].beside && !pooled_scale.count(board.columns[c].metric)) {
-        table.beside.push_back(board.columns[c].metric);
-        pooled_scale[board.columns[c].metric] = board.scales[c];
+  for (std::size_t t = 0; t < columns.size(); ++t) {
+    // Per model, the column's tasks' scores and the samples each scored (a shared column pools them).
+    std::map<std::string, std::vector<std::pair<double, double>>> shared;
+    for (const auto& task : columns[t].tasks) {
+      const auto found = by_task.find(task);
+      if (found == by_task.end()) continue;
+      table.has_runs[t] = true;
+      const Leaderboard& board = *found->second;
+      for (std::size_t c = 0; c < board.columns.size(); ++c)
+        if (board.columns[c].beside && !pooled_scale.count(board.columns[c].metric)) {
+          table.beside.push_back(board.columns[c].metric);
+          pooled_scale[board.columns[c].metric] = board.scales[c];
+        }
+      for (const auto& r : board.rows) {
+        SuiteTable::Row& row = rows[r.label];
+        row.model = r.label;
+        row.cells.resize(columns.size());
+        for (const auto& [column, value] : r.values)
+          if (board.columns[column].beside) pooled[r.label][board.columns[column].metric].push_back(value);
+        if (columns[t].tasks.size() > 1) {
+          if (r.average) shared[r.label].emplace_back(*r.average, double(r.samples) * (1.0 - r.fail_rate));
+          continue;
+        }
+        SuiteCell& cell = row.cells[t];
+        cell.score = r.average;
+        // One averaged metric with a bootstrap interval: the interval on the task's normalized scale.
+        std::vector<std::size_t> averaged;
+        for (const auto& [column, value] : r.values)
+          if (!board.columns[column].rule.empty()) averaged.push_back(column);
+        if (averaged.size() == 1 && r.intervals.count(averaged[0])) {
+          const auto& scale = board.scales[averaged[0]];
+          const auto [low, high] = r.intervals.at(averaged[0]);
+          const double a = scale.apply(low), b = scale.apply(high);
+          cell.interval = std::pair{std::min(a, b), std::max(a, b)};
+        }
       }
-    for (const auto& r : board.rows) {
-      SuiteTable::Row& row = rows[r.label];
-      row.model = r.label;
-      row.cells.resize(tasks.size());
-      for (const auto& [column, value] : r.values)
-        if (board.columns[column].beside) pooled[r.label][board.columns[column].metric].push_back(value);
-      SuiteCell& cell = row.cells[t];
-      cell.score = r.average;
-      // One averaged metric with a bootstrap interval: the interval on the task's normalized scale.
-      std::vector<std::size_t> averaged;
-      for (const auto& [column, value] : r.values)
-        if (!board.columns[column].rule.empty()) averaged.push_back(column);
-      if (averaged.size() == 1 && r.intervals.count(averaged[0])) {
-        const auto& scale = board.scales[averaged[0]];
-        const auto [low, high] = r.intervals.at(averaged[0]);
-        const double a = scale.apply(low), b = scale.apply(high);
-        cell.interval = std::pair{std::min(a, b), std::max(a, b)};
-      }
+    }
+    for (const auto& [model, scores] : shared) {
+      double sum = 0, weight = 0;
+      for (const auto& [score, scored] : scores) sum += score * scored, weight += scored;
+      if (weight > 0) rows[model].cells[t].score = sum / weight;
     }
   }
   for (auto& [model, row] : rows) {
-    row.cells.resize(tasks.size());
+    row.cells.resize(columns.size());
     double total = 0, normalized = 0;
     std::size_t scores = 0, scaled = 0;
     for (const auto& c : row.cells)
@@ -472,17 +486,17 @@ std::string render_suite_markdown(const SuiteTable& table) {
   const bool pooled = !table.beside.empty();
   std::string out = fmt::format("# suite {}\n\naeval {} ({}). {}{}\n\n| model |", markdown_cell(table.suite), kVersion,
                                 kGitCommit, kSuiteExplanation, pooled ? kBesideExplanation : "");
-  for (std::size_t t = 0; t < table.tasks.size(); ++t)
-    out += fmt::format(" {}{} |", markdown_cell(table.tasks[t]), table.has_runs[t] ? "" : " (no runs)");
+  for (std::size_t t = 0; t < table.columns.size(); ++t)
+    out += fmt::format(" {}{} |", markdown_cell(table.columns[t]), table.has_runs[t] ? "" : " (no runs)");
   if (pooled) out += fmt::format(" {} |", markdown_cell(beside_title(table)));
   out += " average | tasks |\n|---|";
-  for (std::size_t i = 0; i < table.tasks.size() + (pooled ? 1 : 0); ++i) out += "---:|";
+  for (std::size_t i = 0; i < table.columns.size() + (pooled ? 1 : 0); ++i) out += "---:|";
   out += "---:|---:|\n";
   for (const auto& r : table.rows) {
     out += fmt::format("| {} |", markdown_cell(r.model));
     for (const auto& c : r.cells) out += fmt::format(" {} |", cell_text(c));
     if (pooled) out += fmt::format(" {} |", beside_text(r));
-    out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, table.tasks.size());
+    out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, table.columns.size());
   }
   return out;
 }
@@ -604,8 +618,8 @@ std::string render_suite_html(const SuiteTable& table) {
       "<p>aeval {1} ({2}). {3}</p>\n<table class=\"suite\">\n<thead><tr><th>model</th>",
       escape(table.suite), kVersion, kGitCommit,
       escape(std::string(kSuiteExplanation) + (table.beside.empty() ? "" : kBesideExplanation)));
-  for (std::size_t t = 0; t < table.tasks.size(); ++t)
-    out += fmt::format("<th>{}{}</th>", escape(table.tasks[t]), table.has_runs[t] ? "" : "<br><span class=\"ci\">no runs</span>");
+  for (std::size_t t = 0; t < table.columns.size(); ++t)
+    out += fmt::format("<th>{}{}</th>", escape(table.columns[t]), table.has_runs[t] ? "" : "<br><span class=\"ci\">no runs</span>");
   if (!table.beside.empty()) out += fmt::format("<th>{}</th>", escape(beside_title(table)));
   out += "<th>average</th><th>tasks</th></tr></thead>\n<tbody>\n";
   for (const auto& r : table.rows) {
@@ -618,7 +632,7 @@ std::string render_suite_html(const SuiteTable& table) {
                  : fmt::format("<td>{:.2f}</td>", *c.score);
     if (!table.beside.empty()) out += fmt::format("<td>{}</td>", escape(beside_text(r)));
     out += fmt::format("<td>{}</td><td>{} of {}</td></tr>\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran,
-                       table.tasks.size());
+                       table.columns.size());
   }
   return out + "</tbody>\n</table>\n</body></html>\n";
 }

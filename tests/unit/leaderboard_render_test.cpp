@@ -33,7 +33,8 @@ void write_run(const TempDir& dir, const std::string& task, const std::string& m
 
 // A run of a task defined on UltraEval-Audio: UEA's accuracy (acc(%)) and, beside it, MOS-like
 // metrics (evaluators that state their scale: 20·x).
-void write_spoken_run(const TempDir& dir, const std::string& task, double acc, double mos, double p808) {
+void write_spoken_run(const TempDir& dir, const std::string& task, double acc, double mos, double p808,
+                      int samples = 4, int failed = 0) {
   json evaluators = json::array({{{"name", "qa-exist-match"}, {"class", "uea-qa-exist-match"}}});
   json values = {{"qa-exist-match", {{"value", acc}, {"uea", {{"acc(%)", acc}}}}}};
   for (const auto& [name, value] : {std::pair{"utmos", mos}, std::pair{"dnsmos-p808", p808}}) {
@@ -41,7 +42,8 @@ void write_spoken_run(const TempDir& dir, const std::string& task, double acc, d
     values[name] = {{"value", value}};
   }
   const json summary = {
-      {"task", task}, {"dataset", task}, {"model", "m"}, {"counts", {{"samples", 4}, {"failed", 0}}}, {"metrics", values},
+      {"task", task}, {"dataset", task}, {"model", "m"}, {"counts", {{"samples", samples}, {"failed", failed}}},
+      {"metrics", values},
       {"provenance",
        {{"task", {{"prompt", ""}, {"beside_uea", {"utmos", "dnsmos-p808"}}}}, {"evaluators", evaluators}, {"model", json::object()}}}};
   const auto folder = dir / task / "m" / "20261127T000000Z";
@@ -56,7 +58,7 @@ TEST(LeaderboardRender, ASuitePoolsTheAcousticsScoredBesideItsTasks) {
   write_spoken_run(dir, "qa-a", 60, 4.0, 3.0);
   write_spoken_run(dir, "qa-b", 30, 3.0, 4.0);
   const auto boards = aeval::report::collect_leaderboards(dir.path());
-  const auto table = aeval::report::build_suite_table("speech-out", {"qa-a", "qa-b"}, boards);
+  const auto table = aeval::report::build_suite_table("speech-out", {{"qa-a", {"qa-a"}}, {"qa-b", {"qa-b"}}}, boards);
   ASSERT_EQ(table.rows.size(), 1u);
   const auto& row = table.rows[0];
   EXPECT_EQ(*row.cells[0].score, 60) << "the task's score is UEA's alone";
@@ -69,6 +71,25 @@ TEST(LeaderboardRender, ASuitePoolsTheAcousticsScoredBesideItsTasks) {
   const std::string md = aeval::report::render_suite_markdown(table);
   EXPECT_NE(md.find("| qa-a | qa-b | acoustics (utmos · dnsmos-p808) | average | tasks |"), std::string::npos) << md;
   EXPECT_NE(md.find("| m | 60.00 | 30.00 | 3.50 · 3.50 | 53.33 | 2 of 2 |"), std::string::npos) << md;
+}
+
+// Table 5's SpeechHSK: six levels in one column, as one test of all their questions: each level's
+// score weighted by the samples it scored (a failed sample scores nothing).
+TEST(LeaderboardRender, TasksSharingAColumnPoolTheirScoresBySamplesScored) {
+  TempDir dir;
+  write_spoken_run(dir, "hsk1", 80, 4.0, 3.0, 10);
+  write_spoken_run(dir, "hsk2", 20, 4.0, 3.0, 40, 10);
+  write_spoken_run(dir, "other", 50, 4.0, 3.0);
+  const auto boards = aeval::report::collect_leaderboards(dir.path());
+  const auto table =
+      aeval::report::build_suite_table("speech-out", {{"hsk", {"hsk1", "hsk2"}}, {"other", {"other"}}}, boards);
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.columns, (std::vector<std::string>{"hsk", "other"}));
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[0].score, (80 * 10 + 20 * 30) / 40.0);
+  EXPECT_EQ(table.rows[0].ran, 2u);
+  const std::string md = aeval::report::render_suite_markdown(table);
+  EXPECT_NE(md.find("| hsk | other | acoustics (utmos · dnsmos-p808) | average | tasks |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| m | 35.00 | 50.00 |"), std::string::npos) << md;
 }
 
 TEST(LeaderboardRender, HeadersSayHowAColumnEntersTheAverage) {

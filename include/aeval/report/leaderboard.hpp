@@ -78,19 +78,24 @@ std::string render_html(const std::vector<Leaderboard>& boards);
 // (with how many). Tasks without runs are shown empty. Metrics scored beside the tasks' own (Table
 // 5's acoustics: UTMOS, DNSMOS P.835 and P.808 of the spoken answers) are pooled: each one's mean
 // over the tasks, shown together, entering the mean as one more score, the mean of their
-// normalized values (20·MOS).
+// normalized values (20·MOS). Tasks may share a column (Table 5's SpeechHSK: its six levels): its
+// score pools theirs, each weighted by the samples it scored, as one test of all their questions.
+struct SuiteColumn {
+  std::string name;
+  std::vector<std::string> tasks;
+};
 struct SuiteCell {
   std::optional<double> score;
   std::optional<std::pair<double, double>> interval;  // on the normalized scale
 };
 struct SuiteTable {
   std::string suite;
-  std::vector<std::string> tasks;
-  std::vector<bool> has_runs;  // per task
+  std::vector<std::string> columns;  // a task's name, or the name its tasks share
+  std::vector<bool> has_runs;        // per column
   std::vector<std::string> beside;  // metrics scored beside the tasks' own, pooled
   struct Row {
     std::string model;
-    std::vector<SuiteCell> cells;  // per task
+    std::vector<SuiteCell> cells;  // per column
     std::vector<std::optional<double>> beside;  // per pooled metric: its mean over the tasks
     std::optional<double> beside_score;         // the mean of their normalized values
     std::optional<double> mean;
@@ -98,7 +103,7 @@ struct SuiteTable {
   };
   std::vector<Row> rows;  // best mean first
 };
-SuiteTable build_suite_table(const std::string& suite, const std::vector<std::string>& tasks,
+SuiteTable build_suite_table(const std::string& suite, const std::vector<SuiteColumn>& columns,
                              const std::vector<Leaderboard>& boards);
 std::string render_suite_markdown(const SuiteTable& table);
 // One self-contained HTML file, like render_html.
