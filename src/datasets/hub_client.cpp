@@ -315,17 +315,18 @@ ParquetExport parquet_export_of(const nlohmann::json& answer, const std::string&
   };
   if (!answer.is_object() || !answer.contains("parquet_files") || !answer["parquet_files"].is_array())
     throw malformed("no list of parquet_files");
-  ParquetExport exported{revision, "", {}};
+  ParquetExport exported{revision, ParquetExport::Incomplete::no, {}};
   // `datasets` reads a conversion only when partial is false and pending and failed are present and empty.
   const auto empty = [&](const char* key) {
     if (!answer.contains(key)) return false;
     const nlohmann::json& v = answer[key];
     return v == false || (v.is_array() && v.empty());
   };
-  if (answer.contains("partial") && answer["partial"] == true) exported.incomplete = "partial";
-  else if (!answer.contains("partial") || answer["partial"] != false) exported.incomplete = "of unknown state";
-  else if (!empty("pending")) exported.incomplete = "pending";
-  else if (!empty("failed")) exported.incomplete = "failed";
+  using Incomplete = ParquetExport::Incomplete;
+  if (answer.contains("partial") && answer["partial"] == true) exported.incomplete = Incomplete::partial;
+  else if (!answer.contains("partial") || answer["partial"] != false) exported.incomplete = Incomplete::unknown_state;
+  else if (!empty("pending")) exported.incomplete = Incomplete::pending;
+  else if (!empty("failed")) exported.incomplete = Incomplete::failed;
   const std::string branch = "/resolve/refs%2Fconvert%2Fparquet/";
   for (const auto& entry : answer["parquet_files"]) {
     if (!entry.is_object()) throw malformed("a file that is not an object");

@@ -39,11 +39,12 @@ struct ExportedParquetFile {
 };
 
 // The dataset viewer's account of the conversion (`/parquet?dataset=R`): the commit of main it is made
-// from (its X-Revision header, "" when absent), why it is not whole ("" when it is), and its files in
+// from (its X-Revision header, "" when absent), why it is not whole (no when it is), and its files in
 // the viewer's order.
 struct ParquetExport {
+  enum class Incomplete { no, partial, pending, failed, unknown_state };
   std::string revision;
-  std::string incomplete;  // "partial", "pending", "failed" or "of unknown state"
+  Incomplete incomplete = Incomplete::no;
   std::vector<ExportedParquetFile> files;
 };
 

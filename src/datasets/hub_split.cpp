@@ -185,14 +185,15 @@ Resolved resolve(const HubClient& hub, const nlohmann::json& info, const std::st
                               exported.revision.empty() ? "a commit the dataset viewer does not name"
                                                         : "commit " + exported.revision.substr(0, 7),
                               commit.substr(0, 7), r.revision));
-  if (!exported.incomplete.empty())
+  using Incomplete = ParquetExport::Incomplete;
+  if (exported.incomplete != Incomplete::no)
     throw refused(fmt::format(
         "the Hub's Parquet conversion of it is {}: `datasets` does not read it, and neither does aeval. {}",
-        exported.incomplete == "partial" ? "partial (it holds the rows of the first 5 GB of some splits)"
-        : exported.incomplete == "pending" ? "still being made (pending)"
-        : exported.incomplete == "failed"  ? "failed for some configs or splits"
-                                           : "of a state the dataset viewer does not say",
-        exported.incomplete == "pending" ? "Try again later" : "Read a copy stored as Parquet"));
+        exported.incomplete == Incomplete::partial ? "partial (it holds the rows of the first 5 GB of some splits)"
+        : exported.incomplete == Incomplete::pending ? "still being made (pending)"
+        : exported.incomplete == Incomplete::failed  ? "failed for some configs or splits"
+                                                     : "of a state the dataset viewer does not say",
+        exported.incomplete == Incomplete::pending ? "Try again later" : "Read a copy stored as Parquet"));
   std::set<std::string> configs, splits;
   std::vector<std::string> wanted;
   for (const auto& file : exported.files) {
@@ -240,13 +241,9 @@ std::vector<std::string> all_splits(const HubClient& hub, const nlohmann::json& 
   }
   if (!configs.empty()) declared_split(info, r);  // throws: no such config, naming those there are
   std::set<std::string> splits;
-  try {
-    const std::string conversion = hub.dataset_info(r.repo, kConversionBranch)["sha"].get<std::string>();
-    for (const auto& file : hub.list_files(r.repo, conversion, "")) {
-      const auto first = file.path.find('/'), second = file.path.find('/', first + 1);
-      if (first != std::string::npos && second != std::string::npos && file.path.substr(0, first) == r.config)
-        splits.insert(file.path.substr(first + 1, second - first - 1));
-    }
+  try {  // the conversion's splits as the dataset viewer lists them, as resolve reads its files
+    for (const auto& file : hub.parquet_export(r.repo).files)
+      if (file.config == r.config) splits.insert(file.split);
   } catch (const Error&) {
   }
   if (splits.size() == 1) return {*splits.begin()};

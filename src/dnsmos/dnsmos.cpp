@@ -142,24 +142,24 @@ float Scorer::p808_raw(std::span<const float> input) const {
   return network.run(input.data(), lease.workspace->network, impl_->isa);
 }
 
-ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const {
+std::vector<double> at_16k(std::span<const double> samples, int sample_rate) {
   if (samples.empty()) throw Error(ErrorCategory::audio, "DNSMOS: the clip has no samples");
   if (sample_rate <= 0) throw Error(ErrorCategory::audio, "DNSMOS: invalid sample rate " + std::to_string(sample_rate));
   for (std::size_t i = 0; i < samples.size(); ++i)
     if (!std::isfinite(samples[i]))
       throw Error(ErrorCategory::audio, "DNSMOS: sample " + std::to_string(i) + " of the clip is not finite");
-  const Options& o = impl_->options;
-
+  if (sample_rate == kSampleRate) return {samples.begin(), samples.end()};
   // librosa.resample(aud, input_fs, 16000): resampy kaiser_best, then fix_length to
   // ceil(n·16000/input_fs) (zeros appended or samples cut).
-  std::vector<double> audio;
-  if (sample_rate == kSampleRate) {
-    audio.assign(samples.begin(), samples.end());
-  } else {
-    audio = resampy_resample(samples, sample_rate, kSampleRate);
-    const double ratio = double(kSampleRate) / sample_rate;
-    audio.resize(static_cast<std::size_t>(std::ceil(double(samples.size()) * ratio)), 0.0);
-  }
+  std::vector<double> audio = resampy_resample(samples, sample_rate, kSampleRate);
+  const double ratio = double(kSampleRate) / sample_rate;
+  audio.resize(static_cast<std::size_t>(std::ceil(double(samples.size()) * ratio)), 0.0);
+  return audio;
+}
+
+ClipScores Scorer::score(std::span<const double> samples, int sample_rate) const {
+  const Options& o = impl_->options;
+  std::vector<double> audio = at_16k(samples, sample_rate);
   ClipScores clip;
   clip.samples_16k = audio.size();
   if (audio.size() < kWindowSamples && o.short_clips == ShortClips::doubled) {

@@ -97,6 +97,12 @@ struct ClipScores {
 // SIG, BAK, OVRL, their raw values and P808_MOS (each only for a model that ran), windows.
 nlohmann::json clip_json(const ClipScores& c);
 
+// A mono clip as the networks take it, at 16 kHz: other rates resampled as the script's
+// librosa.resample does (resampy kaiser_best in float64, then cut or zero-padded to
+// ceil(n·16000/rate) samples). aeval::Error (audio) for an empty clip, a non-finite sample
+// or a rate ≤ 0. Scoring one clip with several Scorers: resample once, then score at 16 kHz.
+std::vector<double> at_16k(std::span<const double> samples, int sample_rate);
+
 class Scorer {
  public:
   // Loads from model_dir the official files the options need: sig_bak_ovr.onnx or
@@ -107,10 +113,8 @@ class Scorer {
   Scorer(Scorer&&) noexcept;
   Scorer& operator=(Scorer&&) noexcept;
 
-  // Scores a mono clip. Rates other than 16 kHz are first resampled as the script's
-  // librosa.resample does (resampy kaiser_best in float64, then cut or zero-padded to
-  // ceil(n·16000/rate) samples). aeval::Error (audio) for an empty clip, a non-finite sample
-  // or a rate ≤ 0. Safe to call from several threads at once.
+  // Scores a mono clip, brought to 16 kHz by at_16k (its errors too). Safe to call from
+  // several threads at once.
   ClipScores score(std::span<const double> samples, int sample_rate) const;
 
   // The stages alone, for tests and tools.

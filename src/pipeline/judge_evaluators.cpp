@@ -291,62 +291,6 @@ class CaptionJudge final : public Evaluator {
   Prompt prompt_;
 };
 
-// ------------------------------------------------- Rating judges (SpeechAlpacaEval, AIR-Bench chat)
-
-// A text judge rates the answer on a scale: alone (MT-Bench's "[[n]]", SpeechAlpacaEval), or next to the
-// reference answer (AIR-Bench chat: "reference-score answer-score"). The prompt sees the sample's fields,
-// `prediction` and `reference`.
-class RatingJudge final : public Evaluator {
- public:
-  RatingJudge(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, bool pairwise, double low,
-              double high)
-      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), pairwise_(pairwise),
-        low_(low), high_(high) {}
-
-  json score(const Scored& s) const override {
-    const std::string reference = s.references.empty() ? "" : s.references.front();
-    const Sample c = context_for(s.sample, {}, s.prediction,
-                                 {{"prediction", s.prediction}, {"reference", reference}, {"references", s.references}});
-    std::string last;
-    for (int attempt = 0; attempt < 2; ++attempt) {  // a reply that does not parse is asked for once more
-      last = scoring_->ask(judge_, prompt_, c, attempt).text;
-      if (!pairwise_) {
-        if (const auto rating = metrics::parse_bracketed_rating(last, low_, high_))
-          return {{"value", *rating}, {"attempts", attempt + 1}};
-      } else if (const auto pair = metrics::parse_score_pair(last, low_, high_)) {
-        return {{"value", pair->second}, {"reference_score", pair->first},
-                {"win", pair->second > pair->first ? 1.0 : 0.0}, {"attempts", attempt + 1}};
-      }
-    }
-    throw Error(ErrorCategory::model,
-                fmt::format("sample '{}': the judge gave no {} in [{}, {}] twice; last reply: {}", s.sample.id,
-                            pairwise_ ? "pair of scores" : "[[rating]]", low_, high_, last.substr(0, 300)));
-  }
-  json corpus(const Records& records) const override {
-    json out = Evaluator::corpus(records);
-    if (pairwise_) {
-      out["reference_score"] = mean_score(records, name, "reference_score");
-      out["win_rate"] = mean_score(records, name, "win");
-    }
-    return out;
-  }
-  bool compares_with_references() const override { return pairwise_; }
-  json identity() const override {
-    return {{"name", name}, {"class", "rating_judge"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
-            {"prompt", prompt_.identity()}, {"mode", pairwise_ ? "pairwise" : "single"},
-            {"scale", {low_, high_}},
-            {"score", pairwise_ ? "the answer's score (second of the judge's two); win: above the reference's"
-                                : "the first [[rating]] of the judge's reply"}};
-  }
-
- private:
-  std::shared_ptr<ScoringModels> scoring_;
-  std::string judge_;
-  Prompt prompt_;
-  bool pairwise_;
-  double low_, high_;
-};
-
 // ------------------------------------------------- Meta-evaluation of judges
 
 // The score of an evaluator listed earlier in the task.
@@ -497,20 +441,6 @@ const EvaluatorClasses::Registration kCaptionJudgeClass{
       auto e = std::make_unique<CaptionJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")));
       e->references_field = args.text("references_field");
       return e;
-    }};
-
-const EvaluatorClasses::Registration kRatingJudgeClass{
-    {Kind::evaluator, "rating_judge",
-     "A text LLM rates each answer on a scale: alone (\"[[n]]\", MT-Bench style: SpeechAlpacaEval) or against the "
-     "reference answer (two scores, reference's then answer's: AIR-Bench chat, with the win rate)",
-     {arg::required_reference("judge", Kind::model, "the text LLM"),
-      arg::required_reference("prompt", Kind::prompt, "sees the sample's fields, prediction and reference"),
-      arg::choice("mode", "single", {"single", "pairwise"}, "single ([[n]]) or pairwise (\"s1 s2\" on the first line)"),
-      arg::number("low", 1, "lowest rating"), arg::number("high", 10, "highest rating")}},
-    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
-      if (args.number("low") >= args.number("high")) args.fail("low must be below high");
-      return std::make_unique<RatingJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")),
-                                           args.text("mode") == "pairwise", args.number("low"), args.number("high"));
     }};
 
 const EvaluatorClasses::Registration kJudgeAccuracyClass{

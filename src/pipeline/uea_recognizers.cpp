@@ -32,4 +32,17 @@ std::string uea_recognizer(const std::string& model, const std::string& prompt) 
   throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
 }
 
+std::string uea_scoring_model(const std::string& model) {
+  static const std::map<std::string, std::string> kModels = {
+      // Simo: WavLM-large with UniSpeech's ECAPA-TDNN speaker head, as Seed-TTS-Eval scores SIM.
+      {"wavlm_large", "wavlm-ecapa-sim"},
+      // CV3SpeakerSim: 3D-Speaker's ERes2Net (speakerlab from UEA's tree).
+      {"speech_eres2net_sv_en_voxceleb_16k", "eres2net-sv-en"},
+      // CV3EmotionEval: emotion2vec+ large through ModelScope's pipeline.
+      {"emotion2vec_plus_large", "emotion2vec-plus-large"}};
+  const auto found = kModels.find(model);
+  if (found == kModels.end()) throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's model '{}'", model));
+  return found->second;
+}
+
 }  // namespace aeval::pipeline

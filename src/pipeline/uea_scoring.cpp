@@ -345,14 +345,14 @@ std::optional<YAML::Node> uea_tts_asr(const YAML::Node& uea, const std::filesyst
   return args;
 }
 
-std::optional<YAML::Node> uea_simo(const YAML::Node& uea, const std::filesystem::path&) {
-  const std::string model = uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "wavlm_large";
-  // WavLM-large with the ECAPA-TDNN head of UniSpeech's speaker verification, as Seed-TTS-Eval scores SIM.
-  if (model != "wavlm_large")
-    throw Error(ErrorCategory::config, "no scoring model runs UEA's speaker model '" + model + "'");
-  YAML::Node args;
-  args["model"] = "wavlm-ecapa-sim";
-  return args;
+// The speaker and emotion evaluators name one UEA model (model_name; the evaluator's default when absent).
+auto uea_named_model(std::string uea_default) {
+  return [uea_default](const YAML::Node& uea, const std::filesystem::path&) -> std::optional<YAML::Node> {
+    YAML::Node args;
+    args["model"] = uea_scoring_model(uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar()
+                                                                                        : uea_default);
+    return args;
+  };
 }
 
 ArgSpec scoring_model_arg(const char* help) {
@@ -477,7 +477,7 @@ const EvaluatorClasses::Registration kSimo{
      "voice to clone), as Seed-TTS-Eval's SIM",
      {scoring_model_arg("the speaker embedder (a model entry, e.g. wavlm-ecapa-sim)"), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.simo.Simo", uea_simo}}},
+     {{"audio_evals.evaluator.simo.Simo", uea_named_model("wavlm_large")}}},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -497,23 +497,13 @@ const EvaluatorClasses::Registration kSimo{
 
 // CV3SpeakerSim: the speaker similarity of the spoken answer to the row's audio (WavPath: the voice to
 // clone), 3D-Speaker's ERes2Net, as CV3-Eval scores it; UEA's script prints it with six decimals.
-std::optional<YAML::Node> uea_cv3_speaker_sim(const YAML::Node& uea, const std::filesystem::path&) {
-  const std::string model =
-      uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "speech_eres2net_sv_en_voxceleb_16k";
-  if (model != "speech_eres2net_sv_en_voxceleb_16k")
-    throw Error(ErrorCategory::config, "no scoring model runs UEA's speaker model '" + model + "'");
-  YAML::Node args;
-  args["model"] = "eres2net-sv-en";
-  return args;
-}
-
 const EvaluatorClasses::Registration kCv3SpeakerSim{
     {Kind::evaluator, "uea-cv3-speaker-sim",
      "UltraEval-Audio's CV3SpeakerSim: cosine of the speaker embeddings of the spoken answer and the row's audio "
      "(WavPath), rounded to six decimals as UEA's script prints it",
      {scoring_model_arg("the speaker embedder (a model entry, e.g. eres2net-sv-en)"), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.simo.CV3SpeakerSim", uea_cv3_speaker_sim}}},
+     {{"audio_evals.evaluator.simo.CV3SpeakerSim", uea_named_model("speech_eres2net_sv_en_voxceleb_16k")}}},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -532,16 +522,6 @@ const EvaluatorClasses::Registration kCv3SpeakerSim{
 // the highest score, the score as UEA's script prints it, four decimals) against the reference emotion. UEA's
 // loop that looks for the reference rebinds `label` to the first emotion name, so every answer is compared
 // with "angry" and its `ref` is "angry"; `reference: label` takes the first emotion named in the row's label.
-std::optional<YAML::Node> uea_cv3_emotion(const YAML::Node& uea, const std::filesystem::path&) {
-  const std::string model =
-      uea["model_name"] && uea["model_name"].IsScalar() ? uea["model_name"].Scalar() : "emotion2vec_plus_large";
-  if (model != "emotion2vec_plus_large")
-    throw Error(ErrorCategory::config, "no scoring model runs UEA's emotion model '" + model + "'");
-  YAML::Node args;
-  args["model"] = "emotion2vec-plus-large";
-  return args;
-}
-
 const EvaluatorClasses::Registration kCv3Emotion{
     {Kind::evaluator, "uea-cv3-emotion",
      "UltraEval-Audio's CV3EmotionEval: the emotion a recognizer hears in the spoken answer against the reference "
@@ -552,7 +532,7 @@ const EvaluatorClasses::Registration kCv3Emotion{
                   "label names)"),
       label_field_arg()},
      {},
-     {{"audio_evals.evaluator.cv3_emotion.CV3EmotionEval", uea_cv3_emotion}}},
+     {{"audio_evals.evaluator.cv3_emotion.CV3EmotionEval", uea_named_model("emotion2vec_plus_large")}}},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -626,8 +606,9 @@ const EvaluatorClasses::Registration kUeaDnsmos{
         const std::string path = text::python_str(pred);
         const Audio mono = to_mono(decode_audio(path));
         const std::vector<double> samples(mono.samples.begin(), mono.samples.end());
-        const dnsmos::ClipScores r = regular->score(samples, mono.sample_rate);
-        const dnsmos::ClipScores p = personalized->score(samples, mono.sample_rate);
+        const std::vector<double> clip = dnsmos::at_16k(samples, mono.sample_rate);  // resampled once for both
+        const dnsmos::ClipScores r = regular->score(clip, dnsmos::kSampleRate);
+        const dnsmos::ClipScores p = personalized->score(clip, dnsmos::kSampleRate);
         Value result = Value::object();
         result["OVRL"] = r.ovrl;
         result["SIG"] = r.sig;

@@ -21,7 +21,6 @@
 #include "registry/registry.hpp"
 #include "support/asterisk.hpp"
 #include "support/hub_test_server.hpp"
-#include "support/openai_test_server.hpp"
 #include "support/parquet_writer.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
@@ -58,8 +57,6 @@ const std::map<std::string, HubSchema>& hub_schemas() {
       // registry reads (docs/benchmarks.md says which).
       {"yuekai/seed_tts",  // as public scripts reading it name the columns
        {{{"id", "string"}, {"prompt_audio", "audio"}, {"prompt_text", "string"}, {"target_text", "string"}}}},
-      {"TwinkStart/speech-chatbot-alpaca-eval",
-       {{{"instruction", "string"}, {"output", "string"}, {"audio", "audio"}}}},
       // Columns as public scripts that read these copies name them.
       {"TwinkStart/AudioCaps",  // seen
        {{{"audiocap_id", "int64"}, {"youtube_id", "string"}, {"start_time", "int64"}, {"caption", "string"},
@@ -158,7 +155,7 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     catalog.push_back({name, args.text("repo"), args.text("config"), args.text("split"), reference_column,
                        id_column, args.text("revision"), language, letters});
   }
-  ASSERT_GE(catalog.size(), 7u);
+  ASSERT_GE(catalog.size(), 6u);
 
   fs::create_directories(dir / "wav");
   for (const char* prompt : {"vm-goodbye", "conf-adminmenu-18"})
@@ -221,17 +218,6 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
   aeval::testing::HubTestServer hub(repos);
   aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   aeval::testing::ScopedEnv token("HF_TOKEN", nullptr);
-  // The text judge of the judged benchmarks: the exact answer (the fox sentence) rates 10, any other 3;
-  // next to a reference answer (AIR-Bench chat's pairs) the reference gets 10 or 8.
-  aeval::testing::OpenAiTestServer judge([](const aeval::testing::ReceivedRequest& request, int) {
-    const std::string asked = request.body.dump();
-    const bool exact = asked.find("quick brown fox") != std::string::npos;
-    aeval::testing::ScriptedReply reply;
-    reply.text = asked.find("Answer 2:") != std::string::npos ? (exact ? "10 10" : "8 3")
-                                                               : (exact ? "Fine. Rating: [[10]]" : "Off. Rating: [[3]]");
-    return reply;
-  });
-  aeval::testing::ScopedEnv judge_key("OPENAI_API_KEY", "test-key");
 
   // Speech generation tasks answer with audio and are scored by scoring models, which stand-ins
   // replace here (a later registry folder overrides the built-in entries): the speaking model says
@@ -304,10 +290,8 @@ for line in sys.stdin:
       const bool aloud = evaluator.class_id == "asr_error_rate";
       const fs::path results = dir / "results" / task_name;
       const auto run = aeval::testing::run_aeval(fmt::format(
-          "--registry {} run --task {} --model {} --no-cache -q --output {} --set gpt-4o-mini-judge.base_url={}",
-          (dir / "models").string(), task_name, !aloud ? "scripted" : "scripted-speech",
-          results.string(),
-          judge.base_url()));
+          "--registry {} run --task {} --model {} --no-cache -q --output {}", (dir / "models").string(), task_name,
+          !aloud ? "scripted" : "scripted-speech", results.string()));
       const auto r = aeval::testing::read_only_run(results);
       ASSERT_EQ(run.status, 0) << run.output << r.samples_text;
       ASSERT_EQ(r.by_id.size(), 2u);
@@ -315,12 +299,9 @@ for line in sys.stdin:
       const auto& exact = r.by_id.at(ids[0])["scores"];
       const auto& wrong = r.by_id.at(ids[1])["scores"];
       ASSERT_EQ(exact.size(), task_args.strings("evaluators").size()) << exact;
-      // Error rates are best at 0, BLEU at 100, judges' ratings at 10, matches at 1; CIDEr-D has no value per sample.
+      // Error rates are best at 0, BLEU at 100, matches at 1; CIDEr-D has no value per sample.
       const bool error_rate = evaluator.class_id == "error_rate" || evaluator.class_id == "asr_error_rate";
-      const double best = metric.rfind("bleu", 0) == 0            ? 100.0
-                          : error_rate                            ? 0.0
-                          : evaluator.class_id == "rating_judge" ? 10.0
-                                                                  : 1.0;
+      const double best = metric.rfind("bleu", 0) == 0 ? 100.0 : error_rate ? 0.0 : 1.0;
       if (!exact[metric]["value"].is_null()) {
         EXPECT_DOUBLE_EQ(exact[metric]["value"].get<double>(), best) << exact;
         EXPECT_NE(wrong[metric]["value"].get<double>(), best) << wrong;
@@ -342,7 +323,7 @@ for line in sys.stdin:
   }
   // (The spoken-answer, Seed-TTS-Eval en/zh, CV3-Eval and Long-TTS-Eval tasks run UltraEval-Audio's
   // definitions: uea_every_dataset_e2e_test.cpp runs them.)
-  EXPECT_GE(ran.size(), 7u);
+  EXPECT_GE(ran.size(), 6u);
 }
 
 }  // namespace

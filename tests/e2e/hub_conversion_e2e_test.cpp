@@ -124,4 +124,17 @@ TEST(HubConversion, APartialConversionIsRefusedWhole) {
   }
 }
 
+// With no split named, `datasets` reads every split; without a card saying their order, one split is
+// read and several are an error. The splits are the viewer's, as the files are: a split in numbered
+// parts is one split.
+TEST(HubConversion, WithNoSplitNamedTheSplitsAreTheViewers) {
+  ConvertedHub hub;
+  const auto one = hub.repo({"default/test-part1/0000.parquet", "default/test-part0/0000.parquet"});
+  EXPECT_EQ(hub.fetch(one, "main", ""), "default/test-part0/0000.parquet default/test-part1/0000.parquet ");
+  std::filesystem::remove_all(hub.dir / "cache");
+  const auto two = hub.repo({"default/train/0000.parquet", "default/test/0000.parquet"});
+  const std::string error = hub.fetch(two, "main", "");
+  EXPECT_NE(error.find("declares no split order; its splits: test, train;"), std::string::npos) << error;
+}
+
 }  // namespace

@@ -45,20 +45,4 @@ TEST(JudgeAnswers, CaptionCriteriaAreClampedAndTheOverallRoundedToTwoDecimals) {
   EXPECT_FALSE(parse_caption_judgement(R"({"accuracy": 5, "completeness": "high", "hallucination": 1})"));
 }
 
-TEST(JudgeAnswers, ABracketedRatingIsTheFirstOneInRange) {
-  EXPECT_EQ(parse_bracketed_rating("Clear and correct. Rating: [[8]]", 1, 10), 8.0);
-  EXPECT_EQ(parse_bracketed_rating("[[7.5]] then [[2]]", 1, 10), 7.5) << "the first, as the reference's re.search";
-  EXPECT_FALSE(parse_bracketed_rating("Rating: 8", 1, 10));
-  EXPECT_FALSE(parse_bracketed_rating("[[11]]", 1, 10));
-  EXPECT_FALSE(parse_bracketed_rating("[[0]]", 1, 10));
-}
-
-TEST(JudgeAnswers, AScorePairIsTheFirstLinesTwoNumbers) {
-  EXPECT_EQ(parse_score_pair("8 6\nAssistant 1 is more detailed.", 1, 10), std::pair(8.0, 6.0));
-  EXPECT_EQ(parse_score_pair("  9   7.5", 1, 10), std::pair(9.0, 7.5));
-  EXPECT_FALSE(parse_score_pair("Assistant 1: 8, Assistant 2: 6", 1, 10));
-  EXPECT_FALSE(parse_score_pair("8\n6", 1, 10)) << "both on the first line";
-  EXPECT_FALSE(parse_score_pair("8 12", 1, 10));
-}
-
 }  // namespace

@@ -50,11 +50,4 @@ struct CaptionJudgement {
 };
 std::optional<CaptionJudgement> parse_caption_judgement(const std::string& reply);
 
-// MT-Bench-style single-answer grading (SpeechAlpacaEval in UltraEval-Audio): the first "[[n]]" of the
-// reply; nullopt when there is none or it lies outside [low, high].
-std::optional<double> parse_bracketed_rating(const std::string& reply, double low, double high);
-// AIR-Bench chat's pairwise grading: the first line holds the two scores (the reference answer's, then
-// the model's) separated by spaces; nullopt when they are not two numbers in [low, high].
-std::optional<std::pair<double, double>> parse_score_pair(const std::string& reply, double low, double high);
-
 }  // namespace aeval::metrics
