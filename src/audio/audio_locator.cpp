@@ -1,11 +1,14 @@
 #include "audio/audio_locator.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <charconv>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "aeval/error.hpp"
 
@@ -75,17 +78,33 @@ AudioBytes read_locator_bytes(const AudioLocator& locator) {
       throw Error(ErrorCategory::audio, locator.file.string() + "#" + locator.fragment + ": no audio bytes stored");
     return bytes;
   }
+  // One open, its size from fstat and one read into a string of that size: runs read every clip
+  // a few times (its fingerprint, the model's input, a reference), so each read is kept to a few
+  // system calls and no copies.
   const std::string name = locator.file.string();
-  std::error_code error;
-  const auto status = std::filesystem::status(locator.file, error);
-  if (error || !std::filesystem::exists(status)) throw Error(ErrorCategory::audio, name + ": no such file");
-  if (!std::filesystem::is_regular_file(status)) throw Error(ErrorCategory::audio, name + ": not a regular file");
-  std::ifstream in(locator.file, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (!in) throw Error(ErrorCategory::audio, name + ": cannot read");
-  if (bytes.view().empty()) throw Error(ErrorCategory::audio, name + ": empty file");
-  return std::make_shared<const std::string>(std::move(bytes).str());
+  struct File {
+    int fd;
+    ~File() {
+      if (fd >= 0) ::close(fd);
+    }
+  } const file{::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};  // a FIFO must not block the open
+  const int fd = file.fd;
+  if (fd < 0) throw Error(ErrorCategory::audio, name + (errno == ENOENT || errno == ENOTDIR ? ": no such file" : ": cannot read"));
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) throw Error(ErrorCategory::audio, name + ": cannot read");
+  if (!S_ISREG(status.st_mode)) throw Error(ErrorCategory::audio, name + ": not a regular file");
+  std::string bytes(static_cast<std::size_t>(status.st_size), '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error(ErrorCategory::audio, name + ": cannot read");
+    if (n == 0) break;  // the file shrank since fstat
+    got += static_cast<std::size_t>(n);
+  }
+  bytes.resize(got);
+  if (bytes.empty()) throw Error(ErrorCategory::audio, name + ": empty file");
+  return std::make_shared<const std::string>(std::move(bytes));
 }
 
 }  // namespace aeval::detail

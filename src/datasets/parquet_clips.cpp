@@ -23,7 +23,7 @@ namespace {
 // stored) unless one row alone is larger; the cache keeps at most
 // kCachedBytes of windows, and at least two.
 constexpr std::uint64_t kWindowBytes = 64ull << 20;
-constexpr std::uint64_t kCachedBytes = 128ull << 20;
+constexpr std::uint64_t kCachedBytes = 16ull << 20;
 
 struct Window {
   std::uint64_t first = 0, count = 0;
