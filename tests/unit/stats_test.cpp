@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bootstrap.hpp"
 #include "aeval/metrics/classification.hpp"
 #include "aeval/metrics/correlation.hpp"
+#include "metrics/stats/stable_order.hpp"
 
 namespace {
 
@@ -35,7 +37,20 @@ TEST(Stats, RocAucVectors) {
   EXPECT_EQ(roc_auc({true, false}, {1, 1}), 0.5);
   EXPECT_DOUBLE_EQ(roc_auc({false, false, true, true}, {0.1, 0.5, 0.5, 0.9}), 0.875);
   EXPECT_DOUBLE_EQ(roc_auc(positive_labels(std::vector<std::string>{"a", "b", "a", "b"}), {0.9, 0.2, 0.3, 0.6}), 0.25);
+  // scikit-learn: "Input contains NaN."
+  EXPECT_THROW(roc_auc({false, true, true}, {0.1, std::nan(""), 0.3}), aeval::Error);
   EXPECT_THROW(positive_labels(std::vector<double>{1, 1, 1}), aeval::Error);
+}
+
+// The statistics' argsort: numbers in order (negatives, infinities, -0.0 equal to 0.0), equal ones in the
+// order given, as numpy's stable argsort.
+TEST(Stats, StableOrderSortsNumbersAndKeepsTiesInTheGivenOrder) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> keys = {3.5, -0.0, -inf, 0.0, -2.25, inf, 3.5, 1e-300, -1e-300, 0.0};
+  EXPECT_EQ(aeval::metrics::stable_order_by(keys, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
+            (std::vector<std::size_t>{2, 4, 8, 1, 3, 9, 7, 0, 6, 5}));
+  EXPECT_EQ(aeval::metrics::stable_order_by(keys, {9, 6, 3, 1, 0}), (std::vector<std::size_t>{9, 3, 1, 6, 0}));
+  EXPECT_TRUE(aeval::metrics::stable_order_by(keys, {}).empty());
 }
 
 TEST(Stats, ClassificationScores) {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "aeval/error.hpp"
+#include "metrics/stats/stable_order.hpp"
 #include "util/numpy_sum.hpp"
 
 namespace aeval::metrics {
@@ -46,10 +47,12 @@ double roc_auc(const std::vector<bool>& positive, const std::vector<double>& sco
   const std::size_t positives = std::size_t(std::count(positive.begin(), positive.end(), true));
   if (positives == 0 || positives == n)
     throw Error(ErrorCategory::data, "Only one class present in y_true. ROC AUC score is not defined in that case.");
+  for (std::size_t i = 0; i < n; ++i)  // scikit-learn's check_array refuses them too
+    if (std::isnan(scores[i])) throw Error(ErrorCategory::data, "roc_auc: score " + std::to_string(i) + " is NaN");
   // Descending scores: numpy's stable argsort, reversed.
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores[a] < scores[b]; });
+  order = stable_order_by(scores, std::move(order));
   std::reverse(order.begin(), order.end());
   // One curve point at the last index of each run of equal scores.
   std::vector<double> tps, fps;

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <set>
 
 #include "aeval/error.hpp"
 #include "util/numpy_sum.hpp"
 #include "metrics/stats/special_functions.hpp"
+#include "metrics/stats/stable_order.hpp"
 
 namespace aeval::metrics {
 
@@ -84,35 +84,18 @@ double kendall_p_exact(long n, long c) {
   return std::clamp(p, 0.0, 1.0);
 }
 
-// Number of pairs i < j with a[i] > a[j] (merge sort).
-long long strict_inversions(std::vector<long>& a, std::vector<long>& buffer, std::size_t lo, std::size_t hi) {
-  if (hi - lo < 2) return 0;
-  const std::size_t mid = (lo + hi) / 2;
-  long long count = strict_inversions(a, buffer, lo, mid) + strict_inversions(a, buffer, mid, hi);
-  std::size_t i = lo, j = mid, k = lo;
-  while (i < mid && j < hi) {
-    if (a[j] < a[i]) {
-      count += static_cast<long long>(mid - i);
-      buffer[k++] = a[j++];
-    } else {
-      buffer[k++] = a[i++];
-    }
+// Number of pairs i < j with ranks[i] > ranks[j], for ranks in 1..classes: a Fenwick tree counts the
+// ranks seen so far at or below each rank.
+long long strict_inversions(const std::vector<long>& ranks, long classes) {
+  std::vector<long long> seen(static_cast<std::size_t>(classes) + 1, 0);
+  long long inversions = 0;
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    long long at_or_below = 0;
+    for (long i = ranks[k]; i > 0; i -= i & -i) at_or_below += seen[static_cast<std::size_t>(i)];
+    inversions += static_cast<long long>(k) - at_or_below;
+    for (long i = ranks[k]; i <= classes; i += i & -i) ++seen[static_cast<std::size_t>(i)];
   }
-  while (i < mid) buffer[k++] = a[i++];
-  while (j < hi) buffer[k++] = a[j++];
-  std::copy(buffer.begin() + std::ptrdiff_t(lo), buffer.begin() + std::ptrdiff_t(hi), a.begin() + std::ptrdiff_t(lo));
-  return count;
-}
-
-// Dense 1-based ranks of `v` in the order of `order`.
-std::vector<long> dense_ranks(const std::vector<double>& v, const std::vector<std::size_t>& order) {
-  std::vector<long> ranks(order.size());
-  long rank = 0;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (k == 0 || v[order[k]] != v[order[k - 1]]) ++rank;
-    ranks[k] = rank;
-  }
-  return ranks;
+  return inversions;
 }
 
 }  // namespace
@@ -120,7 +103,7 @@ std::vector<long> dense_ranks(const std::vector<double>& v, const std::vector<st
 std::vector<double> average_ranks(const std::vector<double>& values) {
   std::vector<std::size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  order = stable_order_by(values, std::move(order));
   std::vector<double> ranks(values.size());
   for (std::size_t start = 0; start < order.size();) {
     std::size_t end = start + 1;
@@ -172,21 +155,27 @@ Correlation kendall(const std::vector<double>& x_in, const std::vector<double>& 
   const std::size_t n = x_in.size();
   if (n == 0 || any_nan(x_in) || any_nan(y_in)) return {kNaN, kNaN};
 
-  // Sort by y, dense-rank y; then stable-sort by x, dense-rank x.
-  std::vector<std::size_t> by_y(n);
-  std::iota(by_y.begin(), by_y.end(), 0);
-  std::stable_sort(by_y.begin(), by_y.end(), [&](std::size_t a, std::size_t b) { return y_in[a] < y_in[b]; });
-  const std::vector<long> y_rank_sorted = dense_ranks(y_in, by_y);
+  // Positions in y's order, then (stably) in x's: equal x come in y's order, the order in which the
+  // discordant pairs are the strict inversions of y's dense ranks.
+  std::vector<std::size_t> positions(n);
+  std::iota(positions.begin(), positions.end(), 0);
+  const std::vector<std::size_t> by_y = stable_order_by(y_in, positions);
   std::vector<long> y_rank(n);
-  for (std::size_t k = 0; k < n; ++k) y_rank[by_y[k]] = y_rank_sorted[k];
-  std::vector<std::size_t> by_x = by_y;
-  std::stable_sort(by_x.begin(), by_x.end(), [&](std::size_t a, std::size_t b) { return x_in[a] < x_in[b]; });
-  const std::vector<long> x = dense_ranks(x_in, by_x);
-  std::vector<long> y(n);
-  for (std::size_t k = 0; k < n; ++k) y[k] = y_rank[by_x[k]];
+  long y_classes = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k == 0 || y_in[by_y[k]] != y_in[by_y[k - 1]]) ++y_classes;
+    y_rank[by_y[k]] = y_classes;
+  }
+  const std::vector<std::size_t> by_x = stable_order_by(x_in, by_y);
+  std::vector<long> x(n), y(n);
+  long x_classes = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k == 0 || x_in[by_x[k]] != x_in[by_x[k - 1]]) ++x_classes;
+    x[k] = x_classes;
+    y[k] = y_rank[by_x[k]];
+  }
 
-  std::vector<long> work = y, buffer(n);
-  const long long dis = strict_inversions(work, buffer, 0, n);
+  const long long dis = strict_inversions(y, y_classes);
 
   auto tie_sums = [](const std::vector<long>& ranks, double& t0, double& t1) {
     std::vector<long> count(ranks.empty() ? 1 : static_cast<std::size_t>(*std::max_element(ranks.begin(), ranks.end()) + 1), 0);
@@ -219,7 +208,7 @@ Correlation kendall(const std::vector<double>& x_in, const std::vector<double>& 
   if (variant == KendallVariant::b) {
     tau = double(con_minus_dis) / std::sqrt(double(total - xtie)) / std::sqrt(double(total - ytie));
   } else {
-    const double classes = double(std::min(std::set<long>(x.begin(), x.end()).size(), std::set<long>(y.begin(), y.end()).size()));
+    const double classes = double(std::min(x_classes, y_classes));
     tau = 2.0 * double(con_minus_dis) / (double(n) * double(n) * (classes - 1) / classes);
   }
   tau = std::min(1.0, std::max(-1.0, tau));
