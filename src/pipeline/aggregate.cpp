@@ -31,7 +31,7 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
     for (const auto& key : score["uea_keys"]) result[key.get<std::string>()] = score["uea"][key.get<std::string>()];
     return result;
   }
-  const json& refs = record["references_processed"];
+  const json& refs = score.is_object() && score.contains("references") ? score["references"] : record["references_processed"];
   return {{"pred", record["prediction_processed"]}, {"ref", refs.is_array() && !refs.empty() ? refs[0] : json("")}};
 }
 

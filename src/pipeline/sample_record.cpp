@@ -70,6 +70,9 @@ void score_into(json& record, const Sample& sample, const LoadedTask& task, cons
     for (const auto& e : task.evaluators) {
       const auto& refs = e->compares_with_references() ? references_for(e->references_field) : kNone;
       json score = e->score(Scored{prediction, refs, sample, output_audio, scores});
+      // References other than the record's are kept with the score: corpus metrics (BLEU, CIDEr-D) read them.
+      if (e->compares_with_references() && front && e->references_field != front->references_field)
+        score["references"] = refs;
       scores[e->name] = std::move(score);
     }
     record["scores"] = scores;

@@ -53,7 +53,9 @@ json TextMetricEvaluator::corpus(const Records& records) const {
   metrics::Segments segments;
   for (const json* r : records) {
     segments.hypotheses.push_back((*r)["prediction_processed"]);
-    segments.references.push_back((*r)["references_processed"]);
+    // This evaluator's references: kept with its score where they are not the record's (sample_record.cpp).
+    const json& score = (*r)["scores"][name];
+    segments.references.push_back(score.contains("references") ? score["references"] : (*r)["references_processed"]);
   }
   metric_.check(segments);
   auto results = results_of(records, name, metric_.key);

@@ -27,11 +27,8 @@ constexpr double kNetwork = 1e-4, kScore = 2e-4, kFeature = 1e-6;
 
 fs::path model_dir() { return aeval::testing::reference_dir() / ".." / "models" / "dnsmos"; }
 
-#define AEVAL_REQUIRE_DNSMOS_MODELS()                                                                   \
-  if (!fs::exists(model_dir() / "sig_bak_ovr.onnx") && std::getenv("CI"))                              \
-    FAIL() << "the DNSMOS models are absent from " << model_dir() << ", and CI always has ../shared";  \
-  if (!fs::exists(model_dir() / "sig_bak_ovr.onnx"))                                                    \
-  GTEST_SKIP() << "the DNSMOS models are absent from " << model_dir()
+#define AEVAL_REQUIRE_DNSMOS_MODELS() \
+  AEVAL_REQUIRE(fs::exists(model_dir() / "sig_bak_ovr.onnx"), "the DNSMOS models of " << model_dir())
 
 // Under the sanitizers the networks run some 10× slower: a few records, single and several
 // windows, stand for all.

@@ -29,10 +29,6 @@ std::vector<nlohmann::json> read_vectors(const std::string& file) { return aeval
   const auto records = read_vectors(file);                            \
   ASSERT_FALSE(records.empty()) << "tests/data/uea_text/" << (file) << " is missing"
 
-// A Debian data package the test needs; absent means skip, except under CI.
-#define AEVAL_REQUIRE_PACKAGE(condition, what)                                        \
-  if (!(condition) && std::getenv("CI")) FAIL() << what << " is missing under CI";   \
-  if (!(condition)) GTEST_SKIP() << what << " is missing (scripts/setup.sh installs it)"
 
 bool expects_error(const nlohmann::json& value) { return value.is_object() && value.contains("error"); }
 
@@ -81,7 +77,7 @@ TEST(UeaTextConformance, ChineseTextNormOddInput) {
 // scripts/build_sacrebleu_ipadic.sh, reproduces sacreBLEU on every vector.
 TEST(UeaTextConformance, JapaneseMecabSacrebleuDictionary) {
   AEVAL_REQUIRE_VECTORS(records, "ja_mecab.jsonl");
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists("/usr/share/mecab/dic/ipadic/Noun.proper.csv") &&
+  AEVAL_REQUIRE(std::filesystem::exists("/usr/share/mecab/dic/ipadic/Noun.proper.csv") &&
                             std::filesystem::exists("/usr/lib/mecab/mecab-dict-index"),
                         "mecab-ipadic (dictionary sources) or mecab-utils");
   const aeval::testing::TempDir dir;
@@ -102,7 +98,7 @@ TEST(UeaTextConformance, JapaneseMecabSacrebleuDictionary) {
 // Debian's compiled dictionary: the same outputs but for 令和, which Debian added.
 TEST(UeaTextConformance, JapaneseMecabDebianDictionary) {
   AEVAL_REQUIRE_VECTORS(records, "ja_mecab.jsonl");
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
+  AEVAL_REQUIRE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
   const aeval::text::JapaneseTokenizer tokenizer;
   EXPECT_EQ(tokenizer.dictionary_entries(), aeval::text::kSacrebleuIpadicEntries + 1);
   EXPECT_FALSE(tokenizer.is_sacrebleu_dictionary());
@@ -119,7 +115,7 @@ TEST(UeaTextConformance, JapaneseMecabDebianDictionary) {
 }
 
 TEST(UeaTextConformance, JapaneseMecabOddInput) {
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
+  AEVAL_REQUIRE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
   const aeval::text::JapaneseTokenizer tokenizer;
   EXPECT_EQ(tokenizer(""), "");
   EXPECT_EQ(tokenizer(std::string("今日は\0晴れ", 16)), "今日 は");  // Python hands MeCab a C string
@@ -130,7 +126,7 @@ TEST(UeaTextConformance, JapaneseMecabOddInput) {
 // One tokenizer, many threads: the same outputs as one thread.
 TEST(UeaTextConformance, JapaneseMecabSharedAcrossThreads) {
   AEVAL_REQUIRE_VECTORS(records, "ja_mecab.jsonl");
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
+  AEVAL_REQUIRE(std::filesystem::exists(kDebianIpadic / "sys.dic"), "mecab-ipadic-utf8");
   const aeval::text::JapaneseTokenizer tokenizer;
   std::vector<std::string> inputs, expected;
   for (const auto& r : records) {
@@ -153,7 +149,7 @@ TEST(UeaTextConformance, JapaneseMecabSharedAcrossThreads) {
 // (zhconv, the reference UltraEval-Audio uses, is not available to compare.)
 TEST(UeaTextConformance, OpenccMatchesCommandLineTool) {
   AEVAL_REQUIRE_VECTORS(records, "opencc_cli.jsonl");
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists("/usr/share/opencc/t2s.json"), "libopencc1.1 / opencc data");
+  AEVAL_REQUIRE(std::filesystem::exists("/usr/share/opencc/t2s.json"), "libopencc1.1 / opencc data");
   for (const std::string config : {"t2s.json", "hk2s.json", "tw2sp.json"}) {
     const aeval::text::ChineseScriptConverter convert(config);
     EXPECT_EQ(convert.config(), config);
@@ -165,7 +161,7 @@ TEST(UeaTextConformance, OpenccMatchesCommandLineTool) {
 
 TEST(UeaTextConformance, OpenccOddInputAndThreads) {
   AEVAL_REQUIRE_VECTORS(records, "opencc_cli.jsonl");
-  AEVAL_REQUIRE_PACKAGE(std::filesystem::exists("/usr/share/opencc/t2s.json"), "libopencc1.1 / opencc data");
+  AEVAL_REQUIRE(std::filesystem::exists("/usr/share/opencc/t2s.json"), "libopencc1.1 / opencc data");
   const aeval::text::ChineseScriptConverter convert;
   EXPECT_EQ(convert(""), "");
   EXPECT_EQ(convert(std::string("學習\0語言", 13)), std::string("学习\0语言", 13));

@@ -18,6 +18,7 @@
 #include "aeval/text/unicode.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -86,7 +87,7 @@ std::vector<Tokens> sentences() {
 }
 
 TEST(Differential, NltkBleuMatchesNltk) {
-  if (!reference_tools_available()) GTEST_SKIP() << "python3-nltk/scipy/sklearn not installed";
+  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
   const auto all = sentences();
   json cases = json::array();
   std::vector<std::pair<std::vector<Tokens>, Tokens>> inputs;
@@ -106,8 +107,8 @@ TEST(Differential, NltkBleuMatchesNltk) {
 }
 
 TEST(Differential, MeteorMatchesNltk) {
-  if (!reference_tools_available()) GTEST_SKIP() << "python3-nltk/scipy/sklearn not installed";
-  if (!std::filesystem::exists("/usr/share/wordnet/index.noun")) GTEST_SKIP() << "wordnet-base not installed";
+  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
+  AEVAL_REQUIRE(std::filesystem::exists("/usr/share/wordnet/index.noun"), "wordnet-base");
   const auto all = sentences();
   json cases = json::array();
   for (std::size_t i = 0; i + 2 < all.size(); i += 2) cases.push_back({{"refs", json::array({json(all[i + 1])})}, {"hyp", all[i]}});
@@ -122,7 +123,7 @@ TEST(Differential, MeteorMatchesNltk) {
 }
 
 TEST(Differential, PorterMatchesNltk) {
-  if (!reference_tools_available()) GTEST_SKIP() << "python3-nltk/scipy/sklearn not installed";
+  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> length(1, 12), letter(0, 25);
   json words = json::array();
@@ -144,7 +145,7 @@ TEST(Differential, PorterMatchesNltk) {
 }
 
 TEST(Differential, StatisticsMatchScipyAndSklearn) {
-  if (!reference_tools_available()) GTEST_SKIP() << "python3-nltk/scipy/sklearn not installed";
+  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
   std::mt19937 rng(11);
   json cases = json::array();
   for (int i = 0; i < 120; ++i) {

@@ -13,6 +13,7 @@
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -45,7 +46,7 @@ std::filesystem::path chromium() {
 
 TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
-  if (chromium().empty()) GTEST_SKIP() << "chromium not installed (scripts/setup.sh installs it)";
+  AEVAL_REQUIRE(!chromium().empty(), "chromium");
   TempDir dir;
   const auto out = dir / "results";
   const json identity = run_codec(out, "identity-codec");

@@ -18,6 +18,7 @@
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -52,9 +53,9 @@ std::vector<std::pair<std::string, std::string>> read_transcripts(const Language
 TEST(MultilingualAsteriskE2E, EveryWordIsFoundAndMissingWordsAreDeletionsInFourLanguages) {
   for (const auto& language : kLanguages) {
     SCOPED_TRACE(language.code);
-    if (!std::filesystem::exists(transcripts(language)) ||
-        !std::filesystem::is_directory(fmt::format("/usr/share/asterisk/sounds/{}", language.voice)))
-      GTEST_SKIP() << "asterisk-core-sounds-" << language.code << "(-g722) not installed (scripts/setup.sh installs them)";
+    AEVAL_REQUIRE(std::filesystem::exists(transcripts(language)) &&
+                      std::filesystem::is_directory(fmt::format("/usr/share/asterisk/sounds/{}", language.voice)),
+                  "asterisk-core-sounds-" << language.code << "(-g722)");
     TempDir dir;
     // A recognizer says neither stage directions nor punctuation.
     const aeval::text::Regex directions(R"(\[[^\]]*\]|\([^)]*\)|<[^>]*>)"), punctuation(R"([^\w\s'])"),

@@ -16,6 +16,7 @@
 #include "support/run_aeval.hpp"
 #include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -37,7 +38,7 @@ std::string run_args(const std::filesystem::path& output) {
 bool have_inputs() { return std::filesystem::exists(kSounds / "activated.g722"); }
 
 TEST(ResumeE2E, SigkillAtRandomMomentsThenResumeIsByteIdentical) {
-  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(have_inputs(), "asterisk-core-sounds-en-g722");
   TempDir dir;
   ASSERT_EQ(run_aeval(run_args(dir / "whole"), false).status, 0);
   const auto whole = run_dirs(dir / "whole");
@@ -77,7 +78,7 @@ TEST(ResumeE2E, SigkillAtRandomMomentsThenResumeIsByteIdentical) {
 }
 
 TEST(ResumeE2E, ShardsMergeAndRescoreAgreeWithTheWholeRun) {
-  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(have_inputs(), "asterisk-core-sounds-en-g722");
   TempDir dir;
   ASSERT_EQ(run_aeval(run_args(dir / "whole"), false).status, 0);
   for (int shard = 0; shard < 3; ++shard)
@@ -113,7 +114,7 @@ TEST(ResumeE2E, ShardsMergeAndRescoreAgreeWithTheWholeRun) {
 }
 
 TEST(ResumeE2E, ResumeRefusesAChangedConfiguration) {
-  if (!have_inputs()) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(have_inputs(), "asterisk-core-sounds-en-g722");
   TempDir dir;
   std::filesystem::create_directories(dir / "registry" / "evaluators");
   ASSERT_EQ(run_aeval(fmt::format("--registry {} run --task asr-quickstart --limit 2 -q --output {}",

@@ -8,6 +8,7 @@
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -33,8 +34,7 @@ TEST(RunE2E, UnknownTaskGetsDidYouMean) {
 
 TEST(RunE2E, BadFilesFailAloneAndCountInFailRate) {
   const std::filesystem::path& sounds = aeval::testing::kAsteriskSounds;
-  if (!std::filesystem::exists(sounds / "auth-thankyou.g722") || !std::filesystem::exists(AEVAL_BINARY))
-    GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(std::filesystem::exists(sounds / "auth-thankyou.g722"), "asterisk-core-sounds-en-g722");
   TempDir dir;
   aeval::testing::write_bytes(dir / "empty.wav", "");
   aeval::testing::write_bytes(dir / "corrupt.wav", "RIFF\x24\x00\x00\x00WAVEfmt this is not audio at all");

@@ -18,6 +18,7 @@
 #include "cluster/run_progress.hpp"
 #include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
+#include "support/require.hpp"
 #include "support/slurm_cluster.hpp"
 #include "support/spawn.hpp"
 #include "support/temp_dir.hpp"
@@ -31,17 +32,9 @@ using aeval::testing::run_dirs;
 using aeval::testing::SlurmCluster;
 using aeval::testing::TempDir;
 
-#define AEVAL_NEED_SLURM(cluster)                                                                          \
-  if (!(cluster).up()) {                                                                                   \
-    if (std::getenv("CI")) FAIL() << (cluster).why_not();                                                  \
-    GTEST_SKIP() << "Slurm's daemons could not start here: " << (cluster).why_not();                      \
-  }
+#define AEVAL_NEED_SLURM(cluster) AEVAL_REQUIRE((cluster).up(), "a Slurm node that starts (" << (cluster).why_not() << ")")
 
-#define AEVAL_NEED_SLURM_INSTALLED()                                                                           \
-  if (!SlurmCluster::installed()) {                                                                            \
-    if (std::getenv("CI")) FAIL() << "slurm-wlm and munge are missing under CI (scripts/setup.sh --tests)";    \
-    GTEST_SKIP() << "slurm-wlm and munge are not installed (scripts/setup.sh --tests installs them)";           \
-  }
+#define AEVAL_NEED_SLURM_INSTALLED() AEVAL_REQUIRE(SlurmCluster::installed(), "slurm-wlm or munge")
 
 constexpr int kShards = 4;
 

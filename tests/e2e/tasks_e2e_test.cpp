@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <nlohmann/json.hpp>
 
+#include "aeval/metrics/catalog.hpp"
 #include "support/asterisk.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
@@ -116,61 +118,86 @@ TEST(TasksE2E, CaptioningMetricsAgreeWithAevalScore) {
   }
 }
 
-// One metric layer: every text metric `aeval score` computes is an evaluator
-// class of the same name, giving the same corpus number and parameters.
-// Sample 3 has one caption, the others two: sacreBLEU takes a varying
-// number of references, so BLEU and chrF must too, in both places.
+// One metric layer: every metric of the text catalog `aeval score` computes is an evaluator class of
+// the same name (WER and CER: error_rate's), giving the same corpus number and parameters. The texts'
+// sample 3 has one caption, the others two: sacreBLEU takes a varying number of references, so BLEU and
+// chrF must too, in both places; WER and CER take the row's one reference. The statistics read numbers.
 TEST(TasksE2E, EveryTextMetricOfScoreIsAnEvaluatorWithTheSameValue) {
   TempDir dir;
   write_bytes(dir / "c.jsonl",
-              R"({"id": "1", "audio": "a.wav", "captions": ["a dog barks twice", "a dog is barking"]})" "\n"
-              R"({"id": "2", "audio": "b.wav", "captions": ["rain falls on a roof", "heavy rain on a tin roof"]})" "\n"
-              R"({"id": "3", "audio": "c.wav", "captions": ["an engine revs up"]})" "\n");
+              R"({"id": "1", "audio": "a.wav", "text": "a dog barks", "captions": ["a dog barks twice", "a dog is barking"]})" "\n"
+              R"({"id": "2", "audio": "b.wav", "text": "rain on the roof", "captions": ["rain falls on a roof", "heavy rain on a tin roof"]})" "\n"
+              R"({"id": "3", "audio": "c.wav", "text": "an engine revs up", "captions": ["an engine revs up"]})" "\n");
   write_bytes(dir / "p.jsonl", R"({"id": "1", "prediction": "a dog barks twice"})" "\n"
                                R"({"id": "2", "prediction": "rain on a tin roof"})" "\n"
                                R"({"id": "3", "prediction": "the engine revs"})" "\n");
+  write_bytes(dir / "n.jsonl", R"({"id": "1", "audio": "a.wav", "text": "0"})" "\n" R"({"id": "2", "audio": "b.wav", "text": "1"})" "\n"
+                               R"({"id": "3", "audio": "c.wav", "text": "0"})" "\n" R"({"id": "4", "audio": "d.wav", "text": "1"})" "\n"
+                               R"({"id": "5", "audio": "e.wav", "text": "1"})" "\n");
+  write_bytes(dir / "q.jsonl", R"({"id": "1", "prediction": "0.2"})" "\n" R"({"id": "2", "prediction": "0.7"})" "\n"
+                               R"({"id": "3", "prediction": "0.4"})" "\n" R"({"id": "4", "prediction": "0.9"})" "\n"
+                               R"({"id": "5", "prediction": "0.1"})" "\n");
   write_registry(dir, "c.jsonl", "p.jsonl");
-  // metric, its result key in `aeval score`, extra score flags, the same as evaluator arguments
-  const std::tuple<const char*, const char*, const char*, const char*> metrics[] = {
-      {"bleu", "score", "--tokenize intl --lowercase", "tokenize: intl, lowercase: true"},
-      {"chrf", "score", "--word-order 2", "word_order: 2"},
-      {"nltk-bleu", "bleu_4", "", ""},
-      {"meteor", "meteor", "", ""},
-      {"rouge-l", "rougeL", "--stem", "stem: true"},
-      {"cider-d", "cider_d", "", ""},
-      {"exact-match", "score", "", ""},
-      {"exist-match", "score", "", ""},
-      {"token-f1", "score", "", ""},
-      {"qa-exist-match", "score", "", ""},
-      {"prefix-match", "score", "", ""},
-      {"strip-equal", "score", "", ""},
-  };
-  std::string evaluators, names;
-  for (const auto& [metric, key, flags, args] : metrics) {
-    evaluators += fmt::format("my-{}:\n  class: {}\n  args: {{references_field: captions{}{}}}\n", metric, metric,
-                              *args ? ", " : "", args);
-    names += fmt::format("{}my-{}", names.empty() ? "" : ", ", metric);
-  }
   std::filesystem::create_directories(dir / "registry" / "evaluators");
   std::filesystem::create_directories(dir / "registry" / "tasks");
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "n.yaml",
+              fmt::format("my-numbers:\n  class: jsonl\n  args:\n    path: {}\n", (dir / "n.jsonl").string()));
+  write_bytes(dir / "registry" / "models" / "n.yaml",
+              fmt::format("my-numbers-answers:\n  class: predictions_file\n  args:\n    path: {}\n", (dir / "q.jsonl").string()));
+
+  // Score flags and the same as evaluator arguments, for metrics whose parameters are worth checking too.
+  const std::map<std::string, std::pair<std::string, std::string>> parameters = {
+      {"bleu", {"--tokenize intl --lowercase", ", tokenize: intl, lowercase: true"}},
+      {"chrf", {"--word-order 2", ", word_order: 2"}},
+      {"rouge-l", {"--stem", ", stem: true"}}};
+  struct Case {
+    std::string metric, key, flags, input;
+    bool numbers;
+  };
+  std::vector<Case> cases;
+  std::string evaluators, texts, numbers;
+  for (const auto& m : aeval::metrics::text_metrics()) {
+    const bool is_numbers = m.input == aeval::metrics::MetricInput::numbers;
+    const bool error_rate = m.name == "wer" || m.name == "cer";
+    const auto extra = parameters.count(m.name) ? parameters.at(m.name) : std::pair<std::string, std::string>{};
+    if (error_rate) evaluators += fmt::format("my-{}:\n  class: error_rate\n  args: {{unit: {}}}\n", m.name, m.name == "wer" ? "words" : "chars");
+    else if (is_numbers) evaluators += fmt::format("my-{}:\n  class: {}\n", m.name, m.name);
+    else evaluators += fmt::format("my-{}:\n  class: {}\n  args: {{references_field: captions{}}}\n", m.name, m.name, extra.second);
+    std::string& list = is_numbers ? numbers : texts;
+    list += fmt::format("{}my-{}", list.empty() ? "" : ", ", m.name);
+    cases.push_back({m.name, m.key, extra.first + (is_numbers || error_rate ? " --ref-field text" : " --ref-field captions"),
+                     is_numbers ? "n.jsonl" : "c.jsonl", is_numbers});
+  }
+  EXPECT_GE(cases.size(), 20u);
   write_bytes(dir / "registry" / "evaluators" / "e.yaml", evaluators);
   write_bytes(dir / "registry" / "tasks" / "t.yaml",
               fmt::format("every-metric:\n  class: task\n  args:\n    dataset: my-data\n    prompt: caption\n"
-                          "    model: my-answers\n    evaluators: [{}]\n",
-                          names));
+                          "    model: my-answers\n    evaluators: [{}]\n"
+                          "every-statistic:\n  class: task\n  args:\n    dataset: my-numbers\n    prompt: caption\n"
+                          "    model: my-numbers-answers\n    evaluators: [{}]\n",
+                          texts, numbers));
   const json s = run_task(dir, "every-metric");
+  const auto o = run_aeval(fmt::format("--registry {} run --task every-statistic -q --output {}",
+                                       (dir / "registry").string(), (dir / "out-numbers").string()),
+                           false);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const json statistics = aeval::testing::read_only_run(dir / "out-numbers").summary;
 
   write_bytes(dir / "hyp.txt", "a dog barks twice\nrain on a tin roof\nthe engine revs\n");
-  for (const auto& [metric, key, flags, args] : metrics) {
-    const auto o = run_aeval(fmt::format("score {} {} --hyp {} --ref {} --ref-field captions", metric, flags,
-                                         (dir / "hyp.txt").string(), (dir / "c.jsonl").string()),
-                             false);
-    ASSERT_EQ(o.status, 0) << metric << ": " << o.output;
-    const json scored = json::parse(o.output);
-    const json& evaluated = s["metrics"][fmt::format("my-{}", metric)];
-    EXPECT_DOUBLE_EQ(scored[key].get<double>(), evaluated["value"].get<double>()) << metric;
+  write_bytes(dir / "scores.txt", "0.2\n0.7\n0.4\n0.9\n0.1\n");
+  for (const auto& c : cases) {
+    const auto scored_run = run_aeval(fmt::format("score {} {} --hyp {} --ref {}", c.metric, c.flags,
+                                                  (dir / (c.numbers ? "scores.txt" : "hyp.txt")).string(),
+                                                  (dir / c.input).string()),
+                                      false);
+    ASSERT_EQ(scored_run.status, 0) << c.metric << ": " << scored_run.output;
+    const json scored = json::parse(scored_run.output);
+    const json& evaluated = (c.numbers ? statistics : s)["metrics"][fmt::format("my-{}", c.metric)];
+    ASSERT_TRUE(evaluated.contains("value")) << c.metric << ": " << evaluated;
+    EXPECT_DOUBLE_EQ(scored[c.key].get<double>(), evaluated["value"].get<double>()) << c.metric;
     if (scored.contains("signature")) {
-      EXPECT_EQ(scored["signature"], evaluated["signature"]) << metric;
+      EXPECT_EQ(scored["signature"], evaluated["signature"]) << c.metric;
     }
   }
   EXPECT_NE(s["metrics"]["my-bleu"]["signature"].get<std::string>().find("nrefs:var"), std::string::npos);

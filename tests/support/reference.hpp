@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "support/require.hpp"
+
 namespace aeval::testing {
 
 std::filesystem::path reference_dir();
@@ -52,17 +54,10 @@ inline bool checked_in_this_build(std::size_t record) {
 }  // namespace aeval::testing
 
 // Skips the calling test without ../shared/uea (a failure under CI, which always has it).
-#define AEVAL_REQUIRE_SHARED_UEA()                                                                          \
-  if (!std::filesystem::is_directory(::aeval::testing::shared_uea_dir() / "registry")) {                    \
-    if (std::getenv("CI")) FAIL() << ::aeval::testing::shared_uea_dir() << " is absent, and CI always has ../shared"; \
-    GTEST_SKIP() << ::aeval::testing::shared_uea_dir() << " is absent";                                     \
-  }
+#define AEVAL_REQUIRE_SHARED_UEA() \
+  AEVAL_REQUIRE(std::filesystem::is_directory(::aeval::testing::shared_uea_dir() / "registry"), ::aeval::testing::shared_uea_dir())
 
-#define AEVAL_REQUIRE_GOLDEN(records, file)                                                   \
-  const auto records = ::aeval::testing::read_golden(file);                                   \
-  if (records.empty() && std::getenv("CI"))                                                   \
-    FAIL() << "golden file " << (::aeval::testing::reference_dir() / (file)).string()         \
-           << " is absent, and CI always has ../shared/reference";                           \
-  if (records.empty())                                                                        \
-  GTEST_SKIP() << "golden file " << (::aeval::testing::reference_dir() / (file)).string()     \
-               << " is absent; set AEVAL_REFERENCE_DIR to the shared/reference folder to run"
+// Reads a golden file of ../shared/reference (AEVAL_REFERENCE_DIR) into `records`, or skips the test.
+#define AEVAL_REQUIRE_GOLDEN(records, file)                 \
+  const auto records = ::aeval::testing::read_golden(file); \
+  AEVAL_REQUIRE(!records.empty(), "golden file " << (::aeval::testing::reference_dir() / (file)).string())

@@ -8,6 +8,7 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -102,7 +103,7 @@ TEST(Audio, DecodesCompressedFormats) {
 
 TEST(Audio, DecodesRealG722Prompt) {
   const std::filesystem::path prompt = "/usr/share/asterisk/sounds/en_US_f_Allison/auth-thankyou.g722";
-  if (!std::filesystem::exists(prompt)) GTEST_SKIP() << prompt << " absent (asterisk-core-sounds-en-g722)";
+  AEVAL_REQUIRE(std::filesystem::exists(prompt), prompt << " (asterisk-core-sounds-en-g722)");
   const Audio a = aeval::decode_audio(prompt);
   EXPECT_EQ(a.sample_rate, 16000);
   EXPECT_EQ(a.channels, 1);

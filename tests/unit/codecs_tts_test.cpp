@@ -3,6 +3,8 @@
 // demands (more bits, closer reconstruction).
 #include <gtest/gtest.h>
 
+#include "support/require.hpp"
+
 #include <thread>
 
 #include "aeval/audio_io.hpp"
@@ -37,7 +39,7 @@ Scores roundtrip(const CodecConfig& c) {
 }
 
 TEST(Codecs, IdentityIsLosslessAndBitsBuyQuality) {
-  if (!std::filesystem::exists(kSpeech)) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(std::filesystem::exists(kSpeech), "asterisk-core-sounds-en-g722");
   const aeval::Audio in = aeval::load_mono(kSpeech, 16000);
   EXPECT_EQ(aeval::models::encode_decode(in, CodecConfig{"identity", 0, 0, 1}).samples, in.samples);
 
@@ -57,7 +59,7 @@ TEST(Codecs, IdentityIsLosslessAndBitsBuyQuality) {
 // alone (not on what was decoded before it, nor on which thread ran it), or reruns, --jobs and --resume
 // would change the numbers.
 TEST(Codecs, ACodec2ReconstructionDependsOnItsClipAlone) {
-  if (!std::filesystem::exists(kSpeech)) GTEST_SKIP() << "asterisk-core-sounds-en-g722 not installed";
+  AEVAL_REQUIRE(std::filesystem::exists(kSpeech), "asterisk-core-sounds-en-g722");
   const CodecConfig c2{"codec2", 0, 3200, 1};
   const aeval::Audio in = aeval::load_mono(kSpeech, aeval::models::codec_sample_rate(c2));
   const auto first = aeval::models::encode_decode(in, c2).samples;
@@ -76,7 +78,7 @@ TEST(Codecs, UnknownCodecsAndModesAreConfigErrors) {
 }
 
 TEST(EspeakTts, SpeaksTheTextAndVoicesDiffer) {
-  if (!std::filesystem::exists("/usr/bin/espeak-ng")) GTEST_SKIP() << "espeak-ng not installed";
+  AEVAL_REQUIRE(std::filesystem::exists("/usr/bin/espeak-ng"), "espeak-ng");
   aeval::models::Request request;
   request.sample_id = "t";
   request.fields = {{"text", "The quick brown fox jumps over the lazy dog."}};

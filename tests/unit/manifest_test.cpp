@@ -4,6 +4,7 @@
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/manifest.hpp"
 #include "support/temp_dir.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -84,8 +85,8 @@ TEST(AsteriskPrompts, TranscriptUsability) {
 
 TEST(AsteriskPrompts, BuildsManifestFromDebianPackages) {
   aeval::pipeline::AsteriskPromptsConfig config;
-  if (!std::filesystem::exists(config.transcripts) || !std::filesystem::exists(config.sounds_dir))
-    GTEST_SKIP() << "asterisk-core-sounds-en(-g722) not installed";
+  AEVAL_REQUIRE(std::filesystem::exists(config.transcripts) && std::filesystem::exists(config.sounds_dir),
+                "asterisk-core-sounds-en(-g722)");
   TempDir dir;
   const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "m.jsonl");
   const auto samples = aeval::pipeline::read_manifest(built.path);

@@ -9,6 +9,7 @@
 #include "aeval/audio_io.hpp"
 #include "models/pocketsphinx_asr.hpp"
 #include "support/asterisk.hpp"
+#include "support/require.hpp"
 
 namespace {
 
@@ -19,7 +20,7 @@ class PocketSphinxState : public ::testing::Test {
   void SetUp() override {
     AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
     aeval::models::PocketSphinxConfig config;
-    if (!std::filesystem::exists(config.acoustic_model)) GTEST_SKIP() << "pocketsphinx-en-us not installed";
+    AEVAL_REQUIRE(std::filesystem::exists(config.acoustic_model), "pocketsphinx-en-us");
     config.max_concurrency = 1;
     model_ = aeval::models::make_pocketsphinx_asr(config);
   }
