@@ -2,6 +2,7 @@
 
 #include <codec2/codec2.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gsm.h>
 #include <lame/lame.h>
 #include <opus/opus.h>
@@ -165,25 +166,52 @@ std::vector<float> mp3_roundtrip(const std::vector<float>& x, int rate, int kbps
   return decoded.samples;
 }
 
-}  // namespace
+// Each codec once: its sample rate, its round trip (none: the input itself) and what its identity records.
+struct Codec {
+  const char* name;
+  int sample_rate;
+  std::vector<float> (*roundtrip)(const std::vector<float>& samples, const CodecConfig& config);
+  void (*describe)(nlohmann::json& identity, const CodecConfig& config);
+};
 
-int codec_sample_rate(const CodecConfig& c) {
-  if (c.codec == "codec2" || c.codec == "gsm") return 8000;
-  if (c.codec == "opus" || c.codec == "mp3" || c.codec == "identity") return 16000;
-  throw Error(ErrorCategory::config, fmt::format("unknown codec '{}' (opus, codec2, mp3, gsm, identity)", c.codec));
+const Codec kCodecs[] = {
+    {"opus", 16000, [](const std::vector<float>& x, const CodecConfig& c) { return opus_roundtrip(x, 16000, c.bitrate_kbps); },
+     [](nlohmann::json& j, const CodecConfig& c) { j["bitrate_kbps"] = c.bitrate_kbps, j["library"] = opus_get_version_string(); }},
+    {"codec2", 8000, [](const std::vector<float>& x, const CodecConfig& c) { return codec2_roundtrip(x, c.mode); },
+     [](nlohmann::json& j, const CodecConfig& c) { j["mode"] = c.mode, j["bitrate_kbps"] = c.mode / 1000.0, j["library"] = "libcodec2"; }},
+    {"mp3", 16000, [](const std::vector<float>& x, const CodecConfig& c) { return mp3_roundtrip(x, 16000, c.bitrate_kbps); },
+     [](nlohmann::json& j, const CodecConfig& c) {
+       j["bitrate_kbps"] = c.bitrate_kbps, j["library"] = std::string("LAME ") + get_lame_version();
+     }},
+    {"gsm", 8000, [](const std::vector<float>& x, const CodecConfig&) { return gsm_roundtrip(x); },
+     // 33-byte frames, 50 per second
+     [](nlohmann::json& j, const CodecConfig&) { j["bitrate_kbps"] = 13.2, j["library"] = "libgsm 06.10"; }},
+    {"identity", 16000, nullptr, [](nlohmann::json& j, const CodecConfig&) { j["bitrate_kbps"] = 16000 * 16 / 1000.0; }},  // 16-bit PCM
+};
+
+std::vector<std::string> codec_names() {
+  std::vector<std::string> names;
+  for (const auto& codec : kCodecs) names.emplace_back(codec.name);
+  return names;
 }
 
+const Codec& codec_of(const CodecConfig& c) {
+  for (const auto& codec : kCodecs)
+    if (c.codec == codec.name) return codec;
+  throw Error(ErrorCategory::config, fmt::format("unknown codec '{}' ({})", c.codec, fmt::join(codec_names(), ", ")));
+}
+
+}  // namespace
+
+int codec_sample_rate(const CodecConfig& c) { return codec_of(c).sample_rate; }
+
 Audio encode_decode(const Audio& audio, const CodecConfig& c) {
-  const int rate = codec_sample_rate(c);
+  const Codec& codec = codec_of(c);
+  const int rate = codec.sample_rate;
   if (audio.sample_rate != rate || audio.channels != 1)
     throw Error(ErrorCategory::internal, fmt::format("{} needs {} Hz mono input", c.codec, rate));
-  if (c.codec == "identity") return audio;
-  std::vector<float> out;
-  if (c.codec == "opus") out = opus_roundtrip(audio.samples, rate, c.bitrate_kbps);
-  else if (c.codec == "codec2") out = codec2_roundtrip(audio.samples, c.mode);
-  else if (c.codec == "gsm") out = gsm_roundtrip(audio.samples);
-  else out = mp3_roundtrip(audio.samples, rate, c.bitrate_kbps);
-  return Audio{align(audio.samples, out, std::size_t(rate / 10)), rate, 1};
+  if (!codec.roundtrip) return audio;
+  return Audio{align(audio.samples, codec.roundtrip(audio.samples, c), std::size_t(rate / 10)), rate, 1};
 }
 
 namespace {
@@ -207,11 +235,7 @@ class CodecModel final : public BlockingModel {
   nlohmann::json identity() const override {
     nlohmann::json j = {{"backend", "codec"}, {"codec", config_.codec}, {"sample_rate", rate_},
                         {"alignment", "max cross-correlation lag within ±100 ms, cut/padded to the input length"}};
-    if (config_.codec == "opus") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = opus_get_version_string();
-    if (config_.codec == "mp3") j["bitrate_kbps"] = config_.bitrate_kbps, j["library"] = std::string("LAME ") + get_lame_version();
-    if (config_.codec == "codec2") j["mode"] = config_.mode, j["bitrate_kbps"] = config_.mode / 1000.0, j["library"] = "libcodec2";
-    if (config_.codec == "gsm") j["bitrate_kbps"] = 13.2, j["library"] = "libgsm 06.10";  // 33-byte frames, 50 per second
-    if (config_.codec == "identity") j["bitrate_kbps"] = rate_ * 16 / 1000.0;                 // 16-bit PCM
+    codec_of(config_).describe(j, config_);
     return j;
   }
 
@@ -230,7 +254,7 @@ const CodecConfig kCodecDefaults;
 const ModelClasses::Registration kCodecClass{
     {pipeline::Kind::model, "codec",
      "A built-in audio codec: audio in, reconstructed audio out (libopus, libcodec2, LAME, libgsm)",
-     {arg::choice("codec", kCodecDefaults.codec, {"opus", "codec2", "mp3", "gsm", "identity"}),
+     {arg::choice("codec", kCodecDefaults.codec, codec_names()),
       arg::integer("bitrate_kbps", kCodecDefaults.bitrate_kbps, "opus and mp3"),
       arg::integer("mode", kCodecDefaults.mode, "codec2 bit rate: 3200, 2400, 1600, 1400, 1300, 1200"),
       arg::integer("max_concurrency", kCodecDefaults.max_concurrency).at_least(1)}},
