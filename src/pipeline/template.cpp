@@ -462,6 +462,56 @@ Template& Template::operator=(Template&&) noexcept = default;
 
 namespace {
 
+// A filter's complaint about its input; the renderer adds the template's name and line.
+struct FilterError {
+  std::string message;
+};
+
+std::string text_of(const char* filter, const Json& value) {
+  if (!value.is_string()) throw FilterError{fmt::format("filter '{}' needs text, got {}", filter, value.type_name())};
+  return value.get<std::string>();
+}
+
+// The filters, each once: the arguments it takes and what it makes of a defined value (`default`,
+// which also sees undefined ones, is the renderer's).
+struct Filter {
+  const char* name;
+  std::size_t min_args, max_args;
+  Json (*apply)(const Json& value, const std::vector<Json>& args);
+};
+
+const Filter kFilters[] = {
+    {"lower", 0, 0, [](const Json& v, const std::vector<Json>&) -> Json { return aeval::text::lower(text_of("lower", v)); }},
+    {"upper", 0, 0, [](const Json& v, const std::vector<Json>&) -> Json { return aeval::text::upper(text_of("upper", v)); }},
+    {"trim", 0, 0, [](const Json& v, const std::vector<Json>&) -> Json { return aeval::text::strip(text_of("trim", v)); }},
+    {"join", 0, 1,
+     [](const Json& v, const std::vector<Json>& args) -> Json {
+       if (!v.is_array()) throw FilterError{fmt::format("filter 'join' needs a list, got {}", v.type_name())};
+       const std::string separator = args.empty() ? "" : to_text(args[0]);
+       std::string out;
+       for (std::size_t k = 0; k < v.size(); ++k) out += (k ? separator : "") + to_text(v[k]);
+       return out;
+     }},
+    {"length", 0, 0,
+     [](const Json& v, const std::vector<Json>&) -> Json {
+       if (v.is_string()) return aeval::text::to_u32(v.get<std::string>()).size();
+       if (v.is_array() || v.is_object()) return v.size();
+       throw FilterError{fmt::format("filter 'length' needs text, a list or a map, got {}", v.type_name())};
+     }},
+    {"replace", 2, 2,
+     [](const Json& v, const std::vector<Json>& args) -> Json {
+       const std::string s = text_of("replace", v), from = to_text(args[0]), to = to_text(args[1]);
+       if (from.empty()) return s;
+       std::string out;
+       std::size_t pos = 0;
+       for (std::size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
+         out.append(s, pos, hit - pos).append(to);
+       return out.append(s, pos);
+     }},
+    {"tojson", 0, 0,
+     [](const Json& v, const std::vector<Json>&) -> Json { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }},
+};
+
 class Renderer {
  public:
   Renderer(const std::string& name, const Json& context, TemplateDialect dialect)
@@ -604,55 +654,28 @@ class Renderer {
     const auto arity = [&](std::size_t lo, std::size_t hi) {
       if (argc < lo || argc > hi) fail(fmt::format("filter '{}' takes {} to {} arguments, got {}", f, lo, hi, argc));
     };
-    const auto arg = [&](std::size_t k) { return require(eval(*e.operands[k + 1])); };
-    if (f == "default") {
+    if (f == "default") {  // the one filter that sees an undefined value
       arity(1, 1);
       Value v = eval(*e.operands[0]);
-      return v.defined && (jinja2_ || !v.json.is_null()) ? v.json : arg(0);
+      return v.defined && (jinja2_ || !v.json.is_null()) ? v.json : require(eval(*e.operands[1]));
+    }
+    const Filter* found = nullptr;
+    for (const auto& candidate : kFilters)
+      if (f == candidate.name) found = &candidate;
+    if (!found) {
+      std::string names = "default";
+      for (const auto& candidate : kFilters) names += std::string(", ") + candidate.name;
+      fail(fmt::format("unknown filter '{}' (filters: {})", f, names));
     }
     const Json value = require(eval(*e.operands[0]));
-    const auto text = [&]() {
-      if (!value.is_string()) fail(fmt::format("filter '{}' needs text, got {}", f, value.type_name()));
-      return value.get<std::string>();
-    };
-    if (f == "lower" || f == "upper") {
-      arity(0, 0);
-      return f == "lower" ? aeval::text::lower(text()) : aeval::text::upper(text());
+    arity(found->min_args, found->max_args);
+    std::vector<Json> args;
+    for (std::size_t k = 1; k <= argc; ++k) args.push_back(require(eval(*e.operands[k])));
+    try {
+      return found->apply(value, args);
+    } catch (const FilterError& error) {
+      fail(error.message);
     }
-    if (f == "trim") {
-      arity(0, 0);
-      return aeval::text::strip(text());
-    }
-    if (f == "length") {
-      arity(0, 0);
-      if (value.is_string()) return aeval::text::to_u32(value.get<std::string>()).size();
-      if (value.is_array() || value.is_object()) return value.size();
-      fail(fmt::format("filter 'length' needs text, a list or a map, got {}", value.type_name()));
-    }
-    if (f == "join") {
-      arity(0, 1);
-      if (!value.is_array()) fail(fmt::format("filter 'join' needs a list, got {}", value.type_name()));
-      const std::string separator = argc ? to_text(arg(0)) : "";
-      std::string out;
-      for (std::size_t k = 0; k < value.size(); ++k) out += (k ? separator : "") + to_text(value[k]);
-      return out;
-    }
-    if (f == "replace") {
-      arity(2, 2);
-      std::string s = text();
-      const std::string from = to_text(arg(0)), to = to_text(arg(1));
-      if (from.empty()) return s;
-      std::string out;
-      std::size_t pos = 0;
-      for (std::size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
-        out.append(s, pos, hit - pos).append(to);
-      return out.append(s, pos);
-    }
-    if (f == "tojson") {
-      arity(0, 0);
-      return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-    }
-    fail(fmt::format("unknown filter '{}' (filters: default, lower, upper, trim, join, length, replace, tojson)", f));
   }
 
   const std::string& name_;
