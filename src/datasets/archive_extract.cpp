@@ -113,6 +113,12 @@ std::string entry_kind_refused(archive_entry* entry) {
 
 using ArchiveHandle = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
+// libarchive's reason for its last error; it may have none (a null string: fuzz/findings/archive).
+std::string reason(archive* a) {
+  const char* why = archive_error_string(a);
+  return why ? why : "no reason given";
+}
+
 ArchiveHandle open_archive(const fs::path& path) {
   ArchiveHandle a(archive_read_new(), &archive_read_free);
   if (!a) throw Error(ErrorCategory::internal, "libarchive: cannot allocate a reader");
@@ -125,7 +131,7 @@ ArchiveHandle open_archive(const fs::path& path) {
   archive_read_support_filter_zstd(a.get());
   if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
     throw Error(ErrorCategory::data, "archive " + path.string() + ": cannot open it as a tar or zip archive (" +
-                                         archive_error_string(a.get()) + ")");
+                                         reason(a.get()) + ")");
   return a;
 }
 
@@ -136,7 +142,7 @@ void write_entry_data(archive* a, const fs::path& file, const std::string& where
   for (;;) {
     const la_ssize_t n = archive_read_data(a, buffer.data(), buffer.size());
     if (n == 0) break;
-    if (n < 0) throw Error(ErrorCategory::data, where + ": corrupt or truncated (" + archive_error_string(a) + ")");
+    if (n < 0) throw Error(ErrorCategory::data, where + ": corrupt or truncated (" + reason(a) + ")");
     out.write(buffer.data(), n);
   }
   if (!out.flush()) throw Error(ErrorCategory::data, where + ": cannot write " + file.string());
@@ -151,7 +157,7 @@ void extract_entries(const fs::path& archive_path, const fs::path& folder, const
     const int status = archive_read_next_header(a, &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN)
-      throw Error(ErrorCategory::data, label + ": corrupt or truncated (" + archive_error_string(a) + ")");
+      throw Error(ErrorCategory::data, label + ": corrupt or truncated (" + reason(a) + ")");
     const char* raw_name = archive_entry_pathname(entry);
     const std::string name = raw_name ? raw_name : "";
     const std::string where = label + ", entry '" + name + "'";

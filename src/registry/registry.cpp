@@ -39,15 +39,25 @@ std::string at(const std::filesystem::path& file, const YAML::Mark& mark) {
   return mark.is_null() ? file.string() : file.string() + ":" + std::to_string(mark.line + 1);
 }
 
-// YAML is UTF-8, and entries end up in strict JSON (provenance, summaries):
-// other bytes fail here, with their line, not when a run ends.
+// YAML is UTF-8 without control characters but tab and line ends, and entries end up in strict JSON
+// (provenance, summaries): other bytes fail here, with their line, not when a run ends. (yaml-cpp reads a
+// NUL in a scalar as the byte 0xA0, which is not UTF-8: fuzz/findings/registry_yaml.)
 void refuse_invalid_utf8(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto line_of = [&](std::size_t offset) {
+    return 1 + std::count(bytes.begin(), bytes.begin() + std::ptrdiff_t(offset), '\n');
+  };
   if (const auto bad = text::first_invalid_utf8(bytes))
-    throw Error(ErrorCategory::config,
-                fmt::format("{}:{}: not UTF-8 (byte offset {})", file.string(),
-                            1 + std::count(bytes.begin(), bytes.begin() + std::ptrdiff_t(*bad), '\n'), *bad));
+    throw Error(ErrorCategory::config, fmt::format("{}:{}: not UTF-8 (byte offset {})", file.string(), line_of(*bad), *bad));
+  const auto control = std::find_if(bytes.begin(), bytes.end(), [](char c) {
+    return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+  });
+  if (control != bytes.end()) {
+    const auto offset = static_cast<std::size_t>(control - bytes.begin());
+    throw Error(ErrorCategory::config, fmt::format("{}:{}: a control character (byte 0x{:02X} at offset {}), which YAML does not allow",
+                                                   file.string(), line_of(offset), static_cast<unsigned char>(*control), offset));
+  }
 }
 
 YAML::Node load_file(const std::filesystem::path& file) {

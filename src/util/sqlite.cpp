@@ -14,9 +14,14 @@ Database::Database(const std::filesystem::path& file) : file_(file) {
     throw Error(ErrorCategory::data, fmt::format("{}: cannot open the database: {}", file.string(), message));
   }
   sqlite3_busy_timeout(db_, 10000);
-  exec("PRAGMA journal_mode=WAL");
-  // NORMAL in WAL mode survives any process death; only a power cut can lose the last commits.
-  exec("PRAGMA synchronous=NORMAL");
+  try {
+    exec("PRAGMA journal_mode=WAL");
+    // NORMAL in WAL mode survives any process death; only a power cut can lose the last commits.
+    exec("PRAGMA synchronous=NORMAL");
+  } catch (...) {  // a constructor that throws runs no destructor: close here (a store another process is creating)
+    sqlite3_close(db_);
+    throw;
+  }
 }
 
 Database::~Database() { sqlite3_close(db_); }

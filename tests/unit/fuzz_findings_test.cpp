@@ -10,6 +10,7 @@
 #include "aeval/text/json_in_text.hpp"
 #include "aeval/text/python_values.hpp"
 #include "models/process_model.hpp"
+#include "datasets/archive_extract.hpp"
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/class_labels.hpp"
 #include "datasets/manifest.hpp"
@@ -101,6 +102,14 @@ TEST(FuzzFindings, RegistryEntryNamedByAListIsAnError) {
 TEST(FuzzFindings, RegistryArgumentNamedByAListIsAnError) {
   const std::string message = prompts_file_error("p:\n  class: fields\n  args:\n    ? [a, b]\n    : x\n");
   EXPECT_NE(message.find("p.yaml:4: an argument's name must be plain text"), std::string::npos) << message;
+}
+
+// registry_yaml (in CI): a NUL inside a plain scalar loaded as the byte 0xA0 (yaml-cpp), which is not UTF-8,
+// so the JSON of the entry's arguments threw nlohmann's type_error: std::terminate in the provenance.
+TEST(FuzzFindings, RegistryFileWithAControlCharacterNamesItsLine) {
+  const std::string message = prompts_file_error(std::string("p:\n  class: fields\n  args:\n    fields: {text: a") +
+                                                 '\0' + "b}\n");
+  EXPECT_NE(message.find("p.yaml:4: a control character (byte 0x00 at offset 47)"), std::string::npos) << message;
 }
 
 // manifest: a number too large for a double threw nlohmann's out_of_range,
@@ -203,6 +212,21 @@ TEST(FuzzFindings, ClassLabelTypeOfAnotherKindLeavesTheColumnPlain) {
   EXPECT_EQ(labels.count("label"), 0u);
   ASSERT_EQ(labels.count("kind"), 1u);
   EXPECT_EQ(labels.at("kind"), (std::vector<std::string>{"a", "b"}));
+}
+
+// archive (in CI): a gzip stream libarchive refuses without saying why (a null error string), which
+// the error message appended to a std::string: a null dereference.
+TEST(FuzzFindings, ArchiveThatLibarchiveRefusesWithoutAReason) {
+  TempDir dir;
+  const auto input = std::filesystem::path(AEVAL_SOURCE_DIR) / "fuzz" / "findings" / "archive" / "no-error-string";
+  std::filesystem::copy_file(input, dir / "input.tar");
+  try {
+    aeval::datasets::extract_archive(dir / "input.tar", dir / "out");
+    ADD_FAILURE() << "a 54-byte broken gzip stream unpacked";
+  } catch (const aeval::Error& e) {
+    EXPECT_EQ(e.category(), aeval::ErrorCategory::data) << e.what();
+    EXPECT_FALSE(std::filesystem::exists(dir / "out")) << e.what();
+  }
 }
 
 }  // namespace
