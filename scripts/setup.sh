@@ -16,14 +16,16 @@ packages=(
   # DNSMOS: the ONNX protobuf classes that read the official model files
   libonnx-dev libprotobuf-dev
   libcurl4-openssl-dev libssl-dev zlib1g-dev libsqlite3-dev libarchive-dev
+  # aeval view's HTTP server (the tests' local servers use it too)
+  libcpp-httplib-dev
   # Chinese script conversion (OpenCC) and Japanese words (MeCab with the IPA dictionary)
   libopencc-dev libmecab-dev mecab-ipadic-utf8
   libopus-dev libcodec2-dev libmp3lame-dev libgsm1-dev
   # text-to-speech, run as a subprocess (GPL: never linked)
   espeak-ng
   # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
-  # a real headless browser that loads the HTML leaderboard in an end-to-end test
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # a real headless browser that loads the HTML leaderboard and aeval view in end-to-end tests
   chromium
   # the reference implementations Debian ships, for differential tests and benchmarks
   python3 python3-nltk python3-scipy python3-sklearn

@@ -44,6 +44,7 @@ Action add_score_command(CLI::App& app);
 Action add_submit_command(CLI::App& app, GlobalOptions& global);
 Action add_status_command(CLI::App& app);
 Action add_uea_command(CLI::App& app, GlobalOptions& global);
+Action add_view_command(CLI::App& app);
 
 // Prints a run's summary and where its files are; the exit status: 3 when more than
 // `max_fail_rate` of the samples failed, or every one did.

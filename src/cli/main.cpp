@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   remember("submit", cli::add_submit_command(app, global));
   remember("status", cli::add_status_command(app));
   remember("uea", cli::add_uea_command(app, global));
+  remember("view", cli::add_view_command(app));
   for (auto& [sub, action] : actions)
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n\n") +
                 "Global option, before or after the command: --registry DIR (an extra registry folder; repeatable).");

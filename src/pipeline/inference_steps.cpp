@@ -28,6 +28,8 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
   const Sample& sample = task_.dataset.samples[w.position];
   w.record = sample_json(sample);
   const RenderedPrompt rendered = task_.prompt.render(sample);
+  // What was sent, for whoever reads the record (aeval view); audio parts name their index in `audio`.
+  if (!task_.prompt.is_audio_alone()) w.record["prompt"] = rendered.shape;
   w.stage = "inputs";
   const SampleInputs inputs = sample_inputs(sample, rendered);
   w.inputs = inputs.fingerprint;

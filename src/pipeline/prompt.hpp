@@ -30,6 +30,8 @@ class Prompt {
   static Prompt from_entry(const Args& args);
   RenderedPrompt render(const Sample& sample) const;
   nlohmann::json identity() const;
+  // The default prompt: nothing but the sample's audio is sent, so records need not show it.
+  bool is_audio_alone() const { return class_id_ == "audio"; }
 
   // A jinja2 prompt's structure rendered for one row, as UltraEval-Audio's Prompt.load(**row)
   // returns it (jinja2_prompt.cpp); throws aeval::Error (config) naming a missing variable.

@@ -31,6 +31,8 @@ class RunStore {
   // Creates the database (and its tables) or opens an existing one.
   // Throws aeval::Error (data) naming the file when it cannot.
   explicit RunStore(const std::filesystem::path& file);
+  // Opens an existing store to read it, changing nothing (aeval view): the writing methods fail.
+  static RunStore read_only(const std::filesystem::path& file);
   ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;
@@ -48,6 +50,24 @@ class RunStore {
   };
   Counts counts() const;
 
+  // A page of samples, filtered and sorted in the database, so a run of any size is never read whole.
+  struct Query {
+    std::string sort_score;        // a score's name: by its value (samples without one last); "": dataset order
+    bool descending = false;
+    bool failed_only = false;
+    std::string contains;          // in the id or the prediction; "": any
+    std::string field, field_value;  // fields.FIELD equals FIELD_VALUE (a group); "": any
+    std::size_t offset = 0, limit = 50;
+  };
+  struct Page {
+    std::size_t total = 0;  // samples the filters keep
+    std::vector<std::pair<std::size_t, StoredSample>> samples;
+  };
+  Page page(const Query& query) const;
+  std::optional<StoredSample> sample_at(std::size_t position) const;
+  // Every sample's id and the value of one score (none where it failed or lacks it), in dataset order.
+  std::vector<std::pair<std::string, std::optional<double>>> score_values(const std::string& score) const;
+
   // One event of the run's structured log: a JSON line appended to run.log
   // next to the database, and a row in it.
   void log(const nlohmann::json& event);
@@ -55,6 +75,7 @@ class RunStore {
   const std::filesystem::path& file() const;
 
  private:
+  explicit RunStore(std::unique_ptr<detail::Database> db);
   std::unique_ptr<detail::Database> db_;
 };
 

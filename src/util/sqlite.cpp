@@ -6,14 +6,15 @@
 
 namespace aeval::detail {
 
-Database::Database(const std::filesystem::path& file) : file_(file) {
-  if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
-      SQLITE_OK) {
+Database::Database(const std::filesystem::path& file, Access access) : file_(file) {
+  const int mode = access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(file.c_str(), &db_, mode | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw Error(ErrorCategory::data, fmt::format("{}: cannot open the database: {}", file.string(), message));
   }
   sqlite3_busy_timeout(db_, 10000);
+  if (access == Access::read_only) return;
   try {
     exec("PRAGMA journal_mode=WAL");
     // NORMAL in WAL mode survives any process death; only a power cut can lose the last commits.
@@ -83,5 +84,9 @@ std::string Statement::blob(int column) const {
 }
 
 long long Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 }  // namespace aeval::detail

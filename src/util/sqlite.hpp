@@ -1,7 +1,8 @@
 #pragma once
 // A thin RAII layer over SQLite for aeval's stores (run store, response
 // cache): WAL mode, a busy timeout for concurrent processes, and errors that
-// name the database file.
+// name the database file. Readers that must never write (aeval view) open
+// a store read-only.
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -11,7 +12,9 @@ namespace aeval::detail {
 
 class Database {
  public:
-  explicit Database(const std::filesystem::path& file);
+  enum class Access { read_write, read_only };
+  // read_write creates the file and sets WAL mode; read_only neither creates nor changes anything.
+  explicit Database(const std::filesystem::path& file, Access access = Access::read_write);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -41,6 +44,8 @@ class Statement {
   std::string text(int column) const;
   std::string blob(int column) const;
   long long integer(int column) const;
+  double real(int column) const;
+  bool is_null(int column) const;
 
  private:
   const Database& db_;
