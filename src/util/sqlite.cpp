@@ -2,13 +2,37 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cstring>
+
 #include "aeval/error.hpp"
 
 namespace aeval::detail {
 
+namespace {
+
+// A file URI for SQLite: every byte but unreserved ones and '/' percent-encoded.
+std::string file_uri(const std::filesystem::path& file) {
+  std::string uri = "file:";
+  for (const unsigned char c : file.string())
+    uri += std::isalnum(c) || std::strchr("/-._~", c) ? std::string(1, char(c)) : fmt::format("%{:02X}", c);
+  return uri;
+}
+
+}  // namespace
+
 Database::Database(const std::filesystem::path& file, Access access) : file_(file) {
-  const int mode = access == Access::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  if (sqlite3_open_v2(file.c_str(), &db_, mode | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+  std::string name = file.string();
+  int mode = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (access == Access::read_only) {
+    mode = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    // Reading a WAL database creates its -wal and -shm files unless it is opened as immutable; with no
+    // -wal file no writer has it open, so it is read as immutable and nothing is created next to it.
+    // (A writer that starts meanwhile may make that one read fail or see the store as it was.)
+    std::error_code error;
+    name = file_uri(file) + (std::filesystem::exists(name + "-wal", error) ? "" : "?immutable=1");
+  }
+  if (sqlite3_open_v2(name.c_str(), &db_, mode | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw Error(ErrorCategory::data, fmt::format("{}: cannot open the database: {}", file.string(), message));

@@ -80,10 +80,12 @@ json ResultsFolder::runs() const {
   for (; !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
     if (!it->is_directory(error) || !is_run_dir(it->path())) continue;
     it.disable_recursion_pending();  // a run's outputs/ may hold a file per sample
+    const std::string id = std::filesystem::relative(it->path(), root_).generic_string();
+    if (!run_dir(id)) continue;  // a link out of the folder: never served, so not listed
     try {
-      out.push_back(describe(std::filesystem::relative(it->path(), root_).generic_string(), it->path()));
+      out.push_back(describe(id, it->path()));
     } catch (const std::exception& e) {  // one unreadable run is listed with why, the others still are
-      out.push_back({{"id", std::filesystem::relative(it->path(), root_).generic_string()}, {"error", e.what()}});
+      out.push_back({{"id", id}, {"error", e.what()}});
     }
   }
   std::stable_sort(out.begin(), out.end(),

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "util/subprocess.hpp"
 #include "support/asterisk.hpp"
+#include "support/browser.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -17,6 +17,7 @@
 
 namespace {
 
+using aeval::testing::chromium;
 using aeval::testing::read_bytes;
 using aeval::testing::read_only_run;
 using aeval::testing::run_aeval;
@@ -36,12 +37,6 @@ json run_codec(const std::filesystem::path& out, const std::string& model) {
   const auto run = read_only_run(out / model);
   EXPECT_EQ(run.summary["counts"]["failed"], 0) << run.samples_text;
   return run.summary;
-}
-
-std::filesystem::path chromium() {
-  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
-    if (std::filesystem::exists(p)) return p;
-  return {};
 }
 
 TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
@@ -89,12 +84,7 @@ TEST(CodecE2E, LeaderboardOrdersCodecsAsPhysicsDemandsAndTakesAProcessCodec) {
   const auto html = dir / "leaderboard.html";
   ASSERT_EQ(run_aeval(fmt::format("report {} --format html --out {}", out.string(), html.string())).status, 0);
   // A real browser parses the file: the DOM it builds holds the table and the charts.
-  const auto browser = aeval::detail::run_to_end(
-      {chromium().string(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-       "--user-data-dir=" + (dir / "profile").string(),
-       "--dump-dom", "file://" + html.string()});
-  ASSERT_EQ(browser.status, 0) << browser.err;
-  const std::string& dom = browser.out;
+  const std::string dom = aeval::testing::dump_dom("file://" + html.string(), dir / "profile");
   EXPECT_NE(dom.find("<table>"), std::string::npos) << dom.substr(0, 500);
   EXPECT_NE(dom.find("<td>mulaw-process</td><td>64</td>"), std::string::npos);
   EXPECT_NE(dom.find("<span class=\"scorer\">by pocketsphinx-en</span>"), std::string::npos);
