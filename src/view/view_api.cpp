@@ -112,6 +112,9 @@ std::optional<json> sample_detail(const std::filesystem::path& run_dir, std::siz
   for (const auto& [name, score] : object_at(s->record, "scores").items())
     if (score.is_object())
       if (auto a = alignment(s->record, name, score)) alignments.push_back(std::move(*a));
+  // Words before characters: the alignment most readers look for first.
+  std::stable_sort(alignments.begin(), alignments.end(),
+                   [](const json& x, const json& y) { return x["unit"] == "words" && y["unit"] != "words"; });
   return json{{"position", position}, {"id", s->id},       {"failed", s->failed},
               {"record", s->record},  {"audio", audio},    {"alignments", alignments}};
 }

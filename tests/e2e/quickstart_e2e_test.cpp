@@ -1,5 +1,6 @@
 // The quickstart gives the numbers the README states: the first thing a
-// newcomer runs must reproduce exactly what they were promised.
+// newcomer runs must reproduce exactly what they were promised; and
+// `aeval view` shows its run, its 561 samples with players and alignments.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <regex>
 
 #include "support/asterisk.hpp"
+#include "support/browser.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -40,6 +42,16 @@ TEST(QuickstartE2E, CorpusWerAndCerAreTheReadmesToTheLastEdit) {
     EXPECT_EQ(value["insertions"].get<long>(), std::stol(m[5])) << metric;
     EXPECT_EQ(value["reference_tokens"].get<long>(), std::stol(m[6])) << metric;
   }
+
+  AEVAL_REQUIRE(!aeval::testing::chromium().empty(), "chromium");
+  const aeval::testing::ViewServer view(dir / "out");
+  const std::string id = std::filesystem::relative(run.dir, dir / "out").generic_string();
+  const std::string samples = aeval::testing::dump_dom(view.url() + "#/run/" + id, dir / "profile");
+  EXPECT_NE(samples.find("561 samples"), std::string::npos) << samples.substr(0, 3000);
+  EXPECT_NE(samples.find("1–50 of 561"), std::string::npos);
+  const std::string last = aeval::testing::dump_dom(view.url() + "#/run/" + id + "/sample/560", dir / "profile");
+  EXPECT_NE(last.find("data-decoded=\"yes\""), std::string::npos) << last.substr(0, 3000);
+  EXPECT_NE(last.find("<div class=\"alignment\" data-score=\"wer\">"), std::string::npos);
 }
 
 }  // namespace
