@@ -33,7 +33,7 @@ void print_class(const pipeline::ClassSpec& spec) {
     if (a.required) meta += ", required";
     if (const std::string shown = a.shown_default(); !shown.empty()) meta += ", default " + shown;
     if (!a.choices.empty()) meta += fmt::format(", one of {}", fmt::join(a.choices, ", "));
-    if (a.minimum) meta += fmt::format(", at least {}", *a.minimum);
+    if (const std::string range = a.range_text(); !range.empty()) meta += ", " + range;
     if (a.refers_to) meta += fmt::format(", {} entries", pipeline::kind_name(*a.refers_to));
     std::printf("  %-18s %s%s%s\n", a.name.c_str(), meta.c_str(), a.help.empty() ? "" : "\n                     ",
                 a.help.c_str());

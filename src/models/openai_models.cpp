@@ -50,8 +50,6 @@ class OpenAiBase : public Model {
                                                        config_.name, config_.api_key_env));
       key_ = key;
     }
-    if (config_.max_concurrency < 1)
-      throw Error(ErrorCategory::config, fmt::format("model '{}': max_concurrency must be at least 1", config_.name));
     budget_ = EndpointBudget::of(config_.base_urls, config_.max_concurrency);
     identity_ = {{"backend", backend}, {"base_urls", config_.base_urls}, {"model", config_.model},
                  {"input_sample_rate", config_.input_sample_rate}};
@@ -399,15 +397,17 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra, bool sends_audio = 
       arg::required_texts("base_url", "http://host:port/v1; a list splits the load"),
       arg::required_text("model", "the model name the server knows"),
       arg::text("api_key_env", d.api_key_env, "environment variable holding the API key (never logged)")};
-  if (sends_audio) args.push_back(arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent"));
+  if (sends_audio)
+    args.push_back(arg::integer("input_sample_rate", d.input_sample_rate, "rate of the WAV audio sent (0: text alone)").at_least(0));
   const std::vector<ArgSpec> transport = {
       arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it")
           .at_least(1),
-      arg::number("timeout_seconds", d.timeout_seconds, "per attempt"),
+      arg::number("timeout_seconds", d.timeout_seconds, "per attempt").above(0),
       arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx").at_least(0),
-      arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter"),
+      arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter").at_least(0),
       arg::number("outage_seconds", d.outage_seconds,
-                  "once the endpoint has answered: how long a request retries through an outage, past max_retries")};
+                  "once the endpoint has answered: how long a request retries through an outage, past max_retries")
+          .at_least(0)};
   args.insert(args.end(), transport.begin(), transport.end());
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -426,8 +426,6 @@ OpenAiConfig remote_config(const pipeline::Args& args, bool sends_audio = true) 
   config.max_retries = args.integer("max_retries");
   config.backoff_seconds = args.number("backoff_seconds");
   config.outage_seconds = args.number("outage_seconds");
-  if (config.max_concurrency < 1 || config.timeout_seconds <= 0 || config.max_retries < 0 || config.outage_seconds < 0)
-    args.fail("needs max_concurrency >= 1, timeout_seconds > 0, max_retries >= 0, outage_seconds >= 0");
   return config;
 }
 

@@ -401,9 +401,10 @@ const ModelClasses::Registration kProcessClass{
      "Any program speaking aeval's NDJSON protocol on stdin/stdout, started once and kept loaded "
      "(docs/process-protocol.md)",
      {arg::required_texts("command", "argv, e.g. [python3, my_model.py]; relative paths from this YAML's folder"),
-      arg::integer("input_sample_rate", kProcessDefaults.input_sample_rate, "rate of the WAV files it gets (0: no audio)"),
+      arg::integer("input_sample_rate", kProcessDefaults.input_sample_rate, "rate of the WAV files it gets (0: no audio)")
+          .at_least(0),
       arg::integer("max_concurrency", kProcessDefaults.max_concurrency, "requests in flight").at_least(1),
-      arg::number("timeout_seconds", kProcessDefaults.timeout_seconds, "for the ready line and for each answer"),
+      arg::number("timeout_seconds", kProcessDefaults.timeout_seconds, "for the ready line and for each answer").above(0),
       arg::integer("max_restarts", kProcessDefaults.max_restarts, "restarts after the process dies").at_least(0),
       arg::number("bitrate_kbps", kProcessDefaults.bitrate_kbps, "codecs: the bitrate leaderboards show"),
       arg::path("requirements", "",
@@ -427,9 +428,6 @@ const ModelClasses::Registration kProcessClass{
           throw Error(e.category(), fmt::format("model '{}': {}", config.name, e.what()));
         }
       }
-      if (config.input_sample_rate < 0 || config.max_concurrency < 1 || config.timeout_seconds <= 0 ||
-          config.max_restarts < 0)
-        args.fail("needs input_sample_rate >= 0, max_concurrency >= 1, timeout_seconds > 0, max_restarts >= 0");
       return make_process_model(config);
     }};
 }  // namespace

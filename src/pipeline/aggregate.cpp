@@ -103,8 +103,8 @@ const Aggregator kSummaryDefaults;
 
 std::vector<ArgSpec> summary_args() {
   return {arg::texts("group_by", {}, "sample fields to break results down by"),
-          arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)"),
-          arg::number("confidence", kSummaryDefaults.confidence),
+          arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)").at_least(0),
+          arg::number("confidence", kSummaryDefaults.confidence).above(0).below(1),
           arg::integer("seed", long(kSummaryDefaults.seed))};
 }
 
@@ -113,7 +113,6 @@ void read_summary_args(const Args& args, Aggregator& a) {
   a.bootstrap = args.integer("bootstrap");
   a.confidence = args.number("confidence");
   a.seed = std::uint64_t(args.integer("seed"));
-  if (a.bootstrap < 0 || a.confidence <= 0 || a.confidence >= 1) args.fail("needs bootstrap >= 0 and 0 < confidence < 1");
 }
 
 namespace {

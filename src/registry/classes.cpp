@@ -25,7 +25,13 @@ std::map<std::pair<Kind, std::string>, std::string>& renamed() {
 }
 
 ArgSpec make(std::string name, ArgType type, bool required, ArgValue fallback, std::string help) {
-  return {std::move(name), type, required, std::move(fallback), std::move(help), std::nullopt, {}, std::nullopt};
+  ArgSpec a;
+  a.name = std::move(name);
+  a.type = type;
+  a.required = required;
+  a.default_value = std::move(fallback);
+  a.help = std::move(help);
+  return a;
 }
 
 }  // namespace
@@ -91,7 +97,34 @@ std::string ArgSpec::shown_default() const {
 ArgSpec ArgSpec::at_least(double least) const {
   ArgSpec a = *this;
   a.minimum = least;
+  a.excludes_minimum = false;
   return a;
+}
+
+ArgSpec ArgSpec::above(double bound) const {
+  ArgSpec a = *this;
+  a.minimum = bound;
+  a.excludes_minimum = true;
+  return a;
+}
+
+ArgSpec ArgSpec::below(double bound) const {
+  ArgSpec a = *this;
+  a.maximum = bound;
+  a.excludes_maximum = true;
+  return a;
+}
+
+bool ArgSpec::in_range(double value) const {
+  if (minimum && (excludes_minimum ? value <= *minimum : value < *minimum)) return false;
+  return !maximum || (excludes_maximum ? value < *maximum : value <= *maximum);
+}
+
+std::string ArgSpec::range_text() const {
+  std::vector<std::string> parts;
+  if (minimum) parts.push_back(fmt::format("{} {}", excludes_minimum ? "above" : "at least", *minimum));
+  if (maximum) parts.push_back(fmt::format("{} {}", excludes_maximum ? "below" : "at most", *maximum));
+  return fmt::format("{}", fmt::join(parts, " and "));
 }
 
 const ArgSpec* ClassSpec::find(const std::string& arg) const {

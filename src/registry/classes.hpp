@@ -27,11 +27,18 @@ struct ArgSpec {
   std::string help;
   std::optional<Kind> refers_to;     // reference(s): the kind of entry named
   std::vector<std::string> choices;  // text: the values allowed (empty: any)
-  std::optional<double> minimum;     // integer, number: the smallest value allowed
+  // integer, number: the range allowed, stated here once (the registry refuses the rest as it loads)
+  std::optional<double> minimum, maximum;
+  bool excludes_minimum = false, excludes_maximum = false;
 
   std::string shown_default() const;  // as `aeval describe` prints it; "" when none
   // This argument, refusing values below `least`: arg::integer("max_concurrency", 4).at_least(1).
   ArgSpec at_least(double least) const;
+  // Refusing values at or below (above) the bound: arg::number("timeout_seconds", 60).above(0).
+  ArgSpec above(double bound) const;
+  ArgSpec below(double bound) const;
+  bool in_range(double value) const;
+  std::string range_text() const;  // "at least 1", "above 0 and below 1"; "" for any value
 };
 
 // Argument declarations, e.g. arg::integer("max_concurrency", defaults.max_concurrency, "requests in flight").

@@ -86,9 +86,9 @@ void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
     if (!arg->choices.empty() && std::find(arg->choices.begin(), arg->choices.end(), value.as<std::string>()) == arg->choices.end())
       throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be one of {}", line_of(entry, item.first),
                                                      key, entry.name, fmt::join(arg->choices, ", ")));
-    if (arg->minimum && value.as<double>() < *arg->minimum)
-      throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be at least {}, not {}",
-                                                     line_of(entry, item.first), key, entry.name, *arg->minimum,
+    if ((arg->minimum || arg->maximum) && !arg->in_range(value.as<double>()))
+      throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be {}, not {}",
+                                                     line_of(entry, item.first), key, entry.name, arg->range_text(),
                                                      value.Scalar()));
     if (arg->type == ArgType::reference) check_reference(registry, entry, item.first, *arg, value.as<std::string>());
     if (arg->type == ArgType::references) {

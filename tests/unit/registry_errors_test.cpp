@@ -95,6 +95,22 @@ TEST(RegistryErrors, ANegativeConcurrencyIsRefusedWithItsLine) {
       << message;
 }
 
+TEST(RegistryErrors, RangesAreTheDeclarationsOwnWhateverTheClass) {
+  TempDir dir;
+  // An open interval (a confidence level), a bound excluded (a timeout), as the declarations state them.
+  EXPECT_TRUE(contains(load_error(dir, "aggregators", "a.yaml", "mine:\n  class: summary\n  args:\n    confidence: 1\n"),
+                       "a.yaml:4: argument 'confidence' of 'mine' must be above 0 and below 1, not 1"));
+  TempDir other;
+  EXPECT_TRUE(contains(load_error(other, "models", "m.yaml",
+                                  "p:\n  class: process\n  args:\n    command: [x]\n    timeout_seconds: 0\n"),
+                       "m.yaml:5: argument 'timeout_seconds' of 'p' must be above 0, not 0"));
+  TempDir third;
+  EXPECT_TRUE(contains(load_error(third, "models", "m.yaml",
+                                  "r:\n  class: openai_chat\n  args:\n    base_url: http://x/v1\n    model: m\n"
+                                  "    outage_seconds: -1\n"),
+                       "m.yaml:6: argument 'outage_seconds' of 'r' must be at least 0, not -1"));
+}
+
 TEST(RegistryErrors, ANegativeConcurrencyFromSetIsRefused) {
   TempDir dir;
   std::filesystem::create_directories(dir / "models");

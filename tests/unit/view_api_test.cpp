@@ -139,6 +139,10 @@ TEST(ViewApi, RunIdsResolveOnlyToRunFoldersInsideTheResults) {
   const json runs = results.runs();
   ASSERT_EQ(runs.size(), 1u) << runs;  // not the link out of the folder
   EXPECT_EQ(runs[0]["id"], "task/model/20260101T000000Z");
+  // No summary yet (a first session still running): listed from its store.
+  EXPECT_EQ(runs[0]["in_progress"], true);
+  EXPECT_EQ(runs[0]["samples"], 1);
+  EXPECT_EQ(runs[0]["date"], "20260101T000000Z");
   EXPECT_THROW(aeval::view::ResultsFolder(dir / "missing"), aeval::Error);
 }
 
