@@ -203,3 +203,14 @@ def test_calls_from_threads_give_the_same_results():
     for t in threads:
         t.join()
     assert results == [want] * 8
+
+
+def test_cosine_of_embedding_rows_is_their_mean_as_numpy_sums_it():
+    # 300 rows: numpy's pairwise summation and a running sum round differently here; aeval score cosine
+    # and the binding share one computation, numpy's.
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(300, 16)), rng.normal(size=(300, 16))
+    result = aeval.score_embeddings("cosine", a, b)
+    rows = np.sum(a * b, axis=1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-8)
+    np.testing.assert_allclose(result.details["rows"], rows, rtol=1e-12)
+    assert result.value == np.mean(np.array(result.details["rows"]))

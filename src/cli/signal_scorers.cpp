@@ -7,6 +7,7 @@
 #include "aeval/error.hpp"
 #include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/embedding_pair.hpp"
 #include "aeval/npy.hpp"
 #include "aeval/text/unicode.hpp"
 #include "util/numpy_sum.hpp"
@@ -123,26 +124,23 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
             {"hypothesis_count", hyp.count}, {"warnings", r.warnings}};
   }
 
-  const bool embeddings = metric == "audiobertscore" || metric == "cosine";
+  const bool embeddings = metrics::is_embedding_pair_metric(metric);
   const auto pairs = pairs_of(a, embeddings ? ".npy" : "");
+  metrics::AudioBertScoreOptions o;
+  o.p = a.p;
+  o.lambda = a.lambda;
+  o.arithmetic = a.float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
   std::vector<double> scores;
   json failures = json::array();
   for (const auto& [ref, hyp] : pairs) {
     json one;
-    if (metric == "audiobertscore") {
-      metrics::AudioBertScoreOptions o;
-      o.p = a.p;
-      o.lambda = a.lambda;
-      o.arithmetic = a.float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
-      const auto s = metrics::audio_bert_score(metrics::to_matrix(read_npy(hyp), hyp.string()),
-                                               metrics::to_matrix(read_npy(ref), ref.string()), o);
-      one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}, {"precision", s.precision},
-             {"recall", s.recall}, {"f1", s.f1}, {"score", s.f1}};
-    } else if (metric == "cosine") {
-      const auto values = metrics::cosine_similarity_rows(metrics::to_matrix(read_npy(ref), ref.string()),
-                                                          metrics::to_matrix(read_npy(hyp), hyp.string()));
-      one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}, {"rows", values},
-             {"score", aeval::detail::numpy_mean(values.data(), values.size())}};
+    if (embeddings) {
+      const auto s = metrics::score_embedding_pair(metric, metrics::to_matrix(read_npy(hyp), hyp.string()),
+                                                   metrics::to_matrix(read_npy(ref), ref.string()), o);
+      one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}};
+      if (s.precision) one.update({{"precision", *s.precision}, {"recall", *s.recall}, {"f1", s.value}});
+      if (!s.rows.empty()) one["rows"] = s.rows;
+      one["score"] = s.value;
     } else {
       one = score_audio_pair(metric, ref, hyp, a.trim);
     }

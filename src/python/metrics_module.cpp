@@ -11,6 +11,7 @@
 #include "aeval/metrics/audio_pair.hpp"
 #include "aeval/metrics/catalog.hpp"
 #include "aeval/metrics/embedding.hpp"
+#include "aeval/metrics/embedding_pair.hpp"
 #include "python/convert.hpp"
 
 namespace aeval::python {
@@ -160,32 +161,24 @@ py::dict score_embeddings(const std::string& metric, const py::handle& a, const 
   const NpyArray first = to_npy(a, metric == "fad" ? "the first set" : "generated"),
                  second = to_npy(b, metric == "fad" ? "the second set" : "reference");
   py::dict out;
-  if (metric == "audiobertscore") {
+  if (metrics::is_embedding_pair_metric(metric)) {
     metrics::AudioBertScoreOptions o;
     o.p = p;
     o.lambda = lambda;
     o.arithmetic = float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
-    metrics::AudioBertScore s;
+    metrics::EmbeddingPairScore s;
     {
       const py::gil_scoped_release release;
-      s = metrics::audio_bert_score(metrics::to_matrix(first, "generated"), metrics::to_matrix(second, "reference"), o);
+      s = metrics::score_embedding_pair(metric, metrics::to_matrix(first, "generated"),
+                                        metrics::to_matrix(second, "reference"), o);
     }
-    out["value"] = s.f1;
-    out["f1"] = s.f1;
-    out["precision"] = s.precision;
-    out["recall"] = s.recall;
-    return out;
-  }
-  if (metric == "cosine") {
-    std::vector<double> values;
-    {
-      const py::gil_scoped_release release;
-      values = metrics::cosine_similarity_rows(metrics::to_matrix(first, "a"), metrics::to_matrix(second, "b"));
+    out["value"] = s.value;
+    if (s.precision) {
+      out["f1"] = s.value;
+      out["precision"] = *s.precision;
+      out["recall"] = *s.recall;
     }
-    double mean = 0;
-    for (double v : values) mean += v / double(values.size());
-    out["value"] = mean;
-    out["rows"] = values;
+    if (!s.rows.empty()) out["rows"] = s.rows;
     return out;
   }
   if (metric == "fad") {

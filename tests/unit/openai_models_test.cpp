@@ -388,13 +388,6 @@ TEST(OpenAiChat, EntriesNamingOneEndpointShareTheSmallestBudget) {
   EXPECT_EQ(server.most_in_flight(), 3) << "the two entries did not share one budget of 3";
 }
 
-TEST(OpenAiChat, ZeroConcurrencyIsAConfigurationError) {
-  OpenAiTestServer server([](const ReceivedRequest&, int) { return ScriptedReply{}; });
-  OpenAiConfig c = config_for(server);
-  c.max_concurrency = 0;
-  EXPECT_THROW(aeval::models::make_openai_chat(c), aeval::Error);
-}
-
 
 // A spoken answer: 0.5 s of a 24 kHz tone as 16-bit WAV.
 aeval::Audio spoken(int rate = 24000) {

@@ -109,6 +109,11 @@ TEST(RegistryErrors, RangesAreTheDeclarationsOwnWhateverTheClass) {
                                   "r:\n  class: openai_chat\n  args:\n    base_url: http://x/v1\n    model: m\n"
                                   "    outage_seconds: -1\n"),
                        "m.yaml:6: argument 'outage_seconds' of 'r' must be at least 0, not -1"));
+  TempDir fourth;  // (the endpoint's constructor no longer checks it a second time)
+  EXPECT_TRUE(contains(load_error(fourth, "models", "m.yaml",
+                                  "r:\n  class: openai_chat\n  args:\n    base_url: http://x/v1\n    model: m\n"
+                                  "    max_concurrency: 0\n"),
+                       "m.yaml:6: argument 'max_concurrency' of 'r' must be at least 1, not 0"));
 }
 
 TEST(RegistryErrors, ANegativeConcurrencyFromSetIsRefused) {
