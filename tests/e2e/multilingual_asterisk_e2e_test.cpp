@@ -28,8 +28,13 @@ struct Language {
   const char* code;
   const char* voice;
 };
+#ifdef AEVAL_SANITIZED
+// The sanitizers check the path once (one language's whole prompt set); the Release build runs all four.
+constexpr Language kLanguages[] = {{"ru", "ru_RU_f_IvrvoiceRU"}};
+#else
 constexpr Language kLanguages[] = {{"es", "es_MX_f_Allison"}, {"fr", "fr_CA_f_June"}, {"it", "it_IT_m_Carlo"},
                                    {"ru", "ru_RU_f_IvrvoiceRU"}};
+#endif
 
 std::filesystem::path transcripts(const Language& l) {
   return fmt::format("/usr/share/doc/asterisk-core-sounds-{0}/core-sounds-{0}.txt.gz", l.code);
