@@ -102,8 +102,7 @@ ArgSpec ArgSpec::at_least(double least) const {
 }
 
 ArgSpec ArgSpec::above(double bound) const {
-  ArgSpec a = *this;
-  a.minimum = bound;
+  ArgSpec a = at_least(bound);
   a.excludes_minimum = true;
   return a;
 }

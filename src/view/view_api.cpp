@@ -59,16 +59,16 @@ std::optional<json> alignment(const json& record, const std::string& name, const
     return std::nullopt;
   const std::string reference = refs[0], prediction = record["prediction_processed"];
   for (const bool words : {true, false}) {
-    const auto a = words ? metrics::process_words({reference}, {prediction})
-                         : metrics::process_characters({reference}, {prediction});
-    const metrics::EditCounts& c = a.counts;
+    // What process_words / process_characters do for one pair, keeping the tokens to show.
+    const auto ref_tokens = words ? metrics::jiwer_words(reference) : metrics::jiwer_chars(reference);
+    const auto hyp_tokens = words ? metrics::jiwer_words(prediction) : metrics::jiwer_chars(prediction);
+    std::vector<metrics::AlignmentChunk> alignment;
+    const metrics::EditCounts c = metrics::align(ref_tokens, hyp_tokens, &alignment);
     if (c.hits != score["hits"] || c.substitutions != score["substitutions"] || c.deletions != score["deletions"] ||
         c.insertions != score["insertions"])
       continue;
-    const auto ref_tokens = words ? metrics::jiwer_words(reference) : metrics::jiwer_chars(reference);
-    const auto hyp_tokens = words ? metrics::jiwer_words(prediction) : metrics::jiwer_chars(prediction);
     json chunks = json::array();
-    for (const auto& chunk : a.alignments[0])
+    for (const auto& chunk : alignment)
       chunks.push_back({{"type", metrics::to_string(chunk.type)},
                         {"ref", std::vector<std::string>(ref_tokens.begin() + long(chunk.ref_start),
                                                          ref_tokens.begin() + long(chunk.ref_end))},
