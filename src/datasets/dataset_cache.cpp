@@ -135,7 +135,7 @@ DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const 
       std::any_of(spec.args.begin(), spec.args.end(), [](const auto& a) { return a.name == "url"; }) &&
       !args.text("url").empty()) {
     s.source = args.text("url");
-    const auto file = downloaded_file(name, s.source);
+    const auto file = downloaded_file(name, s.source, args.text("sha256"));
     s.state = fs::is_regular_file(file) ? "cached" : fs::exists(fs::path(file.string() + kPartial)) ? "partly cached"
                                                                                                       : "not cached";
     s.bytes = bytes_of(source_cache_dir(name));

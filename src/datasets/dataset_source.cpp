@@ -1,5 +1,8 @@
 #include "datasets/dataset_source.hpp"
 
+#include <fmt/format.h>
+
+
 #include "aeval/error.hpp"
 #include "datasets/archive_extract.hpp"
 #include "datasets/dataset.hpp"
@@ -41,8 +44,12 @@ std::vector<ArgSpec> source_args(const std::string& what) {
 
 fs::path source_cache_dir(const std::string& entry) { return dataset_cache_dir() / entry; }
 
-fs::path downloaded_file(const std::string& entry, const std::string& url) {
-  return source_cache_dir(entry) / "download" / file_name_of(url);
+fs::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256) {
+  // The digest names a folder: nothing but hexadecimal digits may reach the path.
+  if (sha256.size() != 64 || sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw Error(ErrorCategory::config,
+                fmt::format("dataset '{}': sha256 must be 64 lower-case hexadecimal digits, not '{}'", entry, sha256));
+  return source_cache_dir(entry) / "download" / sha256.substr(0, 16) / file_name_of(url);
 }
 
 SourceLocation locate_source(const Args& args) {
@@ -59,7 +66,7 @@ SourceLocation locate_source(const Args& args) {
   } else {
     known_sha256 = args.text("sha256");
     if (known_sha256.empty()) args.fail("`url` needs the file's `sha256`, so that a download is verified");
-    file = downloaded_file(args.entry().name, url);
+    file = downloaded_file(args.entry().name, url, known_sha256);
     DownloadOptions options;
     options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name +
                             ") and copy " + dataset_cache_dir().string() + " here";

@@ -21,8 +21,10 @@ std::vector<ArgSpec> source_args(const std::string& what);
 
 // Where an entry's downloads and unpacked archives are kept: dataset_cache_dir()/ENTRY.
 std::filesystem::path source_cache_dir(const std::string& entry);
-// Where the file at `url` is kept once downloaded for `entry`.
-std::filesystem::path downloaded_file(const std::string& entry, const std::string& url);
+// Where the file at `url` with content `sha256` is kept once downloaded for
+// `entry`: in a folder named by its digest, so that an entry pinned to other
+// bytes (a new release under the same name) never reads the old file.
+std::filesystem::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256);
 
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.

@@ -58,6 +58,14 @@ TableReader TableReader::delimited(const std::filesystem::path& file, char delim
   return TableReader({file}, "read_csv(" + literal(file.string()) + ", " + options + ")", "a delimited list");
 }
 
+TableReader TableReader::csv(const std::filesystem::path& file) {
+  return TableReader({file},
+                     "read_csv(" + literal(file.string()) +
+                         ", delim = ',', header = true, all_varchar = true, quote = '\"', escape = '\"', "
+                         "null_padding = false, strict_mode = true)",
+                     "CSV");
+}
+
 TableReader::TableReader(std::vector<std::filesystem::path> files, std::string source, std::string format)
     : files_(std::move(files)), source_(std::move(source)), format_(std::move(format)),
       connection_(std::make_unique<Connection>()) {

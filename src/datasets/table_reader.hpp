@@ -33,6 +33,9 @@ class TableReader {
   // `names`: the file has no header line, and these name its columns.
   static TableReader delimited(const std::filesystem::path& file, char delimiter,
                                const std::vector<std::string>& names = {});
+  // A CSV file as RFC 4180 writes it: a header line, fields in double quotes
+  // where they hold commas, quotes or line breaks; every value read as text.
+  static TableReader csv(const std::filesystem::path& file);
   TableReader(TableReader&&) noexcept;
   ~TableReader();
   TableReader(const TableReader&) = delete;

@@ -13,15 +13,19 @@
 namespace aeval::pipeline {
 
 // What an evaluator scores: the processed prediction and references, the
-// audio the model produced (codecs, TTS; empty when it produced none), and
-// the scores of the evaluators listed before it (a judge's decision rule
-// reads the judge's score).
+// audio the model produced (codecs, TTS; empty when it produced none), the
+// scores of the evaluators listed before it (a judge's decision rule reads
+// the judge's score) and the log-probabilities the model returned with its
+// answer (null when it returned none).
 struct Scored {
   const std::string& prediction;
   const std::vector<std::string>& references;
   const Sample& sample;
   const std::filesystem::path& output_audio;
   const nlohmann::json& earlier;
+  const nlohmann::json& logprobs = kNoLogprobs;
+
+  static const nlohmann::json kNoLogprobs;
 };
 
 class Evaluator {
@@ -52,6 +56,9 @@ std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::s
 // there; null when none does. The corpus value of mean-aggregated metrics.
 nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
                           const std::string& key = "value");
+
+// A statistic as JSON: null when it is NaN or infinite (JSON has no such numbers).
+nlohmann::json number_or_null(double v);
 
 // The argument of evaluators that may compare against a list field.
 ArgSpec references_field_arg();

@@ -2,6 +2,8 @@
 // against, the mean as the default corpus value.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "aeval/error.hpp"
 #include "pipeline/evaluator.hpp"
 #include "registry/args.hpp"
@@ -22,7 +24,11 @@ json mean_score(const Records& records, const std::string& evaluator, const std:
   return n ? json(sum / double(n)) : json(nullptr);
 }
 
+const json Scored::kNoLogprobs;
+
 json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 const std::string& reference_text(const Sample& sample) {
   if (!sample.reference)

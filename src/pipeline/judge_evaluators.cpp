@@ -1,7 +1,7 @@
 // Evaluators that ask language models: AQAScore (yes/no log-probabilities),
 // the dynamic rubric judge of AnyAudio-Judge, the AudioCapBench captioning
-// judge, rating judges (SpeechAlpacaEval, AIR-Bench chat), and the meta-evaluation of judges (decision accuracy, correlation
-// with human ratings). docs/judges.md explains each against its paper.
+// judge, rating judges (SpeechAlpacaEval, AIR-Bench chat). docs/judges.md explains each against its paper; the
+// judges judged against people are meta_evaluators.cpp.
 #include "pipeline/evaluator.hpp"
 #include "pipeline/prompt.hpp"
 
@@ -10,7 +10,6 @@
 #include <cmath>
 
 #include "aeval/error.hpp"
-#include "aeval/metrics/correlation.hpp"
 #include "aeval/metrics/judges.hpp"
 #include "aeval/metrics/yes_no.hpp"
 #include "aeval/text/unicode.hpp"
@@ -62,8 +61,6 @@ Sample context_for(const Sample& s, const std::filesystem::path& audio, const st
   if (extra.is_object()) c.fields.update(extra);
   return c;
 }
-
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 // ---------------------------------------------------------------- AQAScore
 
@@ -152,6 +149,28 @@ class AqaScore final : public Evaluator {
   Mode mode_;
   JudgeInput input_;
   std::string label_field_;
+};
+
+// AQAScore with the judge as the model under test (`aeval run --model JUDGE` with an AQAScore
+// question as the task's prompt): p(yes) from the log-probabilities of its own answer, so a
+// leaderboard ranks judges as the papers' tables do.
+class AnswerAqaScore final : public Evaluator {
+ public:
+  json score(const Scored& s) const override {
+    if (s.logprobs.is_null())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the model's log-probabilities (an openai_chat "
+                                                   "entry with logprobs: true and top_logprobs of 20)",
+                                                   s.sample.id, name));
+    const auto r = metrics::yes_no_probability(s.logprobs);
+    return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
+            {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "answer_aqascore"},
+            {"score", "p(yes) = e^yes / (e^yes + e^no) over the first token's top logprobs of the model's answer, "
+                      "variants by max"}};
+  }
 };
 
 // ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
@@ -291,83 +310,6 @@ class CaptionJudge final : public Evaluator {
   Prompt prompt_;
 };
 
-// ------------------------------------------------- Meta-evaluation of judges
-
-// The score of an evaluator listed earlier in the task.
-const json& earlier_score(const Scored& s, const std::string& evaluator, const std::string& asking) {
-  if (!s.earlier.contains(evaluator))
-    throw Error(ErrorCategory::config, fmt::format("{} reads the scores of '{}', which must be listed before it in the "
-                                                   "task's evaluators",
-                                                   asking, evaluator));
-  return s.earlier[evaluator];
-}
-
-class JudgeAccuracy final : public Evaluator {
- public:
-  JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold)
-      : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items), threshold_(threshold) {}
-
-  json score(const Scored& s) const override {
-    const json& judged = earlier_score(s, score_of_, name);
-    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
-    if (label != "yes" && label != "no")
-      throw Error(ErrorCategory::data, fmt::format("sample '{}': label '{}' is not yes or no", s.sample.id, label));
-    bool yes = false;
-    if (all_items_) {
-      if (!judged.contains("items")) throw Error(ErrorCategory::config, fmt::format("{}: '{}' has no rubric items", name, score_of_));
-      yes = true;
-      for (const auto& item : judged["items"]) yes = yes && item.value("answer", "") == "yes";
-    } else {
-      yes = judged["value"].get<double>() >= threshold_;
-    }
-    return {{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}, {"label", label}};
-  }
-  bool compares_with_references() const override { return false; }
-  json identity() const override {
-    return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
-            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)}};
-  }
-
- private:
-  std::string score_of_, label_field_;
-  bool all_items_;
-  double threshold_;
-};
-
-class HumanCorrelation final : public Evaluator {
- public:
-  HumanCorrelation(std::string score_of, std::string human_field, std::string method)
-      : score_of_(std::move(score_of)), human_field_(std::move(human_field)), method_(std::move(method)) {}
-
-  // Alone, a sample has no correlation: it keeps the pair for the corpus.
-  json score(const Scored& s) const override {
-    const json& judged = earlier_score(s, score_of_, name);
-    const json& human = s.sample.fields.is_object() && s.sample.fields.contains(human_field_) ? s.sample.fields[human_field_] : json();
-    if (!human.is_number())
-      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs a number in field '{}'", s.sample.id, name, human_field_));
-    return {{"value", nullptr}, {"system", judged["value"]}, {"human", human}};
-  }
-  json corpus(const Records& records) const override {
-    std::vector<double> x, y;
-    for (const json* r : records) {
-      const json& p = (*r)["scores"][name];
-      if (p["system"].is_number() && p["human"].is_number()) x.push_back(p["system"]), y.push_back(p["human"]);
-    }
-    if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
-    const auto c = method_ == "pearson" ? metrics::pearson(x, y) : method_ == "spearman" ? metrics::spearman(x, y)
-                                                                                          : metrics::kendall(x, y);
-    return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
-  }
-  bool compares_with_references() const override { return false; }
-  json identity() const override {
-    return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
-            {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"}};
-  }
-
- private:
-  std::string score_of_, human_field_, method_;
-};
-
 // A prompt argument whose default depends on the language: `base`-en or `base`-zh.
 Prompt prompt_arg(const Registry& registry, const Args& args, const std::string& key, const std::string& base,
                   const std::string& language) {
@@ -403,6 +345,15 @@ const EvaluatorClasses::Registration kAqaScoreClass{
                      : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
       return std::make_unique<AqaScore>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")), m,
                                         judge_input(args), args.text("label_field"));
+    }};
+
+const EvaluatorClasses::Registration kAnswerAqaScoreClass{
+    {Kind::evaluator, "answer_aqascore",
+     "AQAScore of the model under test: p(yes) from its answer's first-token log-probabilities (run a judge as "
+     "--model with an AQAScore question as the prompt)",
+     {}},
+    [](const Args&, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<AnswerAqaScore>();
     }};
 
 const EvaluatorClasses::Registration kRubricJudgeClass{
@@ -441,28 +392,6 @@ const EvaluatorClasses::Registration kCaptionJudgeClass{
       auto e = std::make_unique<CaptionJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")));
       e->references_field = args.text("references_field");
       return e;
-    }};
-
-const EvaluatorClasses::Registration kJudgeAccuracyClass{
-    {Kind::evaluator, "judge_accuracy", "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
-     {arg::required_text("score_of", "the judge evaluator, listed earlier in the task"),
-      arg::text("label_field", "label", "the field holding yes or no"),
-      arg::choice("rule", "threshold", {"threshold", "all_items_yes"},
-                  "threshold (score >= threshold) or all_items_yes (rubric judges)"),
-      arg::number("threshold", 0.5)}},
-    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
-                                             args.text("rule") == "all_items_yes", args.number("threshold"));
-    }};
-
-const EvaluatorClasses::Registration kHumanCorrelationClass{
-    {Kind::evaluator, "human_correlation",
-     "Correlation between an evaluator's scores and human ratings over the corpus (bootstrap it for intervals)",
-     {arg::required_text("score_of", "the evaluator whose scores are compared, listed earlier"),
-      arg::text("human_field", "human_score", "the field holding the human rating"),
-      arg::choice("method", "pearson", {"pearson", "spearman", "kendall"}, "pearson, spearman or kendall (tau-b)")}},
-    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<HumanCorrelation>(args.text("score_of"), args.text("human_field"), args.text("method"));
     }};
 
 }  // namespace

@@ -66,10 +66,11 @@ void score_into(json& record, const Sample& sample, const LoadedTask& task, cons
     record["references_processed"] = front && (front->compares_with_references() || sample.reference)
                                           ? references_for(front->references_field)
                                           : kNone;
+    const json& logprobs = record.contains("logprobs") ? record["logprobs"] : Scored::kNoLogprobs;
     json scores = json::object();
     for (const auto& e : task.evaluators) {
       const auto& refs = e->compares_with_references() ? references_for(e->references_field) : kNone;
-      json score = e->score(Scored{prediction, refs, sample, output_audio, scores});
+      json score = e->score(Scored{prediction, refs, sample, output_audio, scores, logprobs});
       // References other than the record's are kept with the score: corpus metrics (BLEU, CIDEr-D) read them.
       if (e->compares_with_references() && front && e->references_field != front->references_field)
         score["references"] = refs;

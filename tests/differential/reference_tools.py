@@ -62,6 +62,53 @@ def answer(kind, cases):
             row["auc"] = number(float(roc_auc_score(c["labels"], x)))
             out.append(row)
         return out
+    if kind == "meta_evaluation":
+        # Judges judged against people, from (system, human, group, label) rows: the
+        # correlations, pairs of one group whose human scores differ by more than
+        # min_difference (right when the system scores the preferred one strictly
+        # higher), and ROC-AUC against the binary labels.
+        import itertools
+        import warnings
+        from scipy import stats
+        from sklearn.metrics import roc_auc_score
+        warnings.simplefilter("ignore")
+        out = []
+        for c in cases:
+            rows = c["rows"]
+            x = [r["system"] for r in rows]
+            y = [r["human"] for r in rows]
+            right = total = 0
+            for a, b in itertools.combinations(rows, 2):
+                if a["group"] == b["group"] and abs(a["human"] - b["human"]) > c["min_difference"]:
+                    better, worse = (a, b) if a["human"] > b["human"] else (b, a)
+                    total += 1
+                    right += better["system"] > worse["system"]
+            out.append({"pearson": float(stats.pearsonr(x, y)[0]),
+                        "spearman": float(stats.spearmanr(x, y)[0]),
+                        "kendall": float(stats.kendalltau(x, y)[0]),
+                        "pairs": total, "pairwise_accuracy": right / total if total else None,
+                        "roc_auc": float(roc_auc_score([r["label"] for r in rows], x))})
+        return out
+    if kind == "rated_csv":
+        # RELATE as AQAScore reads it, with the csv module: the split's rows, ratings
+        # averaged per clip and text; then the judge's scores (by "clip|text") against them.
+        import csv
+        cases_out = []
+        for c in cases:
+            ratings = {}
+            with open(c["csv"], newline="") as f:
+                for row in csv.DictReader(f):
+                    if row["in RELATE dataset"] == c["split"]:
+                        key = row["wavname"].lstrip("/") + "|" + row["text"]
+                        ratings.setdefault(key, []).append(float(row["score"]))
+            rows = [{"system": c["scores"][k], "human": sum(v) / len(v), "group": k.split("|", 1)[1], "label": 0}
+                    for k, v in ratings.items()]
+            rows[0]["label"] = 1  # roc_auc needs two classes; unused here
+            out = answer("meta_evaluation", [{"rows": rows, "min_difference": 2}])[0]
+            out["clips"] = len(rows)
+            out["means"] = {k: sum(v) / len(v) for k, v in ratings.items()}
+            cases_out.append(out)
+        return cases_out
     raise ValueError("unknown kind " + kind)
 
 

@@ -17,15 +17,22 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/metrics/correlation.hpp"
+#include "support/judge_replies.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/asterisk.hpp"
+#include "support/require.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
 
+using aeval::testing::all_text;
+using aeval::testing::first_token;
 using aeval::testing::OpenAiTestServer;
+using aeval::testing::point_judges_at;
+using aeval::testing::sent_audio;
+using aeval::testing::write_lines;
 using aeval::testing::read_only_run;
 using aeval::testing::ReceivedRequest;
 using aeval::testing::run_aeval;
@@ -36,44 +43,12 @@ using nlohmann::json;
 
 const std::filesystem::path& kSounds = aeval::testing::kAsteriskSounds;
 
-// Every text part of a chat request, joined.
-std::string all_text(const ReceivedRequest& r) {
-  std::string out;
-  for (const auto& m : r.body["messages"])
-    for (const auto& part : m["content"])
-      if (part.value("type", "") == "text") out += part["text"].get<std::string>() + "\n";
-  return out;
-}
-
-json first_token(std::vector<std::pair<std::string, double>> candidates) {
-  json top = json::array();
-  for (const auto& [token, lp] : candidates) top.push_back({{"token", token}, {"logprob", lp}});
-  return {{"content", {{{"token", candidates.at(0).first}, {"logprob", candidates.at(0).second}, {"top_logprobs", top}}}}};
-}
-
 // The base64 length of a file as a judge receives it (16 kHz 16-bit WAV).
 std::size_t sent_length(const std::filesystem::path& audio) {
   return (aeval::encode_wav(aeval::load_mono(audio, 16000)).size() + 2) / 3 * 4;
 }
 
 double two_way(double yes, double no) { return std::exp(yes) / (std::exp(yes) + std::exp(no)); }
-
-// Registry entries that point the built-in judge names at the test server.
-void point_judges_at(const std::filesystem::path& registry, const OpenAiTestServer& server) {
-  std::filesystem::create_directories(registry / "models");
-  std::string yaml;
-  for (const char* name : {"qwen2.5-omni-judge", "qwen3-decomposer", "caption-grader"})
-    yaml += fmt::format("{}:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: {}\n    input_sample_rate: {}\n"
-                        "    logprobs: {}\n    top_logprobs: 5\n    max_retries: 0\n    max_concurrency: 4\n",
-                        name, server.base_url(), name, std::string(name) == "qwen2.5-omni-judge" ? 16000 : 0,
-                        std::string(name) == "qwen2.5-omni-judge" ? "true" : "false");
-  write_bytes(registry / "models" / "judges.yaml", yaml);
-}
-
-void write_lines(const std::filesystem::path& file, const std::vector<json>& rows) {
-  std::ofstream out(file);
-  for (const auto& r : rows) out << r.dump() << "\n";
-}
 
 // The runner starts with a thread per core; a worker waiting on a judge is
 // replaced, so the judge still sees as many requests as --jobs allows.
@@ -396,6 +371,72 @@ TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
   EXPECT_EQ(m["text_score"], 1.0);
   EXPECT_EQ(m["audio_score"], 1.0);
   EXPECT_EQ(m["group_score"], 1.0);
+}
+
+// The judge judged against people, per clip and in pairs: correlations, RELATE-Pair's pairs
+// (one text, human scores more than 2 apart), Baton-Pair's (preferred against rejected) and
+// ROC-AUC on Baton's binary feedback, each against SciPy and scikit-learn given the judge's
+// per-clip scores (tests/differential/reference_tools.py builds the pairs on its own).
+TEST(JudgesE2E, PairsFeedbackAndCorrelationsAgreeWithScipyAndSklearn) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  AEVAL_REQUIRE(std::system("/usr/bin/python3 -c 'import scipy, sklearn' >/dev/null 2>&1") == 0,
+                "python3-scipy and python3-sklearn");
+  // p(yes) follows from what the judge hears and reads: equal requests, equal scores (a tie).
+  OpenAiTestServer server([&](const ReceivedRequest& r, int) {
+    const std::string heard = all_text(r) + sent_audio(r);
+    ScriptedReply reply;
+    reply.logprobs = first_token({{"yes", -double(std::hash<std::string>{}(heard) % 4000) / 1000.0}, {"no", -1.0}});
+    return reply;
+  });
+  TempDir dir;
+  point_judges_at(dir / "registry", server);
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  write_bytes(dir / "registry" / "tasks" / "t.yaml",
+              "judged:\n  class: task\n  args:\n    dataset: judge-ratings-example\n    model: no-model\n"
+              "    evaluators: [aqascore, aqascore-pearson, aqascore-spearman, aqascore-kendall, aqascore-pair-accuracy,\n"
+              "                 aqascore-feedback-pair-accuracy, aqascore-roc-auc]\n");
+  const std::vector<std::string> clips = {"vm-goodbye", "auth-thankyou", "vm-intro", "vm-options", "vm-message"};
+  const std::vector<std::string> texts = {"a woman says goodbye", "rain on a roof", "a dog barks twice"};
+  std::vector<json> rows;
+  json reference_rows = json::array();
+  for (std::size_t t = 0; t < texts.size(); ++t)
+    for (std::size_t c = 0; c < clips.size() + 1; ++c) {
+      // The sixth clip of a text repeats its first: the judge ties them, people did not.
+      const std::string clip = clips[c % clips.size()];
+      const double human = double((t * 7 + c * 3) % 11) * 0.9;
+      rows.push_back({{"id", fmt::format("{}-{}", t, c)}, {"audio", (kSounds / (clip + ".g722")).string()},
+                      {"text", texts[t]}, {"human_score", human}, {"label", human > 4 ? 1 : 0}});
+    }
+  write_lines(dir / "rated.jsonl", rows);
+  const auto o = run_aeval(fmt::format("--registry {} run --task judged --dataset {} -q --no-cache --output {}",
+                                       (dir / "registry").string(), (dir / "rated.jsonl").string(), (dir / "out").string()));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto run = read_only_run(dir / "out");
+  for (const auto& row : rows)
+    reference_rows.push_back({{"system", run.by_id.at(row["id"])["scores"]["aqascore"]["value"]}, {"human", row["human_score"]},
+                              {"group", row["text"]}, {"label", row["label"]}});
+  json reference[2];
+  for (int k = 0; k < 2; ++k) {  // RELATE-Pair's rule on the ratings, Baton-Pair's on the feedback
+    json rows_k = reference_rows;
+    if (k == 1)
+      for (auto& r : rows_k) r["human"] = r["label"];
+    write_bytes(dir / "request.json",
+                json{{"kind", "meta_evaluation"}, {"cases", {{{"rows", rows_k}, {"min_difference", k == 0 ? 2 : 0}}}}}.dump());
+    ASSERT_EQ(std::system(fmt::format("/usr/bin/python3 {}/tests/differential/reference_tools.py {} {}", AEVAL_SOURCE_DIR,
+                                      (dir / "request.json").string(), (dir / "answer.json").string())
+                              .c_str()),
+              0);
+    reference[k] = json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
+  }
+  const json& m = run.summary["metrics"];
+  for (const char* method : {"pearson", "spearman", "kendall"})
+    EXPECT_NEAR(m[fmt::format("aqascore-{}", method)]["value"].get<double>(), reference[0][method].get<double>(), 1e-12) << method;
+  EXPECT_EQ(m["aqascore-pair-accuracy"]["pairs"], reference[0]["pairs"]);
+  EXPECT_GT(reference[0]["pairs"].get<int>(), 5);
+  EXPECT_DOUBLE_EQ(m["aqascore-pair-accuracy"]["value"].get<double>(), reference[0]["pairwise_accuracy"].get<double>());
+  EXPECT_EQ(m["aqascore-feedback-pair-accuracy"]["pairs"], reference[1]["pairs"]);
+  EXPECT_DOUBLE_EQ(m["aqascore-feedback-pair-accuracy"]["value"].get<double>(), reference[1]["pairwise_accuracy"].get<double>());
+  EXPECT_NEAR(m["aqascore-roc-auc"]["value"].get<double>(), reference[0]["roc_auc"].get<double>(), 1e-12);
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+// The `rated_clips` dataset class: a CSV of listening-test ratings, one row per
+// listener and clip (RELATE's scores/REL.csv), read as one sample per clip and
+// text whose rating is the mean of its listeners' (as AQAScore evaluates
+// RELATE). DuckDB's CSV reader groups and averages; rows keep the order in
+// which each clip first appears.
+#include <fmt/format.h>
+
+#include "aeval/error.hpp"
+#include "datasets/dataset.hpp"
+#include "datasets/dataset_source.hpp"
+#include "datasets/table_reader.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+namespace {
+
+namespace fs = std::filesystem;
+using datasets::TableReader;
+using datasets::TableRow;
+
+struct RatedClipsConfig {
+  std::string audio_column = "wavname";
+  std::string text_column = "text";
+  std::string rating_column = "score";
+  std::string split_column = "in RELATE dataset";
+  std::string split = "test";
+  std::filesystem::path audio_dir;
+};
+
+void require_column(const TableReader& table, const std::string& name, const char* argument, const fs::path& file) {
+  if (table.column(name)) return;
+  std::string names;
+  for (const auto& c : table.columns()) names += (names.empty() ? "" : ", ") + c.name;
+  throw Error(ErrorCategory::data,
+              fmt::format("{}: no column '{}' ({}); its columns are: {}", file.string(), name, argument, names));
+}
+
+std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfig& config) {
+  const TableReader table = TableReader::csv(file);
+  require_column(table, config.audio_column, "audio_column", file);
+  require_column(table, config.text_column, "text_column", file);
+  require_column(table, config.rating_column, "rating_column", file);
+  const std::string audio = TableReader::quoted(config.audio_column), text = TableReader::quoted(config.text_column);
+  std::string where;
+  if (!config.split_column.empty()) {
+    require_column(table, config.split_column, "split_column", file);
+    where = fmt::format("WHERE {} = {}", TableReader::quoted(config.split_column), TableReader::literal(config.split));
+  }
+  // A rating that is not a number stops the read (TRY_CAST would hide it).
+  const std::string sql = fmt::format(
+      "SELECT {0}, {1}, CAST(avg(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR) "
+      "FROM (SELECT *, row_number() OVER () AS line FROM {3}) {4} GROUP BY {0}, {1} ORDER BY min(line)",
+      audio, text, TableReader::quoted(config.rating_column), table.source(), where);
+  const fs::path& audio_dir = config.audio_dir;
+  std::vector<Sample> samples;
+  table.query(sql, [&](TableRow& row) {
+    if (!row[0] || row[0]->empty() || !row[1] || !row[2])
+      throw Error(ErrorCategory::data, fmt::format("{}: a row without audio, text or rating", file.string()));
+    // RELATE names clips from the archive's root ("/tango2/test/1.wav"): the first folder is the system.
+    const fs::path name = fs::path(*row[0]).relative_path();
+    Sample sample;
+    sample.id = fmt::format("{}|{}", name.string(), *row[1]);
+    sample.audio = audio_dir / name;
+    sample.reference = *row[1];
+    // The text is a field too, as a JSONL manifest's is: prompts read it as {{ text }}.
+    sample.fields = {{"text", *row[1]},
+                     {"human_score", std::stod(*row[2])},
+                     {"ratings", std::stoi(*row[3])},
+                     {"system", name.begin() == name.end() ? "" : name.begin()->string()}};
+    samples.push_back(std::move(sample));
+  });
+  if (samples.empty())
+    throw Error(ErrorCategory::data, fmt::format("{}: no rows with {} = '{}'", file.string(), config.split_column, config.split));
+  return samples;
+}
+
+const RatedClipsConfig kDefaults;
+const DatasetClasses::Registration kRatedClipsClass{
+    {Kind::dataset, "rated_clips",
+     "A CSV of listening-test ratings, a row per listener and clip (RELATE): a sample per clip and text, rated by "
+     "the mean of its listeners",
+     [] {
+       auto args = source_args("the ratings CSV");
+       args.insert(args.end(),
+                   {arg::text("audio_column", kDefaults.audio_column, "column with the clip's path in the audio folder"),
+                    arg::text("text_column", kDefaults.text_column, "column with the text rated against the clip"),
+                    arg::text("rating_column", kDefaults.rating_column, "column with one listener's rating"),
+                    arg::text("split_column", kDefaults.split_column, "column naming each row's split (\"\": none)"),
+                    arg::text("split", kDefaults.split, "the split read"),
+                    arg::path("audio_dir", "", "the folder the clip paths are in (the unpacked audio archive)")});
+       return with_catalog_args(std::move(args));
+     }()},
+    [](const Args& args) {
+      if (!args.given("audio_dir"))
+        args.fail(fmt::format("give the folder of its audio: --set {}.audio_dir=DIR (the unpacked audio archive; {})",
+                              args.entry().name, args.text("homepage").empty() ? "see its publisher" : args.text("homepage")));
+      const SourceLocation source = locate_source(args);
+      RatedClipsConfig config;
+      config.audio_column = args.text("audio_column");
+      config.text_column = args.text("text_column");
+      config.rating_column = args.text("rating_column");
+      config.split_column = args.text("split_column");
+      config.split = args.text("split");
+      config.audio_dir = args.path("audio_dir");
+      Dataset d;
+      d.name = args.entry().name;
+      d.samples = read_rated_clips(source.path, config);
+      d.description = source.description;
+      d.description["class"] = "rated_clips";
+      d.description["ratings"] = source.path.string();
+      d.description["split"] = config.split;
+      d.description["samples"] = d.samples.size();
+      return d;
+    }};
+
+}  // namespace
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,259 @@
+// Judges judged against people (meta-evaluation): a scorer's decisions against
+// yes/no labels, its agreement with human ratings (correlation per clip, pairs
+// of clips for one text, ROC-AUC on binary feedback). Each reads the score of
+// an evaluator listed before it in the task, so any scorer can be judged:
+// AQAScore, CLAPScore, AudioBERTScore, a rubric or caption judge.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/classification.hpp"
+#include "aeval/metrics/correlation.hpp"
+#include "aeval/text/unicode.hpp"
+#include "pipeline/evaluator.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+using nlohmann::json;
+
+namespace {
+
+using Records = std::vector<const json*>;
+
+// The score of an evaluator listed earlier in the task.
+const json& earlier_score(const Scored& s, const std::string& evaluator, const std::string& asking) {
+  if (!s.earlier.contains(evaluator))
+    throw Error(ErrorCategory::config, fmt::format("{} reads the scores of '{}', which must be listed before it in the "
+                                                   "task's evaluators",
+                                                   asking, evaluator));
+  return s.earlier[evaluator];
+}
+
+// The scored value of that evaluator for this sample, which must be a number.
+double earlier_value(const Scored& s, const std::string& evaluator, const std::string& asking) {
+  const json& v = earlier_score(s, evaluator, asking)["value"];
+  if (!v.is_number())
+    throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs a number from '{}', which gave {}", s.sample.id,
+                                                 asking, evaluator, v.dump()));
+  return v.get<double>();
+}
+
+// A human judgement held by the sample: a number (a rating, 0/1 feedback) or a label.
+const json& human_field(const Scored& s, const std::string& field, const std::string& asking, bool numeric) {
+  static const json missing;
+  const json& v = s.sample.fields.is_object() && s.sample.fields.contains(field) ? s.sample.fields[field] : missing;
+  if (numeric ? !v.is_number() : !(v.is_number() || v.is_string() || v.is_boolean()))
+    throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs {} in field '{}'", s.sample.id, asking,
+                                                 numeric ? "a number" : "a label", field));
+  return v;
+}
+
+class JudgeAccuracy final : public Evaluator {
+ public:
+  JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold)
+      : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items), threshold_(threshold) {}
+
+  json score(const Scored& s) const override {
+    const json& judged = earlier_score(s, score_of_, name);
+    const json& field = human_field(s, label_field_, name, false);
+    const std::string label = text::lower(field.is_string() ? field.get<std::string>() : field.dump());
+    if (label != "yes" && label != "no")
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': label '{}' is not yes or no", s.sample.id, label));
+    bool yes = false;
+    if (all_items_) {
+      if (!judged.contains("items")) throw Error(ErrorCategory::config, fmt::format("{}: '{}' has no rubric items", name, score_of_));
+      yes = true;
+      for (const auto& item : judged["items"]) yes = yes && item.value("answer", "") == "yes";
+    } else {
+      yes = earlier_value(s, score_of_, name) >= threshold_;
+    }
+    return {{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}, {"label", label}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
+            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)}};
+  }
+
+ private:
+  std::string score_of_, label_field_;
+  bool all_items_;
+  double threshold_;
+};
+
+// A corpus statistic over (score, human) pairs: alone, a sample keeps its pair.
+class HumanCorrelation final : public Evaluator {
+ public:
+  HumanCorrelation(std::string score_of, std::string human_field, std::string method)
+      : score_of_(std::move(score_of)), human_field_(std::move(human_field)), method_(std::move(method)) {}
+
+  json score(const Scored& s) const override {
+    return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
+            {"human", human_field(s, human_field_, name, true)}};
+  }
+  json corpus(const Records& records) const override {
+    std::vector<double> x, y;
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      if (p["system"].is_number() && p["human"].is_number()) x.push_back(p["system"]), y.push_back(p["human"]);
+    }
+    if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
+    const auto c = method_ == "pearson" ? metrics::pearson(x, y) : method_ == "spearman" ? metrics::spearman(x, y)
+                                                                                          : metrics::kendall(x, y);
+    return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
+            {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"}};
+  }
+
+ private:
+  std::string score_of_, human_field_, method_;
+};
+
+// RELATE-Pair and Baton-Pair (AQAScore, seed 003 §4): every two clips judged
+// against the same text whose human scores differ by more than
+// `min_difference` form a pair; the scorer is right on a pair when it scores
+// higher the clip people scored higher.
+class PairwiseAccuracy final : public Evaluator {
+ public:
+  PairwiseAccuracy(std::string score_of, std::string human_field, std::string group_field, double min_difference,
+                   double tie_credit)
+      : score_of_(std::move(score_of)),
+        human_field_(std::move(human_field)),
+        group_field_(std::move(group_field)),
+        min_difference_(min_difference),
+        tie_credit_(tie_credit) {}
+
+  json score(const Scored& s) const override {
+    const json& group = group_field_.empty() ? json(reference_text(s.sample)) : human_field(s, group_field_, name, false);
+    return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
+            {"human", human_field(s, human_field_, name, true)}, {"group", group}};
+  }
+  json corpus(const Records& records) const override {
+    std::map<std::string, std::vector<std::pair<double, double>>> groups;  // group → (human, system), in record order
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      if (p["system"].is_number() && p["human"].is_number())
+        groups[p["group"].is_string() ? p["group"].get<std::string>() : p["group"].dump()].emplace_back(p["human"], p["system"]);
+    }
+    std::vector<double> preferred, other;
+    for (const auto& [group, clips] : groups)
+      for (std::size_t i = 0; i < clips.size(); ++i)
+        for (std::size_t j = i + 1; j < clips.size(); ++j) {
+          const auto& [hi, si] = clips[i];
+          const auto& [hj, sj] = clips[j];
+          if (std::abs(hi - hj) <= min_difference_) continue;
+          preferred.push_back(hi > hj ? si : sj);
+          other.push_back(hi > hj ? sj : si);
+        }
+    if (preferred.empty()) return {{"value", nullptr}, {"pairs", 0}, {"clip_groups", groups.size()}};
+    return {{"value", metrics::pairwise_preference_accuracy(preferred, other, tie_credit_)},
+            {"pairs", preferred.size()},
+            {"clip_groups", groups.size()}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "pairwise_accuracy"}, {"score_of", score_of_}, {"human_field", human_field_},
+            {"group_field", group_field_.empty() ? "reference" : group_field_},
+            {"pairs", fmt::format("same group, human scores differing by more than {}", min_difference_)},
+            {"tie_credit", tie_credit_}};
+  }
+
+ private:
+  std::string score_of_, human_field_, group_field_;
+  double min_difference_, tie_credit_;
+};
+
+// Baton's binary feedback (AQAScore, seed 003 §4): how well the scores rank
+// the clips people preferred above those they rejected, as scikit-learn's
+// roc_auc_score does (the greater label is the positive one, as numpy sorts them).
+class HumanRocAuc final : public Evaluator {
+ public:
+  HumanRocAuc(std::string score_of, std::string label_field)
+      : score_of_(std::move(score_of)), label_field_(std::move(label_field)) {}
+
+  json score(const Scored& s) const override {
+    return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
+            {"label", human_field(s, label_field_, name, false)}};
+  }
+  json corpus(const Records& records) const override {
+    std::vector<double> scores, numbers;
+    std::vector<std::string> texts;
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      if (!p["system"].is_number()) continue;
+      scores.push_back(p["system"]);
+      if (p["label"].is_boolean()) numbers.push_back(p["label"].get<bool>() ? 1.0 : 0.0);
+      else if (p["label"].is_number()) numbers.push_back(p["label"].get<double>());
+      else texts.push_back(p["label"]);
+    }
+    if (!numbers.empty() && !texts.empty())
+      throw Error(ErrorCategory::data, fmt::format("{}: field '{}' mixes numbers and text", name, label_field_));
+    const auto positive = texts.empty() ? metrics::positive_labels(numbers) : metrics::positive_labels(texts);
+    return {{"value", metrics::roc_auc(positive, scores)}, {"n", scores.size()}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "human_roc_auc"}, {"score_of", score_of_}, {"label_field", label_field_},
+            {"reference", "scikit-learn 1.2 roc_auc_score"}};
+  }
+
+ private:
+  std::string score_of_, label_field_;
+};
+
+ArgSpec score_of_arg() { return arg::required_text("score_of", "the evaluator whose scores are judged, listed earlier"); }
+
+const EvaluatorClasses::Registration kJudgeAccuracyClass{
+    {Kind::evaluator, "judge_accuracy", "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
+     {score_of_arg(), arg::text("label_field", "label", "the field holding yes or no"),
+      arg::choice("rule", "threshold", {"threshold", "all_items_yes"},
+                  "threshold (score >= threshold) or all_items_yes (rubric judges)"),
+      arg::number("threshold", 0.5)}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
+                                             args.text("rule") == "all_items_yes", args.number("threshold"));
+    }};
+
+const EvaluatorClasses::Registration kHumanCorrelationClass{
+    {Kind::evaluator, "human_correlation",
+     "Correlation between an evaluator's scores and human ratings over the corpus (bootstrap it for intervals)",
+     {score_of_arg(), arg::text("human_field", "human_score", "the field holding the human rating"),
+      arg::choice("method", "pearson", {"pearson", "spearman", "kendall"}, "pearson, spearman or kendall (tau-b)")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<HumanCorrelation>(args.text("score_of"), args.text("human_field"), args.text("method"));
+    }};
+
+const EvaluatorClasses::Registration kPairwiseAccuracyClass{
+    {Kind::evaluator, "pairwise_accuracy",
+     "Pairs of clips for one text whose human scores differ enough: how often the scorer prefers the one people "
+     "did (RELATE-Pair, Baton-Pair)",
+     {score_of_arg(), arg::text("human_field", "human_score", "the field holding the human score (a rating, or 1/0)"),
+      arg::text("group_field", "", "the field whose equal values make a group (default: the sample's reference text)"),
+      arg::number("min_difference", 2.0, "a pair's human scores differ by more than this").at_least(0),
+      arg::number("tie_credit", 0.0, "credit for a pair the scorer ties: 0 (the paper: a higher score is needed) or 0.5")
+          .at_least(0)
+          .below(1)}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<PairwiseAccuracy>(args.text("score_of"), args.text("human_field"),
+                                                args.text("group_field"), args.number("min_difference"),
+                                                args.number("tie_credit"));
+    }};
+
+const EvaluatorClasses::Registration kHumanRocAucClass{
+    {Kind::evaluator, "human_roc_auc",
+     "ROC-AUC of an evaluator's scores against binary human feedback, as scikit-learn computes it (Baton)",
+     {score_of_arg(),
+      arg::text("label_field", "label", "the field holding the feedback: two values, the greater one preferred (1/0)")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<HumanRocAuc>(args.text("score_of"), args.text("label_field"));
+    }};
+
+}  // namespace
+
+}  // namespace aeval::pipeline
