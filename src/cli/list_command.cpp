@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -130,6 +131,8 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
     for (auto k : pipeline::kAllKinds) {
       if (!kind->empty() && *kind != pipeline::folder_name(k)) continue;
       std::printf("%s:\n", pipeline::folder_name(k));
+      int width = 28;  // the longest name of the kind, so that the columns stay aligned
+      for (const auto& name : registry.names(k)) width = std::max(width, int(name.size()));
       for (const auto& name : registry.names(k)) {
         const auto& e = registry.get(k, name);
         std::string description = entry_description(e, k);
@@ -138,7 +141,7 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
           while (cut > 0 && (static_cast<unsigned char>(description[cut]) & 0xC0) == 0x80) --cut;
           description = description.substr(0, cut) + "...";
         }
-        std::printf("  %-28s %-18s %s\n", name.c_str(), e.class_id.c_str(), description.c_str());
+        std::printf("  %-*s %-18s %s\n", width, name.c_str(), e.class_id.c_str(), description.c_str());
       }
     }
     if (kind->empty())
