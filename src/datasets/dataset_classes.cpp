@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <map>
 
 #include "util/sha256.hpp"
@@ -50,16 +52,27 @@ namespace {
 const ManifestFields kManifestDefaults;
 const DatasetClasses::Registration kJsonlClass{
     {Kind::dataset, "jsonl", "A JSONL manifest: one sample per line (id, audio path relative to the file, text)",
-     with_catalog_args({arg::required_path("path", "the manifest, relative to this YAML file"),
-      arg::text("id_field", kManifestDefaults.id, "field with the sample id"),
-      arg::text("audio_field", kManifestDefaults.audio, "field with the audio path"),
-      arg::text("text_field", kManifestDefaults.text, "field with the reference text")})},
+     [] {
+       auto args = source_args("the manifest");
+       args.insert(args.end(),
+                   {arg::text("id_field", kManifestDefaults.id, "field with the sample id (default: the line number)"),
+                    arg::text("audio_field", kManifestDefaults.audio, "field with the audio path"),
+                    arg::text("text_field", kManifestDefaults.text, "field with the reference text"),
+                    arg::path("audio_dir", "",
+                              "the folder relative audio paths are in (default: the manifest's; needed with `url`)")});
+       return with_catalog_args(std::move(args));
+     }()},
     [](const Args& args) {
       ManifestFields fields;
       fields.id = args.text("id_field");
       fields.audio = args.text("audio_field");
       fields.text = args.text("text_field");
-      return from_manifest(args.entry().name, args.path("path"), fields);
+      // A downloaded list's audio is never beside it in the cache: its folder must be given.
+      if (!args.text("url").empty() || args.given("audio_dir")) fields.audio_dir = given_audio_dir(args);
+      const SourceLocation source = locate_source(args);
+      Dataset d = from_manifest(args.entry().name, source.path, fields);
+      if (!args.text("url").empty()) d.description.update(source.description);
+      return d;
     }};
 
 const AsteriskPromptsConfig kAsteriskDefaults;

@@ -52,6 +52,13 @@ fs::path downloaded_file(const std::string& entry, const std::string& url, const
   return source_cache_dir(entry) / "download" / sha256.substr(0, 16) / file_name_of(url);
 }
 
+fs::path given_audio_dir(const Args& args) {
+  if (!args.given("audio_dir"))
+    args.fail(fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
+                          args.text("homepage").empty() ? "see its publisher" : args.text("homepage")));
+  return args.path("audio_dir");
+}
+
 SourceLocation locate_source(const Args& args) {
   const std::string url = args.text("url");
   if (args.given("path") == !url.empty()) args.fail("give either `path` or `url` (with `sha256`)");

@@ -26,6 +26,11 @@ std::filesystem::path source_cache_dir(const std::string& entry);
 // bytes (a new release under the same name) never reads the old file.
 std::filesystem::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256);
 
+// The entry's `audio_dir`, which it must give when its audio is not beside its
+// list (a list downloaded from one place, audio published in another): its
+// absence is a config error saying how to give it, before anything is downloaded.
+std::filesystem::path given_audio_dir(const Args& args);
+
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.
 SourceLocation locate_source(const Args& args);

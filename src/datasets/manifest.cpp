@@ -11,7 +11,8 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
   std::ifstream in(path);
   if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot open manifest");
   // Relative paths are the manifest's own: a link to it elsewhere does not move them.
-  const std::filesystem::path folder = std::filesystem::canonical(path).parent_path();
+  const std::filesystem::path folder =
+      fields.audio_dir.empty() ? std::filesystem::canonical(path).parent_path() : fields.audio_dir;
   std::vector<Sample> samples;
   std::unordered_set<std::string> ids;
   std::string line;

@@ -1,7 +1,7 @@
 #pragma once
 // JSONL dataset manifests: one JSON object per line with an id, an audio path
-// (relative to the manifest unless absolute; so is every other field whose
-// name contains "audio"), a reference text, and any other fields. Audio and
+// (relative to the manifest, or to a given folder, unless absolute; so is every
+// other field whose name contains "audio"), a reference text, and any other fields. Audio and
 // text may be absent (text-to-speech inputs, multi-reference captions).
 #include <filesystem>
 #include <string>
@@ -15,6 +15,7 @@ struct ManifestFields {
   std::string id = "id";
   std::string audio = "audio";
   std::string text = "text";
+  std::filesystem::path audio_dir;  // what relative audio paths are relative to ("": the manifest's folder)
 };
 
 // Throws aeval::Error (data) naming the file and line for malformed rows,

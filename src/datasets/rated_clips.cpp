@@ -63,9 +63,7 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     sample.id = fmt::format("{}|{}", name.string(), *row[1]);
     sample.audio = audio_dir / name;
     sample.reference = *row[1];
-    // The text is a field too, as a JSONL manifest's is: prompts read it as {{ text }}.
-    sample.fields = {{"text", *row[1]},
-                     {"human_score", std::stod(*row[2])},
+    sample.fields = {{"human_score", std::stod(*row[2])},
                      {"ratings", std::stoi(*row[3])},
                      {"system", name.begin() == name.end() ? "" : name.begin()->string()}};
     samples.push_back(std::move(sample));
@@ -92,17 +90,14 @@ const DatasetClasses::Registration kRatedClipsClass{
        return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
-      if (!args.given("audio_dir"))
-        args.fail(fmt::format("give the folder of its audio: --set {}.audio_dir=DIR (the unpacked audio archive; {})",
-                              args.entry().name, args.text("homepage").empty() ? "see its publisher" : args.text("homepage")));
-      const SourceLocation source = locate_source(args);
       RatedClipsConfig config;
+      config.audio_dir = given_audio_dir(args);
+      const SourceLocation source = locate_source(args);
       config.audio_column = args.text("audio_column");
       config.text_column = args.text("text_column");
       config.rating_column = args.text("rating_column");
       config.split_column = args.text("split_column");
       config.split = args.text("split");
-      config.audio_dir = args.path("audio_dir");
       Dataset d;
       d.name = args.entry().name;
       d.samples = read_rated_clips(source.path, config);

@@ -333,7 +333,7 @@ const EvaluatorClasses::Registration kAqaScoreClass{
      "token's log-probabilities; pairwise and CompA modes",
      judge_input({arg::required_reference("judge", Kind::model, "the audio-language model (openai_chat with logprobs)"),
                   arg::reference("prompt", Kind::prompt, "aqascore-contains",
-                                 "the question (a chat prompt: {{ audio }}, {{ text }})"),
+                                 "the question (a chat prompt: {{ audio }}, and the text as {{ reference }} or {{ text }})"),
                   arg::choice("mode", "single", {"single", "pair_audio", "pair_text", "compa"},
                               "single; pair_audio (fields audio_a, audio_b), pair_text (text_a, text_b): 1 when the "
                               "preferred one matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio "

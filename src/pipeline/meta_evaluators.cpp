@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/classification.hpp"
@@ -194,6 +195,10 @@ class HumanRocAuc final : public Evaluator {
     }
     if (!numbers.empty() && !texts.empty())
       throw Error(ErrorCategory::data, fmt::format("{}: field '{}' mixes numbers and text", name, label_field_));
+    // One class alone (a small corpus, a bootstrap resample) has no ROC curve: no value, as for a correlation of n < 2.
+    const std::size_t classes = texts.empty() ? std::set<double>(numbers.begin(), numbers.end()).size()
+                                              : std::set<std::string>(texts.begin(), texts.end()).size();
+    if (classes < 2) return {{"value", nullptr}, {"n", scores.size()}};
     const auto positive = texts.empty() ? metrics::positive_labels(numbers) : metrics::positive_labels(texts);
     return {{"value", metrics::roc_auc(positive, scores)}, {"n", scores.size()}};
   }

@@ -109,6 +109,17 @@ def answer(kind, cases):
             out["means"] = {k: sum(v) / len(v) for k, v in ratings.items()}
             cases_out.append(out)
         return cases_out
+    if kind == "feedback_jsonl":
+        # Baton as AQAScore reads it: JSON lines of captions and 0/1 feedback; the judge's
+        # scores by line number; ROC-AUC over all clips, pairs of one caption's clips.
+        out = []
+        for c in cases:
+            with open(c["jsonl"]) as f:
+                lines = [json.loads(line) for line in f if line.strip()]
+            rows = [{"system": c["scores"][str(i + 1)], "human": r["feedback"], "group": r["captions"],
+                     "label": r["feedback"]} for i, r in enumerate(lines)]
+            out.append(answer("meta_evaluation", [{"rows": rows, "min_difference": 0}])[0])
+        return out
     raise ValueError("unknown kind " + kind)
 
 

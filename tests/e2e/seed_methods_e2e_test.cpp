@@ -1,9 +1,9 @@
 // The seed methods on their own benchmarks, against local stand-ins: RELATE's
-// ratings CSV in its published layout (one row per listener, quoted texts,
-// splits, anchors) served over HTTP, clips in its archive's folders, and a
-// scripted judge run as the model under test. The averaged ratings, the
-// correlations and RELATE-Pair's pairs are computed again by Python's csv
-// module, SciPy and a construction of their own (tests/differential/reference_tools.py).
+// ratings CSV and Baton's label files in their published layouts served over
+// HTTP, clips in the folders their rows name, and a scripted judge run as the
+// model under test. The averaged ratings, the correlations, ROC-AUC and both
+// pair rules are computed again by Python's csv and json modules, SciPy,
+// scikit-learn and a construction of their own (tests/differential/reference_tools.py).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -52,7 +52,43 @@ std::string relate_csv() {
   return csv;
 }
 
-TEST(SeedMethodsE2E, RelateAndRelatePairRankTheJudgeAsTheirPaperDoes) {
+// Baton's label files as its publishers write them: JSON lines naming each clip by its path in
+// their share (captions with commas and apostrophes in the names), feedback 1 or 0. The clips
+// are written where those paths lead under `audio_dir`.
+std::string baton_lines(int events, const std::filesystem::path& audio_dir) {
+  const std::string folder = events == 2 ? "2label_Integrity_HD_Audio" : "3label_Temporal_HD_Audio";
+  const std::vector<std::string> captions = {"A dog barks, then a bell rings", "Rain falls and a man's voice follows",
+                                             "An engine starts, then a guitar strums"};
+  std::string lines;
+  for (std::size_t p = 0; p < captions.size(); ++p)
+    for (int k = 0; k < 4; ++k) {
+      const std::string location =
+          fmt::format("Baton/data/Audio/{}/{:04d}_{}_{}.wav", folder, p + std::size_t(events) * 10, captions[p], k);
+      std::vector<float> tone(4000);
+      for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.1f * std::sin(0.003f * float(i * (p * 4 + k + events)));
+      std::filesystem::create_directories((audio_dir / location).parent_path());
+      aeval::write_wav(audio_dir / location, aeval::Audio{tone, 16000, 1});
+      const int feedback = p == 2 ? 1 : int((k + p) % 3 == 0);  // the third prompt has no rejected clip: no pair
+      lines += json{{"dataset", fmt::format("{}label_HA", events)}, {"location", location}, {"captions", captions[p]},
+                    {"feedback", feedback}}
+                   .dump() +
+               "\n";
+    }
+  return lines;
+}
+
+// Runs Python's reference for one request kind and returns its first answer.
+json python_reference(const TempDir& dir, const std::string& kind, const json& request) {
+  write_bytes(dir / "request.json", json{{"kind", kind}, {"cases", {request}}}.dump());
+  const int status = std::system(fmt::format("/usr/bin/python3 {}/tests/differential/reference_tools.py {} {}",
+                                             AEVAL_SOURCE_DIR, (dir / "request.json").string(),
+                                             (dir / "answer.json").string())
+                                     .c_str());
+  EXPECT_EQ(status, 0);
+  return json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
+}
+
+TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   AEVAL_REQUIRE(std::system("/usr/bin/python3 -c 'import scipy, sklearn' >/dev/null 2>&1") == 0,
                 "python3-scipy and python3-sklearn");
   TempDir dir;
@@ -80,9 +116,16 @@ TEST(SeedMethodsE2E, RelateAndRelatePairRankTheJudgeAsTheirPaperDoes) {
     return reply;
   });
   aeval::testing::point_judges_at(dir / "registry", judge);
-  const std::string sets = fmt::format("--set relate-test.url={} --set relate-test.sha256={} --set relate-test.audio_dir={}",
-                                       ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv),
-                                       (dir / "RELATE_wave").string());
+  const std::string baton[2] = {baton_lines(2, dir / "baton"), baton_lines(3, dir / "baton")};
+  write_bytes(dir / "2label_HA.json", baton[0]);
+  write_bytes(dir / "3label_HA.json", baton[1]);
+  FileServer two_events("/data/HA/2label_HA.json", baton[0]), three_events("/data/HA/3label_HA.json", baton[1]);
+  std::string sets = fmt::format("--set relate-test.url={} --set relate-test.sha256={} --set relate-test.audio_dir={}",
+                                 ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv), (dir / "RELATE_wave").string());
+  for (int events : {2, 3})
+    sets += fmt::format(" --set baton-{0}label.url={1} --set baton-{0}label.sha256={2} --set baton-{0}label.audio_dir={3}",
+                        events, (events == 2 ? two_events : three_events).url(fmt::format("/data/HA/{}label_HA.json", events)),
+                        aeval::sha256_hex(baton[events - 2]), (dir / "baton").string());
   const auto o = run_aeval(fmt::format("--registry {} run --suite seed-methods --model qwen2.5-omni-judge {} -q --output {}",
                                        (dir / "registry").string(), sets, (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;
@@ -92,15 +135,8 @@ TEST(SeedMethodsE2E, RelateAndRelatePairRankTheJudgeAsTheirPaperDoes) {
   const auto pairs = aeval::testing::read_only_run(dir / "out" / "relate-pair");
   json scores = json::object();
   for (const auto& [id, record] : relate.by_id) scores[id] = record["scores"]["answer-aqascore"]["value"];
-  write_bytes(dir / "request.json",
-              json{{"kind", "rated_csv"},
-                   {"cases", {{{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", scores}}}}}
-                  .dump());
-  ASSERT_EQ(std::system(fmt::format("/usr/bin/python3 {}/tests/differential/reference_tools.py {} {}", AEVAL_SOURCE_DIR,
-                                    (dir / "request.json").string(), (dir / "answer.json").string())
-                            .c_str()),
-            0);
-  const json reference = json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
+  const json reference =
+      python_reference(dir, "rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", scores}});
   ASSERT_EQ(reference["clips"], 9);
   ASSERT_EQ(relate.by_id.size(), 9u) << "the test split's clips, once each";
   for (const auto& [id, record] : relate.by_id) {
@@ -115,6 +151,22 @@ TEST(SeedMethodsE2E, RelateAndRelatePairRankTheJudgeAsTheirPaperDoes) {
   EXPECT_EQ(p["pairs"], reference["pairs"]);
   EXPECT_GE(reference["pairs"].get<int>(), 4);
   EXPECT_DOUBLE_EQ(p["value"].get<double>(), reference["pairwise_accuracy"].get<double>());
+
+  // Baton: ROC-AUC on the feedback, and every preferred clip of a prompt against every rejected one.
+  for (int events : {2, 3}) {
+    const auto auc = aeval::testing::read_only_run(dir / "out" / fmt::format("baton-{}-events", events));
+    const auto paired = aeval::testing::read_only_run(dir / "out" / fmt::format("baton-pair-{}-events", events));
+    ASSERT_EQ(auc.by_id.size(), 12u);
+    json judged = json::object();
+    for (const auto& [id, record] : auc.by_id) judged[id] = record["scores"]["answer-aqascore"]["value"];
+    const json expected = python_reference(
+        dir, "feedback_jsonl", {{"jsonl", (dir / fmt::format("{}label_HA.json", events)).string()}, {"scores", judged}});
+    EXPECT_NEAR(auc.summary["metrics"]["answer-aqascore-auc"]["value"].get<double>(), expected["roc_auc"].get<double>(), 1e-12);
+    const json& p2 = paired.summary["metrics"]["answer-aqascore-feedback-pair-accuracy"];
+    EXPECT_EQ(p2["pairs"], expected["pairs"]) << events;
+    EXPECT_EQ(expected["pairs"], 7) << "2 preferred × 2 rejected, 1 × 3, and none where people preferred every clip";
+    EXPECT_DOUBLE_EQ(p2["value"].get<double>(), expected["pairwise_accuracy"].get<double>()) << events;
+  }
 
   // The leaderboard holds each number against the paper's: this judge is no Qwen2.5-Omni-7B.
   const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
