@@ -24,6 +24,10 @@ namespace {
 
 using Records = std::vector<const json*>;
 
+// How a leaderboard ranks these statistics (accuracy, a correlation, ROC-AUC: higher is better) and puts
+// them on one scale with a suite's other tasks.
+json percent_scale() { return {{"rule", "100·x"}, {"factor", 100}, {"offset", 0}}; }
+
 // The score of an evaluator listed earlier in the task.
 const json& earlier_score(const Scored& s, const std::string& evaluator, const std::string& asking) {
   if (!s.earlier.contains(evaluator))
@@ -76,7 +80,8 @@ class JudgeAccuracy final : public Evaluator {
   bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
-            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)}};
+            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)},
+            {"scale", percent_scale()}};
   }
 
  private:
@@ -109,7 +114,8 @@ class HumanCorrelation final : public Evaluator {
   bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
-            {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"}};
+            {"method", method_}, {"reference", "SciPy 1.10 pearsonr / spearmanr / kendalltau (tau-b)"},
+            {"scale", percent_scale()}};
   }
 
  private:
@@ -162,7 +168,7 @@ class PairwiseAccuracy final : public Evaluator {
     return {{"name", name}, {"class", "pairwise_accuracy"}, {"score_of", score_of_}, {"human_field", human_field_},
             {"group_field", group_field_.empty() ? "reference" : group_field_},
             {"pairs", fmt::format("same group, human scores differing by more than {}", min_difference_)},
-            {"tie_credit", tie_credit_}};
+            {"tie_credit", tie_credit_}, {"scale", percent_scale()}};
   }
 
  private:
@@ -205,7 +211,7 @@ class HumanRocAuc final : public Evaluator {
   bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "human_roc_auc"}, {"score_of", score_of_}, {"label_field", label_field_},
-            {"reference", "scikit-learn 1.2 roc_auc_score"}};
+            {"reference", "scikit-learn 1.2 roc_auc_score"}, {"scale", percent_scale()}};
   }
 
  private:

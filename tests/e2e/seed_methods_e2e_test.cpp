@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "aeval/audio_io.hpp"
 #include "support/file_server.hpp"
@@ -173,6 +174,24 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   ASSERT_EQ(report.status, 0) << report.output;
   EXPECT_NE(report.output.find("| qwen2.5-omni-judge | answer-aqascore-lcc | 0.544 |"), std::string::npos) << report.output;
   EXPECT_NE(report.output.find("AQAScore Table 3 (Qwen2.5-Omni-7B)"), std::string::npos) << report.output;
+
+  // The suite's table: a row per judge, each task on 100·x of its statistics (RELATE: the mean of its three
+  // coefficients), as the papers' tables put a judge's numbers side by side.
+  const auto suite = run_aeval(
+      fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
+  ASSERT_EQ(suite.status, 0) << suite.output;
+  const std::string header = "| model | baton-2-events | baton-3-events | baton-pair-2-events | baton-pair-3-events | relate | relate-pair |";
+  ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
+  const auto row_at = suite.output.find("| qwen2.5-omni-judge | ", suite.output.find(header));
+  ASSERT_NE(row_at, std::string::npos) << suite.output;
+  std::vector<std::string> cells;
+  std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
+  for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
+  ASSERT_GE(cells.size(), 7u) << suite.output;
+  const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
+                                     m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
+  EXPECT_EQ(cells[5], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[6].substr(0, cells[6].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
