@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <optional>
 
@@ -85,7 +87,8 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
                    : name;
       // Loading fetches what is missing.
       const pipeline::Dataset d = pipeline::load_dataset(from_uea ? *with_uea : registry, dataset);
-      std::printf("%s: %zu samples cached\n", name.c_str(), d.samples.size());
+      std::printf("%s: %zu samples cached%s\n", name.c_str(), d.samples.size(),
+                  d.audio_dir_missing.empty() ? "" : fmt::format(" (a run needs its audio: {})", d.audio_dir_missing).c_str());
     }
     return 0;
   };

@@ -14,6 +14,9 @@ struct Dataset {
   std::vector<Sample> samples;
   nlohmann::json description;      // class, source files, counts
   std::vector<std::string> notes;  // things the user should be told (skipped rows)
+  // Set when the entry's audio is published apart from its list and its folder was not given: how to
+  // give it. A run refuses the dataset with this line; fetching the list and rescoring need no audio.
+  std::string audio_dir_missing;
 };
 
 // A registry dataset name, or the path of a JSONL manifest.

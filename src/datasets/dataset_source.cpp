@@ -52,11 +52,11 @@ fs::path downloaded_file(const std::string& entry, const std::string& url, const
   return source_cache_dir(entry) / "download" / sha256.substr(0, 16) / file_name_of(url);
 }
 
-fs::path given_audio_dir(const Args& args) {
-  if (!args.given("audio_dir"))
-    args.fail(fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
-                          args.text("homepage").empty() ? "see its publisher" : args.text("homepage")));
-  return args.path("audio_dir");
+fs::path audio_dir_arg(const Args& args, std::string& missing) {
+  if (args.given("audio_dir")) return args.path("audio_dir");
+  missing = fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
+                        args.text("homepage").empty() ? "see its publisher" : args.text("homepage"));
+  return {};
 }
 
 SourceLocation locate_source(const Args& args) {

@@ -26,10 +26,10 @@ std::filesystem::path source_cache_dir(const std::string& entry);
 // bytes (a new release under the same name) never reads the old file.
 std::filesystem::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256);
 
-// The entry's `audio_dir`, which it must give when its audio is not beside its
-// list (a list downloaded from one place, audio published in another): its
-// absence is a config error saying how to give it, before anything is downloaded.
-std::filesystem::path given_audio_dir(const Args& args);
+// The entry's `audio_dir`, where its audio is when it is not beside its list (a
+// list downloaded from one place, audio published in another); empty when not
+// given, and then `missing` says how to give it (Dataset::audio_dir_missing).
+std::filesystem::path audio_dir_arg(const Args& args, std::string& missing);
 
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.

@@ -90,15 +90,15 @@ const DatasetClasses::Registration kRatedClipsClass{
        return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
+      Dataset d;
       RatedClipsConfig config;
-      config.audio_dir = given_audio_dir(args);
+      config.audio_dir = audio_dir_arg(args, d.audio_dir_missing);
       const SourceLocation source = locate_source(args);
       config.audio_column = args.text("audio_column");
       config.text_column = args.text("text_column");
       config.rating_column = args.text("rating_column");
       config.split_column = args.text("split_column");
       config.split = args.text("split");
-      Dataset d;
       d.name = args.entry().name;
       d.samples = read_rated_clips(source.path, config);
       d.description = source.description;

@@ -1,6 +1,10 @@
 #include "pipeline/loaded_task.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "aeval/error.hpp"
 
 #include "pipeline/model_loading.hpp"
 
@@ -9,6 +13,8 @@ namespace aeval::pipeline {
 LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool with_model) {
   LoadedTask t{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {},
                std::make_shared<ScoringModels>(registry), {}, {}};
+  if (with_model && !t.dataset.audio_dir_missing.empty())
+    throw Error(ErrorCategory::config, fmt::format("dataset '{}': {}", t.dataset.name, t.dataset.audio_dir_missing));
   if (with_model) t.model = load_model(registry, task.model);
   for (const auto& name : task.post_process) t.post_process.push_back(load_post_process(registry, name, t.scoring));
   for (const auto& name : task.evaluators) {

@@ -208,11 +208,25 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   EXPECT_NE(aeval::testing::read_only_run(dir / "revised").by_id.at(first)["fields"]["human_score"],
             relate.by_id.at(first)["fields"]["human_score"]);
 
-  // Without the audio folder, one line says where to give it.
-  const auto missing = run_aeval(fmt::format("--registry {} run --task relate --model qwen2.5-omni-judge -q --output {}",
-                                             (dir / "registry").string(), (dir / "none").string()));
+  // Without the audio folder a run stops with one line saying where to give it; the ratings are fetched all
+  // the same (where there is network, before the audio is at hand).
+  const std::string no_audio = fmt::format("--set relate-test.url={} --set relate-test.sha256={}",
+                                           revised_ratings.url("/scores/REL.csv"), aeval::sha256_hex(revised));
+  const auto missing = run_aeval(fmt::format("--registry {} run --task relate --model qwen2.5-omni-judge {} -q --output {}",
+                                             (dir / "registry").string(), no_audio, (dir / "none").string()));
   EXPECT_NE(missing.status, 0);
-  EXPECT_NE(missing.output.find("--set relate-test.audio_dir=DIR"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("dataset 'relate-test': give the folder of its audio: --set relate-test.audio_dir=DIR"),
+            std::string::npos)
+      << missing.output;
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "r.yaml",
+              fmt::format("relate-test:\n  class: rated_clips\n  args:\n    url: {}\n    sha256: {}\n",
+                          ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv)));
+  const auto fetched = run_aeval(fmt::format("--registry {} fetch dataset relate-test", (dir / "registry").string()));
+  EXPECT_EQ(fetched.status, 0) << fetched.output;
+  EXPECT_NE(fetched.output.find("relate-test: 9 samples cached (a run needs its audio: give the folder of its audio"),
+            std::string::npos)
+      << fetched.output;
 }
 
 }  // namespace
