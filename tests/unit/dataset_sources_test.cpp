@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sndfile.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -352,6 +354,34 @@ TEST(TableList, CsvWithAnIdColumnAndOtherAudioColumnsResolvedAgainstAudioDir) {
   EXPECT_EQ(d.samples[1].audio, "/abs/y.wav");
   EXPECT_EQ(d.samples[1].reference, "bye");
   EXPECT_EQ(d.samples[1].fields["gender"], "male");
+}
+
+// RELATE's layout, broken three ways: each is an error naming the file and what is wrong.
+TEST(RatedClips, AMissingColumnARatingThatIsNoNumberAndAnEmptySplitAreErrors) {
+  TempDir dir;
+  const std::string header = "wavname,text,score,in RELATE dataset\n";
+  write_bytes(dir / "no-score.csv", "wavname,text,rating,in RELATE dataset\n/a/test/1.wav,a dog,3,test\n");
+  write_bytes(dir / "not-a-number.csv", header + "/a/test/1.wav,\"a dog, barking\",7,test\n/a/test/1.wav,\"a dog, barking\",high,test\n");
+  write_bytes(dir / "no-test.csv", header + "/a/train/1.wav,a dog,7,train\n");
+  const auto entry = [&](const char* file) {
+    return fmt::format("r:\n  class: rated_clips\n  args:\n    path: ../../{}\n    audio_dir: ../../audio\n", file);
+  };
+  const std::string missing = data_error([&] { load(dir, entry("no-score.csv"), "r"); });
+  EXPECT_NE(missing.find("no-score.csv: no column 'score' (rating_column); its columns are: wavname, text, rating, in RELATE dataset"),
+            std::string::npos)
+      << missing;
+  const std::string text = data_error([&] { load(dir, entry("not-a-number.csv"), "r"); });
+  EXPECT_NE(text.find("'high'"), std::string::npos) << text;
+  const std::string empty = data_error([&] { load(dir, entry("no-test.csv"), "r"); });
+  EXPECT_NE(empty.find("no-test.csv: no rows with in RELATE dataset = 'test'"), std::string::npos) << empty;
+  // And read right: one sample per clip and text, the quoted comma kept, ratings averaged.
+  write_bytes(dir / "good.csv", header + "/a/test/1.wav,\"a dog, barking\",7,test\n/a/test/1.wav,\"a dog, barking\",4,test\n");
+  const Dataset d = load(dir, entry("good.csv"), "r");
+  ASSERT_EQ(d.samples.size(), 1u);
+  EXPECT_EQ(d.samples[0].id, "a/test/1.wav|a dog, barking");
+  EXPECT_EQ(fs::weakly_canonical(d.samples[0].audio), fs::weakly_canonical(dir / "audio" / "a/test/1.wav"));
+  EXPECT_DOUBLE_EQ(d.samples[0].fields["human_score"].get<double>(), 5.5);
+  EXPECT_EQ(d.samples[0].fields["system"], "a");
 }
 
 TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
