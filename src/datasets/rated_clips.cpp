@@ -69,7 +69,10 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     samples.push_back(std::move(sample));
   });
   if (samples.empty())
-    throw Error(ErrorCategory::data, fmt::format("{}: no rows with {} = '{}'", file.string(), config.split_column, config.split));
+    throw Error(ErrorCategory::data,
+                config.split_column.empty()
+                    ? fmt::format("{}: no rows", file.string())
+                    : fmt::format("{}: no rows with {} = '{}'", file.string(), config.split_column, config.split));
   return samples;
 }
 
