@@ -61,7 +61,12 @@ fs::path audio_dir_arg(const Args& args, std::string& missing) {
 
 SourceLocation locate_source(const Args& args) {
   const std::string url = args.text("url");
-  if (args.given("path") == !url.empty()) args.fail("give either `path` or `url` (with `sha256`)");
+  if (args.given("path") == !url.empty())
+    args.fail(fmt::format("give either `path` or `url` (with `sha256`){}",
+                          args.given("path") || args.text("homepage").empty()
+                              ? ""
+                              : fmt::format(": --set {}.path=FILE, the file as published at {}", args.entry().name,
+                                            args.text("homepage"))));
   const std::string member = args.text("member");
   SourceLocation source;
   const fs::path cache = source_cache_dir(args.entry().name);

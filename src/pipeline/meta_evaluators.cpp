@@ -2,11 +2,14 @@
 // yes/no labels, its agreement with human ratings (correlation per clip, pairs
 // of clips for one text, ROC-AUC on binary feedback). Each reads the score of
 // an evaluator listed before it in the task, so any scorer can be judged:
-// AQAScore, CLAPScore, AudioBERTScore, a rubric or caption judge.
+// AQAScore, CLAPScore, AudioBERTScore, a rubric or caption judge. CompA's
+// scores put together the four samples of an item.
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "aeval/error.hpp"
@@ -218,6 +221,58 @@ class HumanRocAuc final : public Evaluator {
   std::string score_of_, label_field_;
 };
 
+// CompA's text, audio and group scores (Winoground's), from the four samples of each item that
+// caption_pairs makes (clip a with caption c): the text score counts items where each clip scores its
+// own caption higher, the audio score items where each caption scores its own clip higher, the group
+// score items where both hold, as CompA's evaluation script compares similarities.
+class WinogroundScore final : public Evaluator {
+ public:
+  enum class Which { text, audio, group };
+  WinogroundScore(std::string score_of, Which which) : score_of_(std::move(score_of)), which_(which) {}
+
+  json score(const Scored& s) const override {
+    const json& f = s.sample.fields;
+    if (!f.is_object() || !f.contains("item") || !f.contains("clip") || !f.contains("caption"))
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the fields item, clip and caption (a "
+                                                   "caption_pairs dataset)",
+                                                   s.sample.id, name));
+    return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)}, {"item", f["item"]},
+            {"clip", f["clip"]}, {"caption", f["caption"]}};
+  }
+  json corpus(const Records& records) const override {
+    std::map<std::string, std::array<std::optional<double>, 4>> items;  // item → s[clip][caption], row-major
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      const int clip = p["clip"].get<int>(), caption = p["caption"].get<int>();
+      if (clip < 1 || clip > 2 || caption < 1 || caption > 2) continue;
+      items[p["item"].is_string() ? p["item"].get<std::string>() : p["item"].dump()][std::size_t((clip - 1) * 2 + caption - 1)] =
+          p["system"].get<double>();
+    }
+    std::vector<metrics::WinogroundItem> complete;
+    for (const auto& [item, s] : items)
+      if (s[0] && s[1] && s[2] && s[3]) complete.push_back({*s[0], *s[1], *s[2], *s[3]});
+    if (complete.empty()) return {{"value", nullptr}, {"items", 0}, {"incomplete_items", items.size()}};
+    const auto w = metrics::winoground(complete);
+    return {{"value", which_ == Which::text ? w.text : which_ == Which::audio ? w.audio : w.group},
+            {"text_score", w.text},
+            {"audio_score", w.audio},
+            {"group_score", w.group},
+            {"items", complete.size()},
+            {"incomplete_items", items.size() - complete.size()}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    static const char* names[] = {"text", "audio", "group"};
+    return {{"name", name}, {"class", "winoground_score"}, {"score_of", score_of_}, {"score", names[int(which_)]},
+            {"reference", "CompA evaluation/benchmark_eval.py (strict comparisons; items missing a sample left out)"},
+            {"scale", percent_scale()}};
+  }
+
+ private:
+  std::string score_of_;
+  Which which_;
+};
+
 ArgSpec score_of_arg() { return arg::required_text("score_of", "the evaluator whose scores are judged, listed earlier"); }
 
 const EvaluatorClasses::Registration kJudgeAccuracyClass{
@@ -263,6 +318,18 @@ const EvaluatorClasses::Registration kHumanRocAucClass{
       arg::text("label_field", "label", "the field holding the feedback: two values, the greater one preferred (1/0)")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<HumanRocAuc>(args.text("score_of"), args.text("label_field"));
+    }};
+
+const EvaluatorClasses::Registration kWinogroundScoreClass{
+    {Kind::evaluator, "winoground_score",
+     "CompA's text, audio or group score over the four samples of each caption_pairs item: each clip scoring its "
+     "own caption higher, each caption its own clip, or both",
+     {score_of_arg(), arg::choice("score", "group", {"text", "audio", "group"}, "which of the three is the value")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      const std::string which = args.text("score");
+      return std::make_unique<WinogroundScore>(args.text("score_of"), which == "text"    ? WinogroundScore::Which::text
+                                                                      : which == "audio" ? WinogroundScore::Which::audio
+                                                                                         : WinogroundScore::Which::group);
     }};
 
 }  // namespace

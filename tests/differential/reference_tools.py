@@ -120,6 +120,22 @@ def answer(kind, cases):
                      "label": r["feedback"]} for i, r in enumerate(lines)]
             out.append(answer("meta_evaluation", [{"rows": rows, "min_difference": 0}])[0])
         return out
+    if kind == "compa":
+        # CompA's benchmark_eval.py on similarities s(caption, clip): f (text), g (audio), h (group) per item.
+        import csv
+        out = []
+        for c in cases:
+            with open(c["csv"], newline="") as f:
+                rows = list(csv.reader(f))
+            text = audio = group = 0
+            for n, _ in enumerate(rows[1:], start=1):
+                s = {(t, a): c["scores"]["%d:clip%d-caption%d" % (n, a + 1, t + 1)] for t in (0, 1) for a in (0, 1)}
+                f_ = s[0, 0] > s[1, 0] and s[1, 1] > s[0, 1]
+                g_ = s[0, 0] > s[0, 1] and s[1, 1] > s[1, 0]
+                text, audio, group = text + f_, audio + g_, group + (f_ and g_)
+            items = len(rows) - 1
+            out.append({"text": text / items, "audio": audio / items, "group": group / items, "items": items})
+        return out
     raise ValueError("unknown kind " + kind)
 
 

@@ -1,6 +1,6 @@
 // The seed methods on their own benchmarks, against local stand-ins: RELATE's
 // ratings CSV and Baton's label files in their published layouts served over
-// HTTP, clips in the folders their rows name, and a scripted judge run as the
+// HTTP, CompA's lists as its archives hold them, clips in the folders their rows name, and a scripted judge run as the
 // model under test. The averaged ratings, the correlations, ROC-AUC and both
 // pair rules are computed again by Python's csv and json modules, SciPy,
 // scikit-learn and a construction of their own (tests/differential/reference_tools.py).
@@ -78,6 +78,28 @@ std::string baton_lines(int events, const std::filesystem::path& audio_dir) {
   return lines;
 }
 
+// CompA's lists as its archives hold them: CompA-order's with triplet columns ("-" where none), and
+// CompA-attribute's header naming pair_file and reversed_pair_file twice, the second pair naming the
+// clips. Two clips an item, written into the archive's files folder.
+std::string compa_csv(bool attribute, const std::filesystem::path& files) {
+  std::string csv = attribute ? "pair_caption,reversed_pair_caption,pair_file,reversed_pair_file,pair_file,reversed_pair_file\n"
+                              : "pair_caption,reversed_pair_caption,pair_file,reversed_pair_file,triplet_caption,triplet_file\n";
+  std::filesystem::create_directories(files);
+  for (int item = 0; item < 5; ++item) {
+    std::string clip[2];
+    for (int k = 0; k < 2; ++k) {
+      clip[k] = fmt::format("{}_{}_{}.wav", attribute ? "attr" : "order", item, k);
+      std::vector<float> tone(3000);
+      for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.1f * std::sin(0.002f * float(i * std::size_t(item * 2 + k + 1)));
+      aeval::write_wav(files / clip[k], aeval::Audio{tone, 16000, 1});
+    }
+    const std::string a = fmt::format("\"A dog barks, then bell {} rings\"", item), b = fmt::format("\"Bell {} rings, then a dog barks\"", item);
+    csv += attribute ? fmt::format("{},{},orig_{}.wav,orig_{}_r.wav,{},{}\n", a, b, item, item, clip[0], clip[1])
+                     : fmt::format("{},{},{},{},-,-\n", a, b, clip[0], clip[1]);
+  }
+  return csv;
+}
+
 // Runs Python's reference for one request kind and returns its first answer.
 json python_reference(const TempDir& dir, const std::string& kind, const json& request) {
   write_bytes(dir / "request.json", json{{"kind", kind}, {"cases", {request}}}.dump());
@@ -123,6 +145,12 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   FileServer two_events("/data/HA/2label_HA.json", baton[0]), three_events("/data/HA/3label_HA.json", baton[1]);
   std::string sets = fmt::format("--set relate-test.url={} --set relate-test.sha256={} --set relate-test.audio_dir={}",
                                  ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv), (dir / "RELATE_wave").string());
+  for (const char* compa : {"compa-order", "compa-attribute"}) {
+    const bool attribute = std::string(compa) == "compa-attribute";
+    write_bytes(dir / fmt::format("{}.csv", compa), compa_csv(attribute, dir / compa / "files"));
+    sets += fmt::format(" --set {0}-items.path={1} --set {0}-items.audio_dir={2}", compa, (dir / fmt::format("{}.csv", compa)).string(),
+                        (dir / compa / "files").string());
+  }
   for (int events : {2, 3})
     sets += fmt::format(" --set baton-{0}label.url={1} --set baton-{0}label.sha256={2} --set baton-{0}label.audio_dir={3}",
                         events, (events == 2 ? two_events : three_events).url(fmt::format("/data/HA/{}label_HA.json", events)),
@@ -169,6 +197,21 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
     EXPECT_DOUBLE_EQ(p2["value"].get<double>(), expected["pairwise_accuracy"].get<double>()) << events;
   }
 
+  // CompA: every clip with every caption, put together per item as its evaluation script does.
+  for (const char* compa : {"compa-order", "compa-attribute"}) {
+    const auto run = aeval::testing::read_only_run(dir / "out" / compa);
+    ASSERT_EQ(run.by_id.size(), 20u) << compa;
+    json judged = json::object();
+    for (const auto& [id, record] : run.by_id) judged[id] = record["scores"]["answer-aqascore"]["value"];
+    const json expected =
+        python_reference(dir, "compa", {{"csv", (dir / fmt::format("{}.csv", compa)).string()}, {"scores", judged}});
+    for (const char* which : {"text", "audio", "group"})
+      EXPECT_DOUBLE_EQ(run.summary["metrics"][fmt::format("answer-aqascore-compa-{}", which)]["value"].get<double>(),
+                       expected[which].get<double>())
+          << compa << " " << which;
+    EXPECT_EQ(run.summary["metrics"]["answer-aqascore-compa-group"]["items"], 5);
+  }
+
   // The leaderboard holds each number against the paper's: this judge is no Qwen2.5-Omni-7B.
   const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(report.status, 0) << report.output;
@@ -180,18 +223,19 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   const auto suite = run_aeval(
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
-  const std::string header = "| model | baton-2-events | baton-3-events | baton-pair-2-events | baton-pair-3-events | relate | relate-pair |";
+  const std::string header = "| model | baton-2-events | baton-3-events | baton-pair-2-events | baton-pair-3-events | "
+                             "compa-attribute | compa-order | relate | relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
   const auto row_at = suite.output.find("| qwen2.5-omni-judge | ", suite.output.find(header));
   ASSERT_NE(row_at, std::string::npos) << suite.output;
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 7u) << suite.output;
+  ASSERT_GE(cells.size(), 9u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[5], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[6].substr(0, cells[6].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[7], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[8].substr(0, cells[8].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;

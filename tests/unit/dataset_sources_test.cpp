@@ -384,6 +384,31 @@ TEST(RatedClips, AMissingColumnARatingThatIsNoNumberAndAnEmptySplitAreErrors) {
   EXPECT_EQ(d.samples[0].fields["system"], "a");
 }
 
+// CompA's layout: four samples an item, and an item short of a caption or a column that is not there are errors.
+TEST(CaptionPairs, EachClipWithEachCaptionAndErrorsNamingTheItemOrTheColumns) {
+  TempDir dir;
+  const std::string header = "pair_caption,reversed_pair_caption,pair_file,reversed_pair_file\n";
+  write_bytes(dir / "good.csv", header + "\"A dog barks, then a bell rings\",A bell rings then a dog barks,1.wav,2.wav\n");
+  write_bytes(dir / "short.csv", header + "a,b,1.wav,2.wav\nc,,3.wav,4.wav\n");
+  const auto entry = [&](const char* file, const char* extra = "") {
+    return fmt::format("c:\n  class: caption_pairs\n  args:\n    path: ../../{}\n    audio_dir: ../../clips\n{}", file, extra);
+  };
+  const Dataset d = load(dir, entry("good.csv"), "c");
+  ASSERT_EQ(d.samples.size(), 4u);
+  EXPECT_EQ(d.samples[1].id, "1:clip1-caption2");
+  EXPECT_EQ(d.samples[1].reference, "A bell rings then a dog barks");
+  EXPECT_EQ(d.samples[1].audio.filename(), "1.wav");
+  EXPECT_EQ(d.samples[2].reference, "A dog barks, then a bell rings");
+  EXPECT_EQ(d.samples[2].audio.filename(), "2.wav");
+  EXPECT_EQ(d.samples[2].fields["clip"], 2);
+  const std::string short_item = data_error([&] { load(dir, entry("short.csv"), "c"); });
+  EXPECT_NE(short_item.find("short.csv: item 2 has no reversed_pair_caption"), std::string::npos) << short_item;
+  const std::string column = data_error([&] { load(dir, entry("good.csv", "    clip_columns: [a, b]\n"), "c"); });
+  EXPECT_NE(column.find("good.csv: no column 'a'; its columns are: pair_caption, reversed_pair_caption, pair_file"),
+            std::string::npos)
+      << column;
+}
+
 TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
   AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;
