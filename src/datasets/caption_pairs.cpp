@@ -73,8 +73,9 @@ const DatasetClasses::Registration kCaptionPairsClass{
       const auto captions = args.strings("caption_columns"), clips = args.strings("clip_columns");
       if (captions.size() != 2 || clips.size() != 2) args.fail("caption_columns and clip_columns name two columns each");
       Dataset d;
-      const fs::path audio_dir = audio_dir_arg(args, d.audio_dir_missing);
+      fs::path audio_dir = audio_dir_arg(args, d.audio_dir_missing);
       const SourceLocation source = locate_source(args);
+      if (audio_dir.empty()) audio_dir = source.path.parent_path();
       d.name = args.entry().name;
       d.samples = read_caption_pairs(source.path, captions, clips, audio_dir);
       d.description = source.description;

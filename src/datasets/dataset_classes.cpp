@@ -72,7 +72,7 @@ const DatasetClasses::Registration kJsonlClass{
       fields.audio_dir = audio_dir_arg(args, missing);
       const SourceLocation source = locate_source(args);
       Dataset d = from_manifest(args.entry().name, source.path, fields);
-      if (!args.text("url").empty()) d.audio_dir_missing = missing;
+      d.audio_dir_missing = missing;
       if (!args.text("url").empty()) d.description.update(source.description);
       return d;
     }};

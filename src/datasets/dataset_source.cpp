@@ -54,6 +54,7 @@ fs::path downloaded_file(const std::string& entry, const std::string& url, const
 
 fs::path audio_dir_arg(const Args& args, std::string& missing) {
   if (args.given("audio_dir")) return args.path("audio_dir");
+  if (args.text("url").empty()) return {};
   missing = fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
                         args.text("homepage").empty() ? "see its publisher" : args.text("homepage"));
   return {};

@@ -1,8 +1,9 @@
 // The `rated_clips` dataset class: a CSV of listening-test ratings, one row per
 // listener and clip (RELATE's scores/REL.csv), read as one sample per clip and
 // text whose rating is the mean of its listeners' (as AQAScore evaluates
-// RELATE). DuckDB's CSV reader groups and averages; rows keep the order in
-// which each clip first appears.
+// RELATE); a list already averaged per clip (PAM's scores.csv, its clips in a
+// folder per system) is the case of one row each. DuckDB's CSV reader groups
+// and averages; rows keep the order in which each clip first appears.
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
@@ -21,6 +22,8 @@ using datasets::TableRow;
 
 struct RatedClipsConfig {
   std::string audio_column = "wavname";
+  std::string folder_column;  // PAM: the clip is FOLDER/NAME, the folder named by this column (the system)
+  std::string audio_suffix;   // PAM: appended to the name (".wav")
   std::string text_column = "text";
   std::string rating_column = "score";
   std::string split_column = "in RELATE dataset";
@@ -41,7 +44,13 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
   require_column(table, config.audio_column, "audio_column", file);
   require_column(table, config.text_column, "text_column", file);
   require_column(table, config.rating_column, "rating_column", file);
-  const std::string audio = TableReader::quoted(config.audio_column), text = TableReader::quoted(config.text_column);
+  std::string audio = TableReader::quoted(config.audio_column);
+  if (!config.folder_column.empty()) {
+    require_column(table, config.folder_column, "folder_column", file);
+    audio = fmt::format("{} || '/' || {}", TableReader::quoted(config.folder_column), audio);
+  }
+  if (!config.audio_suffix.empty()) audio = fmt::format("{} || {}", audio, TableReader::literal(config.audio_suffix));
+  const std::string text = TableReader::quoted(config.text_column);
   std::string where;
   if (!config.split_column.empty()) {
     require_column(table, config.split_column, "split_column", file);
@@ -85,11 +94,13 @@ const DatasetClasses::Registration kRatedClipsClass{
        auto args = source_args("the ratings CSV");
        args.insert(args.end(),
                    {arg::text("audio_column", kDefaults.audio_column, "column with the clip's path in the audio folder"),
+                    arg::text("folder_column", "", "column naming the clip's folder, when the path is FOLDER/NAME (PAM)"),
+                    arg::text("audio_suffix", "", "appended to each clip's name (PAM: .wav)"),
                     arg::text("text_column", kDefaults.text_column, "column with the text rated against the clip"),
                     arg::text("rating_column", kDefaults.rating_column, "column with one listener's rating"),
                     arg::text("split_column", kDefaults.split_column, "column naming each row's split (\"\": none)"),
                     arg::text("split", kDefaults.split, "the split read"),
-                    arg::path("audio_dir", "", "the folder the clip paths are in (the unpacked audio archive)")});
+                    arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)")});
        return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
@@ -97,7 +108,10 @@ const DatasetClasses::Registration kRatedClipsClass{
       RatedClipsConfig config;
       config.audio_dir = audio_dir_arg(args, d.audio_dir_missing);
       const SourceLocation source = locate_source(args);
+      if (config.audio_dir.empty()) config.audio_dir = source.path.parent_path();
       config.audio_column = args.text("audio_column");
+      config.folder_column = args.text("folder_column");
+      config.audio_suffix = args.text("audio_suffix");
       config.text_column = args.text("text_column");
       config.rating_column = args.text("rating_column");
       config.split_column = args.text("split_column");

@@ -120,6 +120,17 @@ def answer(kind, cases):
                      "label": r["feedback"]} for i, r in enumerate(lines)]
             out.append(answer("meta_evaluation", [{"rows": rows, "min_difference": 0}])[0])
         return out
+    if kind == "pam_csv":
+        # PAM's scores.csv with the csv module: a row per clip (Model/File Name.wav), REL its rating.
+        import csv
+        out = []
+        for c in cases:
+            with open(c["csv"], newline="") as f:
+                rows = list(csv.DictReader(f))
+            meta = [{"system": c["scores"]["%s/%s.wav|%s" % (r["Model"], r["File Name"], r["Text"])],
+                     "human": float(r["REL"]), "group": r["Text"], "label": i % 2} for i, r in enumerate(rows)]
+            out.append(answer("meta_evaluation", [{"rows": meta, "min_difference": 2}])[0])
+        return out
     if kind == "compa":
         # CompA's benchmark_eval.py on similarities s(caption, clip): f (text), g (audio), h (group) per item.
         import csv

@@ -1,6 +1,6 @@
 // The seed methods on their own benchmarks, against local stand-ins: RELATE's
 // ratings CSV and Baton's label files in their published layouts served over
-// HTTP, CompA's lists as its archives hold them, clips in the folders their rows name, and a scripted judge run as the
+// HTTP, PAM's and CompA's lists as their archives hold them, clips in the folders their rows name, and a scripted judge run as the
 // model under test. The averaged ratings, the correlations, ROC-AUC and both
 // pair rules are computed again by Python's csv and json modules, SciPy,
 // scikit-learn and a construction of their own (tests/differential/reference_tools.py).
@@ -100,6 +100,24 @@ std::string compa_csv(bool attribute, const std::filesystem::path& files) {
   return csv;
 }
 
+// PAM's human_eval/audio as its archive holds it: scores.csv (a row per clip, means of its raters) and
+// a folder per system named by the Model column.
+std::string pam_csv(const std::filesystem::path& folder) {
+  std::string csv = "Text,Model,File Name,OVL,REL\n";
+  const std::vector<std::string> systems = {"real", "audiogen_m", "audioldm_l"};
+  for (int prompt = 0; prompt < 3; ++prompt)
+    for (std::size_t s = 0; s < systems.size(); ++s) {
+      const std::string name = fmt::format("{}_audio_index_{:03d}", s == 0 ? "real" : "generated", prompt);
+      std::vector<float> tone(3000);
+      for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.1f * std::sin(0.004f * float(i * (std::size_t(prompt) * 3 + s + 1)));
+      std::filesystem::create_directories(folder / systems[s]);
+      aeval::write_wav(folder / systems[s] / (name + ".wav"), aeval::Audio{tone, 16000, 1});
+      csv += fmt::format("\"Birds chirp, wind {}\",{},{},{:.1f},{:.1f}\n", prompt, systems[s], name,
+                         3.0 + 0.1 * double(s), 1.0 + 0.4 * double((prompt * 5 + int(s) * 3) % 11));
+    }
+  return csv;
+}
+
 // Runs Python's reference for one request kind and returns its first answer.
 json python_reference(const TempDir& dir, const std::string& kind, const json& request) {
   write_bytes(dir / "request.json", json{{"kind", kind}, {"cases", {request}}}.dump());
@@ -111,7 +129,7 @@ json python_reference(const TempDir& dir, const std::string& kind, const json& r
   return json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
 }
 
-TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
+TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDoes) {
   AEVAL_REQUIRE(std::system("/usr/bin/python3 -c 'import scipy, sklearn' >/dev/null 2>&1") == 0,
                 "python3-scipy and python3-sklearn");
   TempDir dir;
@@ -145,6 +163,8 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
   FileServer two_events("/data/HA/2label_HA.json", baton[0]), three_events("/data/HA/3label_HA.json", baton[1]);
   std::string sets = fmt::format("--set relate-test.url={} --set relate-test.sha256={} --set relate-test.audio_dir={}",
                                  ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv), (dir / "RELATE_wave").string());
+  write_bytes(dir / "human_eval" / "audio" / "scores.csv", pam_csv(dir / "human_eval" / "audio"));
+  sets += fmt::format(" --set pam-sounds.path={}", (dir / "human_eval" / "audio" / "scores.csv").string());
   for (const char* compa : {"compa-order", "compa-attribute"}) {
     const bool attribute = std::string(compa) == "compa-attribute";
     write_bytes(dir / fmt::format("{}.csv", compa), compa_csv(attribute, dir / compa / "files"));
@@ -197,6 +217,18 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
     EXPECT_DOUBLE_EQ(p2["value"].get<double>(), expected["pairwise_accuracy"].get<double>()) << events;
   }
 
+  // PAM: a row per clip already, REL against p(yes), the clips found in their systems' folders.
+  const auto pam = aeval::testing::read_only_run(dir / "out" / "pam");
+  ASSERT_EQ(pam.by_id.size(), 9u);
+  json pam_scores = json::object();
+  for (const auto& [id, record] : pam.by_id) pam_scores[id] = record["scores"]["answer-aqascore"]["value"];
+  const json pam_expected =
+      python_reference(dir, "pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", pam_scores}});
+  for (const auto& [metric, key] : {std::pair{"lcc", "pearson"}, {"srcc", "spearman"}, {"ktau", "kendall"}})
+    EXPECT_NEAR(pam.summary["metrics"][fmt::format("answer-aqascore-{}", metric)]["value"].get<double>(),
+                pam_expected[key].get<double>(), 1e-12)
+        << metric;
+
   // CompA: every clip with every caption, put together per item as its evaluation script does.
   for (const char* compa : {"compa-order", "compa-attribute"}) {
     const auto run = aeval::testing::read_only_run(dir / "out" / compa);
@@ -224,18 +256,18 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateAndBatonAsTheirPaperDoes) {
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
   const std::string header = "| model | baton-2-events | baton-3-events | baton-pair-2-events | baton-pair-3-events | "
-                             "compa-attribute | compa-order | relate | relate-pair |";
+                             "compa-attribute | compa-order | pam | relate | relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
   const auto row_at = suite.output.find("| qwen2.5-omni-judge | ", suite.output.find(header));
   ASSERT_NE(row_at, std::string::npos) << suite.output;
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 9u) << suite.output;
+  ASSERT_GE(cells.size(), 10u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[7], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[8].substr(0, cells[8].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[8], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[9].substr(0, cells[9].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
