@@ -6,6 +6,8 @@
 // and averages; rows keep the order in which each clip first appears.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
@@ -28,6 +30,7 @@ struct RatedClipsConfig {
   std::string rating_column = "score";
   std::string split_column = "in RELATE dataset";
   std::string split = "test";
+  std::vector<std::string> systems;  // keep only these systems' clips (none: all)
   std::filesystem::path audio_dir;
 };
 
@@ -68,13 +71,16 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
       throw Error(ErrorCategory::data, fmt::format("{}: a row without audio, text or rating", file.string()));
     // RELATE names clips from the archive's root ("/tango2/test/1.wav"): the first folder is the system.
     const fs::path name = fs::path(*row[0]).relative_path();
+    const std::string system = name.begin() == name.end() ? "" : name.begin()->string();
+    if (!config.systems.empty() && std::find(config.systems.begin(), config.systems.end(), system) == config.systems.end())
+      return;
     Sample sample;
     sample.id = fmt::format("{}|{}", name.string(), *row[1]);
     sample.audio = audio_dir / name;
     sample.reference = *row[1];
     sample.fields = {{"human_score", std::stod(*row[2])},
                      {"ratings", std::stoi(*row[3])},
-                     {"system", name.begin() == name.end() ? "" : name.begin()->string()}};
+                     {"system", system}};
     samples.push_back(std::move(sample));
   });
   if (samples.empty())
@@ -100,6 +106,7 @@ const DatasetClasses::Registration kRatedClipsClass{
                     arg::text("rating_column", kDefaults.rating_column, "column with one listener's rating"),
                     arg::text("split_column", kDefaults.split_column, "column naming each row's split (\"\": none)"),
                     arg::text("split", kDefaults.split, "the split read"),
+                    arg::texts("systems", {}, "keep only these systems' clips, the first folder of their paths (none: all)"),
                     arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)")});
        return with_catalog_args(std::move(args));
      }()},
@@ -116,6 +123,7 @@ const DatasetClasses::Registration kRatedClipsClass{
       config.rating_column = args.text("rating_column");
       config.split_column = args.text("split_column");
       config.split = args.text("split");
+      config.systems = args.strings("systems");
       d.name = args.entry().name;
       d.samples = read_rated_clips(source.path, config);
       d.description = source.description;

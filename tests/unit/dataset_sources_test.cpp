@@ -382,6 +382,12 @@ TEST(RatedClips, AMissingColumnARatingThatIsNoNumberAndAnEmptySplitAreErrors) {
   EXPECT_EQ(fs::weakly_canonical(d.samples[0].audio), fs::weakly_canonical(dir / "audio" / "a/test/1.wav"));
   EXPECT_DOUBLE_EQ(d.samples[0].fields["human_score"].get<double>(), 5.5);
   EXPECT_EQ(d.samples[0].fields["system"], "a");
+  // RELATE-Pair's other reading, generated clips alone: a system list keeps only theirs.
+  write_bytes(dir / "two.csv", header + "/a/test/1.wav,x,7,test\n/b/test/1.wav,x,2,test\n");
+  EXPECT_EQ(load(dir, entry("two.csv"), "r").samples.size(), 2u);
+  const Dataset b = load(dir, entry("two.csv") + "    systems: [b]\n", "r");
+  ASSERT_EQ(b.samples.size(), 1u);
+  EXPECT_EQ(b.samples[0].fields["system"], "b");
 }
 
 // CompA's layout: four samples an item, and an item short of a caption or a column that is not there are errors.
