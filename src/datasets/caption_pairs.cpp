@@ -19,21 +19,17 @@ namespace fs = std::filesystem;
 using datasets::TableReader;
 using datasets::TableRow;
 
-// A column by name. A name the header repeats is read by DuckDB as NAME_1 the second time (CompA-attribute's
-// header names pair_file twice; pandas calls the second one pair_file.1).
-std::string column_expression(const TableReader& table, const std::string& name, const fs::path& file) {
-  if (table.column(name)) return TableReader::quoted(name);
-  std::string names;
-  for (const auto& c : table.columns()) names += (names.empty() ? "" : ", ") + c.name;
-  throw Error(ErrorCategory::data, fmt::format("{}: no column '{}'; its columns are: {}", file.string(), name, names));
-}
-
 std::vector<Sample> read_caption_pairs(const fs::path& file, const std::vector<std::string>& captions,
                                        const std::vector<std::string>& clips, const fs::path& audio_dir) {
   const TableReader table = TableReader::csv(file);
   std::vector<std::string> expressions;
+  // A name the header repeats is DuckDB's NAME_1 the second time (CompA-attribute's header names pair_file
+  // twice; pandas calls the second one pair_file.1).
   for (const auto* names : {&clips, &captions})
-    for (const auto& name : *names) expressions.push_back(column_expression(table, name, file));
+    for (const auto& name : *names) {
+      table.column_index(name);  // there, or an error listing those that are
+      expressions.push_back(TableReader::quoted(name));
+    }
   std::vector<Sample> samples;
   std::size_t item = 0;
   table.scan(expressions, [&](TableRow& row) {
@@ -73,9 +69,8 @@ const DatasetClasses::Registration kCaptionPairsClass{
       const auto captions = args.strings("caption_columns"), clips = args.strings("clip_columns");
       if (captions.size() != 2 || clips.size() != 2) args.fail("caption_columns and clip_columns name two columns each");
       Dataset d;
-      fs::path audio_dir = audio_dir_arg(args, d.audio_dir_missing);
       const SourceLocation source = locate_source(args);
-      if (audio_dir.empty()) audio_dir = source.path.parent_path();
+      const fs::path audio_dir = audio_dir_arg(args, source.path.parent_path(), d.audio_dir_missing);
       d.name = args.entry().name;
       d.samples = read_caption_pairs(source.path, captions, clips, audio_dir);
       d.description = source.description;

@@ -68,9 +68,9 @@ const DatasetClasses::Registration kJsonlClass{
       fields.audio = args.text("audio_field");
       fields.text = args.text("text_field");
       // A downloaded list's audio is never beside it in the cache: its folder must be given.
-      std::string missing;
-      fields.audio_dir = audio_dir_arg(args, missing);
       const SourceLocation source = locate_source(args);
+      std::string missing;
+      fields.audio_dir = audio_dir_arg(args, {}, missing);  // not given: the manifest's own folder
       Dataset d = from_manifest(args.entry().name, source.path, fields);
       d.audio_dir_missing = missing;
       if (!args.text("url").empty()) d.description.update(source.description);

@@ -52,12 +52,12 @@ fs::path downloaded_file(const std::string& entry, const std::string& url, const
   return source_cache_dir(entry) / "download" / sha256.substr(0, 16) / file_name_of(url);
 }
 
-fs::path audio_dir_arg(const Args& args, std::string& missing) {
+fs::path audio_dir_arg(const Args& args, const fs::path& beside, std::string& missing) {
   if (args.given("audio_dir")) return args.path("audio_dir");
-  if (args.text("url").empty()) return {};
-  missing = fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
-                        args.text("homepage").empty() ? "see its publisher" : args.text("homepage"));
-  return {};
+  if (!args.text("url").empty())
+    missing = fmt::format("give the folder of its audio: --set {}.audio_dir=DIR ({})", args.entry().name,
+                          args.text("homepage").empty() ? "see its publisher" : args.text("homepage"));
+  return beside;
 }
 
 SourceLocation locate_source(const Args& args) {

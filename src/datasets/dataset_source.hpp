@@ -27,10 +27,10 @@ std::filesystem::path source_cache_dir(const std::string& entry);
 std::filesystem::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256);
 
 // The entry's `audio_dir`, where its audio is when it is not beside its list (a
-// list downloaded from one place, audio published in another). Empty when not
-// given: the audio is beside a local list; for a downloaded one `missing` then
-// says how to give it (Dataset::audio_dir_missing).
-std::filesystem::path audio_dir_arg(const Args& args, std::string& missing);
+// list downloaded from one place, audio published in another); `beside` (the
+// list's folder, or empty for the class's own rule) when not given. For a
+// downloaded list `missing` then says how to give it (Dataset::audio_dir_missing).
+std::filesystem::path audio_dir_arg(const Args& args, const std::filesystem::path& beside, std::string& missing);
 
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.

@@ -34,29 +34,22 @@ struct RatedClipsConfig {
   std::filesystem::path audio_dir;
 };
 
-void require_column(const TableReader& table, const std::string& name, const char* argument, const fs::path& file) {
-  if (table.column(name)) return;
-  std::string names;
-  for (const auto& c : table.columns()) names += (names.empty() ? "" : ", ") + c.name;
-  throw Error(ErrorCategory::data,
-              fmt::format("{}: no column '{}' ({}); its columns are: {}", file.string(), name, argument, names));
-}
-
 std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfig& config) {
   const TableReader table = TableReader::csv(file);
-  require_column(table, config.audio_column, "audio_column", file);
-  require_column(table, config.text_column, "text_column", file);
-  require_column(table, config.rating_column, "rating_column", file);
+  // Each named column must be there (the error lists those that are).
+  table.column_index(config.audio_column, "audio_column");
+  table.column_index(config.text_column, "text_column");
+  table.column_index(config.rating_column, "rating_column");
   std::string audio = TableReader::quoted(config.audio_column);
   if (!config.folder_column.empty()) {
-    require_column(table, config.folder_column, "folder_column", file);
+    table.column_index(config.folder_column, "folder_column");
     audio = fmt::format("{} || '/' || {}", TableReader::quoted(config.folder_column), audio);
   }
   if (!config.audio_suffix.empty()) audio = fmt::format("{} || {}", audio, TableReader::literal(config.audio_suffix));
   const std::string text = TableReader::quoted(config.text_column);
   std::string where;
   if (!config.split_column.empty()) {
-    require_column(table, config.split_column, "split_column", file);
+    table.column_index(config.split_column, "split_column");
     where = fmt::format("WHERE {} = {}", TableReader::quoted(config.split_column), TableReader::literal(config.split));
   }
   // A rating that is not a number stops the read (TRY_CAST would hide it).
@@ -113,9 +106,8 @@ const DatasetClasses::Registration kRatedClipsClass{
     [](const Args& args) {
       Dataset d;
       RatedClipsConfig config;
-      config.audio_dir = audio_dir_arg(args, d.audio_dir_missing);
       const SourceLocation source = locate_source(args);
-      if (config.audio_dir.empty()) config.audio_dir = source.path.parent_path();
+      config.audio_dir = audio_dir_arg(args, source.path.parent_path(), d.audio_dir_missing);
       config.audio_column = args.text("audio_column");
       config.folder_column = args.text("folder_column");
       config.audio_suffix = args.text("audio_suffix");

@@ -42,26 +42,14 @@ char delimiter_of(const fs::path& file, const std::string& written, const Args& 
   args.fail(file.string() + " ends in neither .tsv nor .csv; give the delimiter");
 }
 
-// A column the entry names, which must exist; the error lists those that do.
-std::size_t column_index(const TableReader& table, const std::string& name, const char* argument,
-                         const fs::path& file) {
-  const auto& columns = table.columns();
-  for (std::size_t i = 0; i < columns.size(); ++i)
-    if (columns[i].name == name) return i;
-  std::vector<std::string> names;
-  for (const auto& c : columns) names.push_back(c.name);
-  throw Error(ErrorCategory::data, fmt::format("{}: no column '{}' ({}); its columns are: {}", file.string(), name,
-                                               argument, fmt::join(names, ", ")));
-}
-
 std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const TableConfig& config) {
   const TableReader table = TableReader::delimited(file, delimiter, config.columns);
-  const std::size_t audio = column_index(table, config.audio_column, "audio_column", file);
+  const std::size_t audio = table.column_index(config.audio_column, "audio_column");
   const std::optional<std::size_t> id =
-      config.id_column.empty() ? std::nullopt : std::optional(column_index(table, config.id_column, "id_column", file));
+      config.id_column.empty() ? std::nullopt : std::optional(table.column_index(config.id_column, "id_column"));
   const std::optional<std::size_t> text =
       config.text_column.empty() ? std::nullopt
-                                 : std::optional(column_index(table, config.text_column, "text_column", file));
+                                 : std::optional(table.column_index(config.text_column, "text_column"));
   const fs::path audio_dir = file.parent_path() / config.audio_dir;  // an absolute audio_dir replaces the folder
   const auto resolve = [&](const std::string& name) {
     const fs::path p = name;

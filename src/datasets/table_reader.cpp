@@ -105,6 +105,15 @@ const TableColumn* TableReader::column(const std::string& name) const {
   return nullptr;
 }
 
+std::size_t TableReader::column_index(const std::string& name, const std::string& argument) const {
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    if (columns_[i].name == name) return i;
+  std::string names;
+  for (const auto& c : columns_) names += (names.empty() ? "" : ", ") + c.name;
+  throw Error(ErrorCategory::data, fmt::format("{}: no column '{}'{}; its columns are: {}", files_.front().string(), name,
+                                               argument.empty() ? "" : " (" + argument + ")", names));
+}
+
 std::uint64_t TableReader::row_count() const {
   std::uint64_t count = 0;
   query("SELECT CAST(count(*) AS VARCHAR) FROM " + source(),

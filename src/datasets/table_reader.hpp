@@ -43,6 +43,9 @@ class TableReader {
 
   const std::vector<TableColumn>& columns() const { return columns_; }
   const TableColumn* column(const std::string& name) const;
+  // The position of a column an entry names (`argument`: the entry's argument that names it); a name
+  // that is not there is an error (data) naming the file and listing the columns that are.
+  std::size_t column_index(const std::string& name, const std::string& argument = "") const;
   std::uint64_t row_count() const;
 
   // Streams every row in file order. `expressions` are SQL expressions over

@@ -64,6 +64,12 @@ Sample context_for(const Sample& s, const std::filesystem::path& audio, const st
 
 // ---------------------------------------------------------------- AQAScore
 
+// One AQAScore as a sample's score: p(yes) and the two log-probabilities it came from.
+json aqascore_json(const metrics::YesNoProbability& r) {
+  return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
+          {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+}
+
 class AqaScore final : public Evaluator {
  public:
   enum class Mode { single, pair_audio, pair_text, compa };
@@ -80,9 +86,7 @@ class AqaScore final : public Evaluator {
     const auto field = [&](const char* name) { return JudgeInput::field(s.sample, name, this->name); };
     switch (mode_) {
       case Mode::single: {
-        const auto r = p(input_.audio_of(s, name), input_.text_of(s, name));
-        return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
-                {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+        return aqascore_json(p(input_.audio_of(s, name), input_.text_of(s, name)));
       }
       case Mode::pair_audio: {
         const std::string text = input_.text_of(s, name);
@@ -161,9 +165,7 @@ class AnswerAqaScore final : public Evaluator {
       throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the model's log-probabilities (an openai_chat "
                                                    "entry with logprobs: true and top_logprobs of 20)",
                                                    s.sample.id, name));
-    const auto r = metrics::yes_no_probability(s.logprobs);
-    return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
-            {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+    return aqascore_json(metrics::yes_no_probability(s.logprobs));
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {

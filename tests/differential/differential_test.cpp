@@ -16,6 +16,7 @@
 #include "datasets/manifest.hpp"
 #include "aeval/text/porter_stemmer.hpp"
 #include "aeval/text/unicode.hpp"
+#include "support/python_references.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
 #include "support/require.hpp"
@@ -25,19 +26,8 @@ namespace {
 using nlohmann::json;
 using Tokens = std::vector<std::string>;
 
-bool reference_tools_available() {
-  return std::system("/usr/bin/python3 -c 'import nltk, scipy, sklearn' >/dev/null 2>&1") == 0;
-}
-
-json run_reference(const std::string& kind, const json& cases) {
-  aeval::testing::TempDir dir;
-  aeval::testing::write_bytes(dir / "request.json", json{{"kind", kind}, {"cases", cases}}.dump());
-  const std::string command = std::string("/usr/bin/python3 ") + AEVAL_SOURCE_DIR +
-                              "/tests/differential/reference_tools.py " + (dir / "request.json").string() + " " +
-                              (dir / "answer.json").string();
-  EXPECT_EQ(std::system(command.c_str()), 0) << command;
-  return json::parse(aeval::testing::read_bytes(dir / "answer.json"));
-}
+using aeval::testing::python_references;
+using aeval::testing::python_references_available;
 
 // Real sentences: the Asterisk prompt transcripts Debian ships (when installed).
 std::vector<Tokens> real_sentences() {
@@ -87,7 +77,7 @@ std::vector<Tokens> sentences() {
 }
 
 TEST(Differential, NltkBleuMatchesNltk) {
-  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
+  AEVAL_REQUIRE(python_references_available(), "python3-nltk, python3-scipy or python3-sklearn");
   const auto all = sentences();
   json cases = json::array();
   std::vector<std::pair<std::vector<Tokens>, Tokens>> inputs;
@@ -97,7 +87,7 @@ TEST(Differential, NltkBleuMatchesNltk) {
       cases.push_back({{"refs", inputs.back().first}, {"hyp", inputs.back().second},
                        {"weights", {0.25, 0.25, 0.25, 0.25}}, {"method1", method1}});
   }
-  const json expected = run_reference("nltk_bleu", cases);
+  const json expected = python_references("nltk_bleu", cases);
   for (std::size_t k = 0; k < cases.size(); ++k) {
     aeval::metrics::NltkBleuOptions o;
     o.smoothing = cases[k]["method1"] ? aeval::metrics::NltkSmoothing::method1 : aeval::metrics::NltkSmoothing::method0;
@@ -107,12 +97,12 @@ TEST(Differential, NltkBleuMatchesNltk) {
 }
 
 TEST(Differential, MeteorMatchesNltk) {
-  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
+  AEVAL_REQUIRE(python_references_available(), "python3-nltk, python3-scipy or python3-sklearn");
   AEVAL_REQUIRE(std::filesystem::exists("/usr/share/wordnet/index.noun"), "wordnet-base");
   const auto all = sentences();
   json cases = json::array();
   for (std::size_t i = 0; i + 2 < all.size(); i += 2) cases.push_back({{"refs", json::array({json(all[i + 1])})}, {"hyp", all[i]}});
-  const json expected = run_reference("meteor", cases);
+  const json expected = python_references("meteor", cases);
   const auto& wordnet = aeval::text::default_wordnet();
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const auto refs = cases[k]["refs"].get<std::vector<Tokens>>();
@@ -123,7 +113,7 @@ TEST(Differential, MeteorMatchesNltk) {
 }
 
 TEST(Differential, PorterMatchesNltk) {
-  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
+  AEVAL_REQUIRE(python_references_available(), "python3-nltk, python3-scipy or python3-sklearn");
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> length(1, 12), letter(0, 25);
   json words = json::array();
@@ -134,7 +124,7 @@ TEST(Differential, PorterMatchesNltk) {
   }
   for (const auto& s : sentences())
     for (const auto& w : s) words.push_back(w);
-  const json expected = run_reference("porter", words);
+  const json expected = python_references("porter", words);
   using aeval::text::PorterMode;
   for (std::size_t k = 0; k < words.size(); ++k) {
     const std::string w = words[k];
@@ -145,7 +135,7 @@ TEST(Differential, PorterMatchesNltk) {
 }
 
 TEST(Differential, StatisticsMatchScipyAndSklearn) {
-  AEVAL_REQUIRE(reference_tools_available(), "python3-nltk, python3-scipy or python3-sklearn");
+  AEVAL_REQUIRE(python_references_available(), "python3-nltk, python3-scipy or python3-sklearn");
   std::mt19937 rng(11);
   json cases = json::array();
   for (int i = 0; i < 120; ++i) {
@@ -162,7 +152,7 @@ TEST(Differential, StatisticsMatchScipyAndSklearn) {
     }
     cases.push_back({{"x", x}, {"y", y}, {"labels", labels}});
   }
-  const json expected = run_reference("stats", cases);
+  const json expected = python_references("stats", cases);
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const auto x = cases[k]["x"].get<std::vector<double>>(), y = cases[k]["y"].get<std::vector<double>>();
     const auto& e = expected[k];

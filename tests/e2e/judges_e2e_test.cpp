@@ -19,6 +19,7 @@
 #include "aeval/metrics/correlation.hpp"
 #include "support/judge_replies.hpp"
 #include "support/openai_test_server.hpp"
+#include "support/python_references.hpp"
 #include "support/asterisk.hpp"
 #include "support/require.hpp"
 #include "support/run_aeval.hpp"
@@ -379,8 +380,7 @@ TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
 // per-clip scores (tests/differential/reference_tools.py builds the pairs on its own).
 TEST(JudgesE2E, PairsFeedbackAndCorrelationsAgreeWithScipyAndSklearn) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
-  AEVAL_REQUIRE(std::system("/usr/bin/python3 -c 'import scipy, sklearn' >/dev/null 2>&1") == 0,
-                "python3-scipy and python3-sklearn");
+  AEVAL_REQUIRE(aeval::testing::python_references_available(), "python3-scipy and python3-sklearn");
   // p(yes) follows from what the judge hears and reads: equal requests, equal scores (a tie).
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string heard = all_text(r) + sent_audio(r);
@@ -415,19 +415,13 @@ TEST(JudgesE2E, PairsFeedbackAndCorrelationsAgreeWithScipyAndSklearn) {
   for (const auto& row : rows)
     reference_rows.push_back({{"system", run.by_id.at(row["id"])["scores"]["aqascore"]["value"]}, {"human", row["human_score"]},
                               {"group", row["text"]}, {"label", row["label"]}});
-  json reference[2];
-  for (int k = 0; k < 2; ++k) {  // RELATE-Pair's rule on the ratings, Baton-Pair's on the feedback
-    json rows_k = reference_rows;
-    if (k == 1)
-      for (auto& r : rows_k) r["human"] = r["label"];
-    write_bytes(dir / "request.json",
-                json{{"kind", "meta_evaluation"}, {"cases", {{{"rows", rows_k}, {"min_difference", k == 0 ? 2 : 0}}}}}.dump());
-    ASSERT_EQ(std::system(fmt::format("/usr/bin/python3 {}/tests/differential/reference_tools.py {} {}", AEVAL_SOURCE_DIR,
-                                      (dir / "request.json").string(), (dir / "answer.json").string())
-                              .c_str()),
-              0);
-    reference[k] = json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
-  }
+  // RELATE-Pair's rule on the ratings, Baton-Pair's on the feedback.
+  json feedback_rows = reference_rows;
+  for (auto& r : feedback_rows) r["human"] = r["label"];
+  const json reference = aeval::testing::python_references(
+      "meta_evaluation",
+      json::array({{{"rows", reference_rows}, {"min_difference", 2}}, {{"rows", feedback_rows}, {"min_difference", 0}}}));
+  ASSERT_EQ(reference.size(), 2u);
   const json& m = run.summary["metrics"];
   for (const char* method : {"pearson", "spearman", "kendall"})
     EXPECT_NEAR(m[fmt::format("aqascore-{}", method)]["value"].get<double>(), reference[0][method].get<double>(), 1e-12) << method;

@@ -15,6 +15,7 @@
 #include "aeval/audio_io.hpp"
 #include "support/file_server.hpp"
 #include "support/judge_replies.hpp"
+#include "support/python_references.hpp"
 #include "support/require.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
@@ -118,20 +119,13 @@ std::string pam_csv(const std::filesystem::path& folder) {
   return csv;
 }
 
-// Runs Python's reference for one request kind and returns its first answer.
-json python_reference(const TempDir& dir, const std::string& kind, const json& request) {
-  write_bytes(dir / "request.json", json{{"kind", kind}, {"cases", {request}}}.dump());
-  const int status = std::system(fmt::format("/usr/bin/python3 {}/tests/differential/reference_tools.py {} {}",
-                                             AEVAL_SOURCE_DIR, (dir / "request.json").string(),
-                                             (dir / "answer.json").string())
-                                     .c_str());
-  EXPECT_EQ(status, 0);
-  return json::parse(aeval::testing::read_bytes(dir / "answer.json"))[0];
+// Python's answer to one case of `kind`.
+json python_reference(const std::string& kind, const json& request) {
+  return aeval::testing::python_references(kind, json::array({request})).at(0);
 }
 
 TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDoes) {
-  AEVAL_REQUIRE(std::system("/usr/bin/python3 -c 'import scipy, sklearn' >/dev/null 2>&1") == 0,
-                "python3-scipy and python3-sklearn");
+  AEVAL_REQUIRE(aeval::testing::python_references_available(), "python3-scipy and python3-sklearn");
   TempDir dir;
   const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());  // downloads counted from none
   const std::string csv = relate_csv();
@@ -185,7 +179,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   json scores = json::object();
   for (const auto& [id, record] : relate.by_id) scores[id] = record["scores"]["answer-aqascore"]["value"];
   const json reference =
-      python_reference(dir, "rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", scores}});
+      python_reference("rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", scores}});
   ASSERT_EQ(reference["clips"], 9);
   ASSERT_EQ(relate.by_id.size(), 9u) << "the test split's clips, once each";
   for (const auto& [id, record] : relate.by_id) {
@@ -209,7 +203,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     json judged = json::object();
     for (const auto& [id, record] : auc.by_id) judged[id] = record["scores"]["answer-aqascore"]["value"];
     const json expected = python_reference(
-        dir, "feedback_jsonl", {{"jsonl", (dir / fmt::format("{}label_HA.json", events)).string()}, {"scores", judged}});
+        "feedback_jsonl", {{"jsonl", (dir / fmt::format("{}label_HA.json", events)).string()}, {"scores", judged}});
     EXPECT_NEAR(auc.summary["metrics"]["answer-aqascore-auc"]["value"].get<double>(), expected["roc_auc"].get<double>(), 1e-12);
     const json& p2 = paired.summary["metrics"]["answer-aqascore-feedback-pair-accuracy"];
     EXPECT_EQ(p2["pairs"], expected["pairs"]) << events;
@@ -223,7 +217,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   json pam_scores = json::object();
   for (const auto& [id, record] : pam.by_id) pam_scores[id] = record["scores"]["answer-aqascore"]["value"];
   const json pam_expected =
-      python_reference(dir, "pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", pam_scores}});
+      python_reference("pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", pam_scores}});
   for (const auto& [metric, key] : {std::pair{"lcc", "pearson"}, {"srcc", "spearman"}, {"ktau", "kendall"}})
     EXPECT_NEAR(pam.summary["metrics"][fmt::format("answer-aqascore-{}", metric)]["value"].get<double>(),
                 pam_expected[key].get<double>(), 1e-12)
@@ -236,7 +230,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     json judged = json::object();
     for (const auto& [id, record] : run.by_id) judged[id] = record["scores"]["answer-aqascore"]["value"];
     const json expected =
-        python_reference(dir, "compa", {{"csv", (dir / fmt::format("{}.csv", compa)).string()}, {"scores", judged}});
+        python_reference("compa", {{"csv", (dir / fmt::format("{}.csv", compa)).string()}, {"scores", judged}});
     for (const char* which : {"text", "audio", "group"})
       EXPECT_DOUBLE_EQ(run.summary["metrics"][fmt::format("answer-aqascore-compa-{}", which)]["value"].get<double>(),
                        expected[which].get<double>())
