@@ -372,6 +372,62 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
   return split;
 }
 
+std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& r, const std::string& commit,
+                                                              const std::vector<std::string>& paths) {
+  const HubClient hub(r.token_env);
+  const auto root = hub_cache_dir(r.repo);
+  for (const auto& path : paths)
+    if (!safe_repository_path(path))
+      throw Error(ErrorCategory::data, fmt::format("{}@{}: a row names '{}' as its audio, a path outside the repository",
+                                                   r.repo, commit.substr(0, 12), path.substr(0, 200)));
+  // What the Hub lists for the files the rows name, kept beside the split's file list so a later run
+  // (offline too) needs no listing; listed again when the rows name a file it does not hold.
+  auto manifest = file_list_path(root, commit, r);
+  manifest.replace_extension(".audio.json");
+  std::map<std::string, nlohmann::json> listed;
+  if (std::filesystem::exists(manifest))
+    for (const auto& f : read_file_list(manifest).value("files", nlohmann::json::array())) listed[f.value("path", "")] = f;
+  const bool complete = std::all_of(paths.begin(), paths.end(), [&](const auto& p) { return listed.count(p) > 0; });
+  if (!complete) {
+    if (hub.offline())
+      throw Error(ErrorCategory::network,
+                  fmt::format("offline (HF_HUB_OFFLINE is set) and the audio files {}@{} names are not in the cache "
+                              "({}){}", r.repo, commit.substr(0, 12), root.string(),
+                              r.prefetch_hint.empty() ? "" : ". " + r.prefetch_hint));
+    std::map<std::string, HubFile> in_repository;  // the whole listing: a folder the rows name may not exist
+    for (auto& f : hub.list_files(r.repo, commit, "")) in_repository[f.path] = f;
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& p : std::set<std::string>(paths.begin(), paths.end())) {
+      const auto found = in_repository.find(p);
+      if (found == in_repository.end())
+        throw Error(ErrorCategory::data, fmt::format("{}@{}: a row's audio is '{}', which the repository does not hold",
+                                                     r.repo, commit.substr(0, 12), p.substr(0, 200)));
+      const HubFile& f = found->second;
+      files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}, {"git_blob_id", f.git_blob_id}});
+      listed[f.path] = files.back();
+    }
+    write_file_atomically(manifest, nlohmann::json{{"files", files}}.dump(1) + "\n");
+  }
+  std::vector<RemoteFile> remote;
+  std::vector<std::filesystem::path> local;
+  std::set<std::string> queued;
+  for (const auto& p : paths) {
+    local.push_back(root / "snapshots" / commit / p);
+    if (!queued.insert(p).second) continue;
+    const nlohmann::json& f = listed[p];
+    const auto size = f.value("size", std::uint64_t(0));
+    remote.push_back({hub.file_url(r.repo, commit, p), local.back(), f.value("sha256", ""),
+                      size ? std::optional<std::uint64_t>(size) : std::nullopt, f.value("git_blob_id", "")});
+  }
+  DownloadOptions options;
+  options.headers = hub.headers();
+  options.offline = hub.offline();
+  options.prefetch_hint = r.prefetch_hint;
+  options.denied_hint = hub.access_hint(r.repo);
+  download_files(remote, options);
+  return local;
+}
+
 std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& r) {
   const auto root = hub_cache_dir(r.repo);
   const std::string commit = is_commit(r.revision) ? r.revision : read_text(ref_path(root, r.revision));

@@ -35,6 +35,13 @@ struct HubSplit {
 // and data (no such config or split: names the ones there are).
 HubSplit fetch_hub_split(const HubSplitRequest& request);
 
+// Files of the repository that a split's rows name by path (audio kept apart from the Parquet files, which
+// hold only its path: `datasets`' Audio feature without bytes), relative to the repository's root, fetched
+// at `commit` into the same snapshot and verified against the Hub's listing; local paths in the order given.
+// Throws aeval::Error: data (a path outside the repository or not in it), network.
+std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& request, const std::string& commit,
+                                                              const std::vector<std::string>& paths);
+
 // The cache folder of one repository.
 std::filesystem::path hub_cache_dir(const std::string& repo);
 

@@ -3,6 +3,8 @@
 // DuckDB. Audio stored in the files stays there: each sample names its clip
 // (parquet_clips.hpp) and the decoder reads it when the sample runs.
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -27,6 +29,7 @@ using datasets::TableReader;
 struct HubDatasetConfig {
   datasets::HubSplitRequest split;
   std::string id_column, audio_column = "audio", text_column = "text", filter;
+  std::string sample_per;  // a list column: a sample per element (AnyAudio-Judge Bench's rubric items)
   std::vector<std::string> fields;  // empty: every other column
   std::vector<std::pair<std::string, std::string>> computed;  // field name, DuckDB SQL expression over the columns
   int limit = 0;
@@ -69,6 +72,11 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       config.audio_optional && !table.column(config.audio_column) ? std::string() : config.audio_column;
   const std::string audio_type = audio_column.empty() ? "" : require(audio_column, "audio_column").type;
   const bool audio_struct = audio_type.rfind("STRUCT", 0) == 0;
+  // A struct without bytes holds the audio's path in the repository instead (a layout that keeps the clips apart).
+  const bool audio_by_path = audio_struct && audio_type.find(" path ") != std::string::npos;
+  if (!config.sample_per.empty() && require(config.sample_per, "sample_per").type.find("[]") == std::string::npos)
+    throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not a list (sample_per)", name,
+                                                   config.sample_per, where, table.column(config.sample_per)->type));
   if (!audio_type.empty() && !audio_struct && audio_type != "BLOB" && audio_type != "VARCHAR")
     throw Error(ErrorCategory::config, fmt::format("dataset '{}': column '{}' of {} is {}, not audio (a struct of bytes "
                                                    "and path, bytes, or a path)", name, audio_column, where, audio_type));
@@ -79,7 +87,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   std::vector<std::string> fields = config.fields;
   if (fields.empty())
     for (const auto& c : table.columns())
-      if (c.name != audio_column &&
+      if (c.name != audio_column && c.name != config.sample_per &&
           (config.every_column_a_field || (c.name != id_column && c.name != config.text_column)))
         fields.push_back(c.name);
   for (const auto& f : fields) require(f, "fields");
@@ -94,29 +102,48 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                      config.text_column.empty()              ? "NULL::VARCHAR"
                                      : computed_text != config.computed.end() ? "CAST(" + computed_text->second + " AS VARCHAR)"
                                                                               : "CAST(" + value(config.text_column) + " AS VARCHAR)",
-                                     audio_type == "VARCHAR" ? TableReader::quoted(audio_column) : "NULL::VARCHAR"};
+                                     audio_type == "VARCHAR" ? TableReader::quoted(audio_column)
+                                     : audio_by_path         ? fmt::format("CASE WHEN {0}.bytes IS NULL THEN {0}.path END",
+                                                                           TableReader::quoted(audio_column))
+                                                             : "NULL::VARCHAR",
+                                     // a list's element and its position (from 1), one row each
+                                     config.sample_per.empty() ? "NULL::VARCHAR" : "CAST(to_json(element.item.e) AS VARCHAR)",
+                                     config.sample_per.empty() ? "NULL::VARCHAR" : "CAST(element.item.k AS VARCHAR)"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
   std::string columns;
   for (const auto& s : select) columns += (columns.empty() ? "" : ", ") + s;
+  const std::string elements =
+      config.sample_per.empty()
+          ? ""
+          : fmt::format(", unnest(list_transform({0}, (e, k) -> {{'e': e, 'k': k}})) AS element(item)",
+                        TableReader::quoted(config.sample_per));
+  constexpr std::size_t kFirstField = 6;
 
   Dataset d;
   d.name = name;
   std::vector<RemoteFile> remote_audio;  // audio the rows name by URL
+  std::vector<std::string> repository_audio;  // audio the rows name by its path in the repository
+  std::vector<std::size_t> repository_audio_of;  // the sample each is for
   std::uint64_t position = 0;
+  std::optional<std::pair<std::size_t, std::uint64_t>> last_row;  // (file, row) of the previous element
   for (std::size_t k = 0; k < split.files.size(); ++k) {
     if (config.limit > 0 && d.samples.size() >= std::size_t(config.limit)) break;
     const auto& file = split.files[k];
-    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true)", columns,
-                                  TableReader::literal(file.string()));
+    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true){}", columns,
+                                  TableReader::literal(file.string()), elements);
     if (!config.filter.empty()) sql += " WHERE (" + config.filter + ")";
-    sql += " ORDER BY file_row_number";
+    sql += config.sample_per.empty() ? " ORDER BY file_row_number" : " ORDER BY file_row_number, element.item.k";
     if (config.limit > 0) sql += fmt::format(" LIMIT {}", std::size_t(config.limit) - d.samples.size());
     table.query(sql, [&](datasets::TableRow& row) {
       Sample s;
       const std::uint64_t file_row = std::stoull(row[0].value_or("0"));
+      if (!config.sample_per.empty()) {  // a row's elements share its position
+        if (last_row && *last_row != std::make_pair(k, file_row)) ++position;
+        last_row = {k, file_row};
+      }
       s.id = row[1] ? *row[1] : std::to_string(position);
-      ++position;
+      if (config.sample_per.empty()) ++position;
       if (row[2]) s.reference = *row[2];
       if (audio_type == "VARCHAR") {
         if (row[3] && is_url(*row[3])) {
@@ -125,18 +152,35 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
         } else if (row[3]) {
           s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
         }
+      } else if (row[3]) {
+        repository_audio.push_back(*row[3]);
+        repository_audio_of.push_back(d.samples.size());
       } else if (!audio_type.empty()) {
         s.audio = datasets::parquet_clip_locator(file, file_row, audio_column);
       }
       s.fields = nlohmann::json::object();
       for (std::size_t f = 0; f < fields.size(); ++f)
-        s.fields[fields[f]] = row[4 + f] ? nlohmann::json::parse(*row[4 + f]) : nlohmann::json(nullptr);
+        s.fields[fields[f]] = row[kFirstField + f] ? nlohmann::json::parse(*row[kFirstField + f]) : nlohmann::json(nullptr);
       for (std::size_t f = 0; f < config.computed.size(); ++f) {
-        const auto& value = row[4 + fields.size() + f];
+        const auto& value = row[kFirstField + fields.size() + f];
         s.fields[config.computed[f].first] = value ? nlohmann::json::parse(*value) : nlohmann::json(nullptr);
+      }
+      if (!config.sample_per.empty()) {
+        // The element's own fields (a struct's) or the element under the list's name; the row's id in `row_id`.
+        auto element = row[4] ? nlohmann::json::parse(*row[4]) : nlohmann::json(nullptr);
+        if (element.is_object())
+          s.fields.update(element);
+        else
+          s.fields[config.sample_per] = std::move(element);
+        s.fields["row_id"] = s.id;
+        s.id.append(":").append(row[5] ? *row[5] : std::string("0"));
       }
       d.samples.push_back(std::move(s));
     });
+  }
+  if (!repository_audio.empty()) {
+    const auto local = datasets::fetch_hub_repository_files(config.split, split.commit, repository_audio);
+    for (std::size_t k = 0; k < local.size(); ++k) d.samples[repository_audio_of[k]].audio = local[k];
   }
   if (!remote_audio.empty()) {
     DownloadOptions options;  // no token: it belongs to the Hub, not to the hosts the rows name
@@ -235,7 +279,10 @@ const DatasetClasses::Registration kHuggingfaceClass{
       arg::map("computed_fields", "more fields, each a DuckDB SQL expression over the columns "
                                   "(e.g. list_prepend(answer, choices))", false),
       arg::text("filter", "", "a DuckDB SQL condition on the columns that rows must meet"),
-      arg::integer("limit", 0, "at most this many rows (0: all)"),
+      arg::integer("limit", 0, "at most this many rows, or samples with sample_per (0: all)"),
+      arg::text("sample_per", "",
+                "a list column: a sample per element (id ID:K, K from 1; a struct's fields as fields, the row's id "
+                "in row_id); rows with an empty list give none"),
       arg::text("token_env", kHubDefaults.split.token_env, "environment variable holding the token for gated datasets"),
       arg::choice("class_labels", "names", {"names", "integers"},
                   "class-label columns as their names (as `datasets` shows them) or the integers stored"),
@@ -266,6 +313,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
           config.computed.emplace_back(item.first.as<std::string>(), item.second.as<std::string>());
         }
       config.filter = args.text("filter");
+      config.sample_per = args.text("sample_per");
       config.limit = args.integer("limit");
       config.label_names = args.text("class_labels") == "names";
       config.every_column_a_field = args.boolean("every_column_a_field");

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 #include "aeval/text/unicode.hpp"
 #include "pipeline/evaluator.hpp"
 #include "registry/args.hpp"
+#include "registry/registry.hpp"
 
 namespace aeval::pipeline {
 
@@ -59,17 +61,33 @@ const json& human_field(const Scored& s, const std::string& field, const std::st
   return v;
 }
 
+// A judge's yes/no decision against a label. With `group_field`, the samples sharing its value are one
+// item judged together (AnyAudio-Judge Bench: a row's rubric questions), decided on all their scores or
+// their mean; with `average_over`, the accuracy is the mean of the accuracies per value of that field (the
+// paper's Avg over subsets); with `only`, it counts the samples whose field has the value given (a column
+// of the paper's table).
 class JudgeAccuracy final : public Evaluator {
  public:
-  JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold)
-      : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items), threshold_(threshold) {}
+  JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold, std::string group_field,
+                std::string average_over, std::optional<std::pair<std::string, json>> only)
+      : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items),
+        threshold_(threshold), group_field_(std::move(group_field)), average_over_(std::move(average_over)),
+        only_(std::move(only)) {}
 
   json score(const Scored& s) const override {
+    if (only_ && human_field(s, only_->first, name, false) != only_->second) return {{"value", nullptr}, {"outside", true}};
     const json& judged = earlier_score(s, score_of_, name);
     const json& field = human_field(s, label_field_, name, false);
     const std::string label = text::lower(field.is_string() ? field.get<std::string>() : field.dump());
     if (label != "yes" && label != "no")
       throw Error(ErrorCategory::data, fmt::format("sample '{}': label '{}' is not yes or no", s.sample.id, label));
+    json out = {{"label", label}};
+    if (!average_over_.empty()) out["over"] = human_field(s, average_over_, name, false);
+    if (!group_field_.empty()) {  // decided with the rest of its group, in corpus()
+      out.update({{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
+                  {"group", human_field(s, group_field_, name, false)}});
+      return out;
+    }
     bool yes = false;
     if (all_items_) {
       if (!judged.contains("items")) throw Error(ErrorCategory::config, fmt::format("{}: '{}' has no rubric items", name, score_of_));
@@ -78,19 +96,76 @@ class JudgeAccuracy final : public Evaluator {
     } else {
       yes = earlier_value(s, score_of_, name) >= threshold_;
     }
-    return {{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}, {"label", label}};
+    out.update({{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}});
+    return out;
+  }
+  json corpus(const Records& records) const override {
+    if (group_field_.empty() && average_over_.empty() && !only_) return Evaluator::corpus(records);
+    struct Item {
+      double sum = 0, min = 1;
+      std::size_t n = 0;
+      std::string label, over;
+      bool consistent = true;
+    };
+    std::map<std::string, Item> items;  // one per group, or per sample
+    for (const json* r : records) {
+      const json& p = (*r)["scores"][name];
+      if (p.contains("outside")) continue;
+      const std::string key = group_field_.empty() ? (*r)["id"].dump() : p["group"].dump();
+      Item& item = items[key];
+      const std::string over = !p.contains("over") ? "" : p["over"].is_string() ? p["over"].get<std::string>() : p["over"].dump();
+      if (item.n > 0 && (item.label != p["label"].get<std::string>() || item.over != over)) item.consistent = false;
+      item.label = p["label"].get<std::string>(), item.over = over;
+      const double v = group_field_.empty() ? p["value"].get<double>() : p["system"].get<double>();
+      item.sum += v, item.min = item.n == 0 ? v : std::min(item.min, v);
+      ++item.n;
+    }
+    std::map<std::string, std::pair<double, std::size_t>> per_value;  // correct, judged
+    std::size_t inconsistent = 0;
+    for (const auto& [key, item] : items) {
+      if (!item.consistent) {  // one group with two labels cannot be scored
+        ++inconsistent;
+        continue;
+      }
+      const bool yes = (all_items_ ? item.min : item.sum / double(item.n)) >= threshold_;
+      const double correct = group_field_.empty() ? item.sum : yes == (item.label == "yes") ? 1 : 0;
+      per_value[item.over].first += correct;
+      ++per_value[item.over].second;
+    }
+    if (per_value.empty()) return {{"value", nullptr}, {"items", 0}, {"inconsistent_items", inconsistent}};
+    double total = 0;
+    json accuracies = json::object();
+    std::size_t judged = 0;
+    for (const auto& [over, counts] : per_value) {
+      const double accuracy = counts.first / double(counts.second);
+      total += accuracy;
+      judged += counts.second;
+      if (!average_over_.empty()) accuracies[over] = accuracy;
+    }
+    json out = {{"value", total / double(per_value.size())}, {"items", judged}, {"inconsistent_items", inconsistent}};
+    if (!average_over_.empty()) out["accuracy_per_" + average_over_] = accuracies;
+    return out;
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {
-    return {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
-            {"rule", all_items_ ? "all rubric items answered yes" : fmt::format("score >= {}", threshold_)},
-            {"scale", percent_scale()}};
+    json j = {{"name", name}, {"class", "judge_accuracy"}, {"score_of", score_of_}, {"label_field", label_field_},
+              {"rule", !group_field_.empty() ? fmt::format("{} score of a group >= {}", all_items_ ? "every" : "the mean",
+                                                           threshold_)
+                       : all_items_ ? "all rubric items answered yes"
+                                    : fmt::format("score >= {}", threshold_)},
+              {"scale", percent_scale()}};
+    if (!group_field_.empty()) j["group_field"] = group_field_;
+    if (!average_over_.empty()) j["average_over"] = average_over_;
+    if (only_) j["only"] = {{only_->first, only_->second}};
+    return j;
   }
 
  private:
   std::string score_of_, label_field_;
   bool all_items_;
   double threshold_;
+  std::string group_field_, average_over_;
+  std::optional<std::pair<std::string, json>> only_;
 };
 
 // A corpus statistic over (score, human) pairs: alone, a sample keeps its pair.
@@ -280,10 +355,24 @@ const EvaluatorClasses::Registration kJudgeAccuracyClass{
      {score_of_arg(), arg::text("label_field", "label", "the field holding yes or no"),
       arg::choice("rule", "threshold", {"threshold", "all_items_yes"},
                   "threshold (score >= threshold) or all_items_yes (rubric judges)"),
-      arg::number("threshold", 0.5)}},
+      arg::number("threshold", 0.5),
+      arg::text("group_field", "",
+                "samples sharing this field's value are one item, decided on their mean score (a row's rubric "
+                "questions: row_id)"),
+      arg::text("average_over", "", "the mean of the accuracies per value of this field (e.g. subset)"),
+      arg::map("only", "{field: value}: count only the samples whose field has this value (e.g. {subset: music})",
+               false)}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      std::optional<std::pair<std::string, json>> only;
+      if (args.given("only")) {
+        const YAML::Node node = args.node("only");
+        if (!node.IsMap() || node.size() != 1 || !node.begin()->second.IsScalar())
+          args.fail("only: one field and the value it must have, e.g. {subset: music}");
+        only.emplace(node.begin()->first.as<std::string>(), json::parse(yaml_as_python(node.begin()->second).dump()));
+      }
       return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
-                                             args.text("rule") == "all_items_yes", args.number("threshold"));
+                                             args.text("rule") == "all_items_yes", args.number("threshold"),
+                                             args.text("group_field"), args.text("average_over"), std::move(only));
     }};
 
 const EvaluatorClasses::Registration kHumanCorrelationClass{

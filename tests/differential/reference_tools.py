@@ -147,6 +147,23 @@ def answer(kind, cases):
             items = len(rows) - 1
             out.append({"text": text / items, "audio": audio / items, "group": group / items, "items": items})
         return out
+    if kind == "rubric_bench":
+        # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5;
+        # accuracy per subset and their unweighted mean; rows without questions are not judged.
+        out = []
+        for c in cases:
+            right, judged = {}, {}
+            for row in c["rows"]:
+                if row["questions"] == 0:
+                    continue
+                yes = all(c["scores"]["%s:%d" % (row["uuid"], k)] >= 0.5 for k in range(1, row["questions"] + 1))
+                subset = row["subset"]
+                right[subset] = right.get(subset, 0) + (yes == (row["label"] == "yes"))
+                judged[subset] = judged.get(subset, 0) + 1
+            per_subset = {s: right[s] / judged[s] for s in judged}
+            out.append({"per_subset": per_subset, "average": sum(per_subset.values()) / len(per_subset),
+                        "rows": sum(judged.values())})
+        return out
     raise ValueError("unknown kind " + kind)
 
 

@@ -8,12 +8,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "aeval/audio_io.hpp"
 #include "support/file_server.hpp"
+#include "support/hub_test_server.hpp"
+#include "support/parquet_writer.hpp"
 #include "support/judge_replies.hpp"
 #include "support/python_references.hpp"
 #include "support/require.hpp"
@@ -119,6 +124,56 @@ std::string pam_csv(const std::filesystem::path& folder) {
   return csv;
 }
 
+// AnyAudio-Judge Bench as its Hub repository holds it: a Parquet file per language whose audio
+// struct holds no bytes, only the clip's path under the shared audios/ folder, and each row's
+// rubric as a list of {dimension, question, basis}. Four rows a subset, half of them mismatched,
+// one to three questions each (one row none), two rows of a subset sharing a clip.
+struct AnyAudioBench {
+  aeval::testing::HubTestRepo repo;
+  json rows = json::array();  // uuid, label, subset, questions
+  std::size_t clips = 0;
+};
+
+AnyAudioBench anyaudio_bench(const std::filesystem::path& dir) {
+  AnyAudioBench bench;
+  bench.repo.main.commit = aeval::testing::test_commit("anyaudio-judge-bench");
+  bench.repo.configs = json::parse(R"([{"config_name": "en", "data_files": [{"split": "test", "path": "en/test-*.parquet"}]},
+                                       {"config_name": "zh", "data_files": [{"split": "test", "path": "zh/test-*.parquet"}]}])");
+  const std::vector<std::string> subsets = {"speech", "speech_gen", "sound", "sound_gen", "music", "music_gen", "mix"};
+  for (const char* language : {"en", "zh"}) {
+    std::string values;
+    for (std::size_t s = 0; s < subsets.size(); ++s)
+      for (int r = 0; r < 4; ++r) {
+        const std::string clip = fmt::format("audios/{}/{}.wav", subsets[s], r % 3);
+        if (!std::filesystem::exists(dir / clip)) {
+          std::vector<float> tone(4000);
+          for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.1f * std::sin(0.002f * float(i * (s * 3 + std::size_t(r % 3) + 1)));
+          std::filesystem::create_directories((dir / clip).parent_path());
+          aeval::write_wav(dir / clip, aeval::Audio{tone, 16000, 1});
+          bench.repo.main.files[clip] = dir / clip;
+          ++bench.clips;
+        }
+        const int questions = subsets[s] == "mix" && r == 3 ? 0 : int((std::size_t(r) + s) % 3) + 1;
+        std::string rubric;
+        for (int k = 0; k < questions; ++k)
+          rubric += fmt::format("{}{{'dimension': '维度{}', 'question': '{}的第{}个问题：音频与描述相符吗？', 'basis': 'b{}'}}",
+                                k ? ", " : "", k, subsets[s], r * 3 + k, k);
+        const std::string uuid = fmt::format("{}-{}", subsets[s], r);
+        values += fmt::format("{}('{}', {{'bytes': NULL::BLOB, 'path': '{}'}}, '{} caption {}', '{}', 'pos', '{}', "
+                              "{}::STRUCT(dimension VARCHAR, question VARCHAR, basis VARCHAR)[])",
+                              values.empty() ? "" : ", ", uuid, clip, language, uuid, r % 2 ? "no" : "yes", subsets[s],
+                              "[" + rubric + "]");
+        if (std::string(language) == "en")
+          bench.rows.push_back({{"uuid", uuid}, {"label", r % 2 ? "no" : "yes"}, {"subset", subsets[s]}, {"questions", questions}});
+      }
+    const auto file = dir / fmt::format("{}-test.parquet", language);
+    aeval::testing::write_parquet(
+        "SELECT * FROM (VALUES " + values + ") AS t(uuid, audio, caption, label, type, subset, rubric)", file);
+    bench.repo.main.files[fmt::format("{}/test-00000-of-00001.parquet", language)] = file;
+  }
+  return bench;
+}
+
 // Python's answer to one case of `kind`.
 json python_reference(const std::string& kind, const json& request) {
   return aeval::testing::python_references(kind, json::array({request})).at(0);
@@ -169,6 +224,10 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     sets += fmt::format(" --set baton-{0}label.url={1} --set baton-{0}label.sha256={2} --set baton-{0}label.audio_dir={3}",
                         events, (events == 2 ? two_events : three_events).url(fmt::format("/data/HA/{}label_HA.json", events)),
                         aeval::sha256_hex(baton[events - 2]), (dir / "baton").string());
+  const AnyAudioBench bench = anyaudio_bench(dir / "hub");
+  aeval::testing::HubTestServer hub({{"cucl2/AnyAudio-Judge-Bench", bench.repo}});
+  const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const aeval::testing::ScopedEnv online("HF_HUB_OFFLINE", nullptr);
   const auto o = run_aeval(fmt::format("--registry {} run --suite seed-methods --model qwen2.5-omni-judge {} -q --output {}",
                                        (dir / "registry").string(), sets, (dir / "out").string()));
   ASSERT_EQ(o.status, 0) << o.output;
@@ -249,19 +308,20 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   const auto suite = run_aeval(
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
-  const std::string header = "| model | baton-2-events | baton-3-events | baton-pair-2-events | baton-pair-3-events | "
-                             "compa-attribute | compa-order | pam | relate | relate-pair |";
+  const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-zh | baton-2-events | baton-3-events | "
+                             "baton-pair-2-events | baton-pair-3-events | compa-attribute | compa-order | pam | relate | "
+                             "relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
   const auto row_at = suite.output.find("| qwen2.5-omni-judge | ", suite.output.find(header));
   ASSERT_NE(row_at, std::string::npos) << suite.output;
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 10u) << suite.output;
+  ASSERT_GE(cells.size(), 12u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[8], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[9].substr(0, cells[9].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[10], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[11].substr(0, cells[11].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
@@ -297,6 +357,98 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   EXPECT_NE(fetched.output.find("relate-test: 9 samples cached (a run needs its audio: give the folder of its audio"),
             std::string::npos)
       << fetched.output;
+}
+
+TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSubsetAsTheirTablesDo) {
+  AEVAL_REQUIRE(aeval::testing::python_references_available(), "python3-scipy and python3-sklearn");
+  TempDir dir;
+  const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  const aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
+  AnyAudioBench bench = anyaudio_bench(dir / "hub");
+  aeval::testing::HubTestServer hub({{"cucl2/AnyAudio-Judge-Bench", bench.repo}});
+  const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  std::mutex asked_mutex;
+  std::map<std::string, std::string> asked;  // question → the clip sent with it
+  OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
+    const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
+    {
+      std::lock_guard<std::mutex> lock(asked_mutex);
+      asked[aeval::testing::all_text(r)] = aeval::testing::sent_audio(r);
+    }
+    ScriptedReply reply;
+    reply.text = "yes";
+    reply.logprobs = aeval::testing::first_token(
+        {{"yes", -double(std::hash<std::string>{}(heard) % 2000) / 1000.0}, {"no", -1.0}});
+    return reply;
+  });
+  aeval::testing::point_judges_at(dir / "registry", judge);
+  for (const char* language : {"en", "zh"}) {
+    const auto o = run_aeval(fmt::format("--registry {} run --task anyaudio-bench-{} --model qwen2.5-omni-judge -q --output {}",
+                                         (dir / "registry").string(), language, (dir / "out").string()));
+    ASSERT_EQ(o.status, 0) << o.output;
+  }
+  EXPECT_EQ(hub.downloads(), int(2 + bench.clips)) << "both files, and each clip once for both languages";
+
+  std::size_t questions = 0;
+  for (const auto& row : bench.rows) questions += row["questions"].get<std::size_t>();
+  const auto run = aeval::testing::read_only_run(dir / "out" / "anyaudio-bench-en");
+  ASSERT_EQ(run.by_id.size(), questions) << "a sample per rubric question; a row without questions gives none";
+  const json& first = run.by_id.at("sound-0:2")["fields"];
+  EXPECT_EQ(first["row_id"], "sound-0");
+  EXPECT_EQ(first["question"], "sound的第1个问题：音频与描述相符吗？");
+  EXPECT_EQ(first["dimension"], "维度1");
+  EXPECT_EQ(first["label"], "yes");
+  EXPECT_FALSE(first.contains("rubric"));
+  // The judge heard the row's clip with each question, asked with the rubric judge's prompt.
+  const auto question = std::find_if(asked.begin(), asked.end(), [](const auto& a) {
+    return a.first.find("请判断：【维度1】sound的第1个问题：音频与描述相符吗？") != std::string::npos;
+  });
+  ASSERT_NE(question, asked.end());
+  EXPECT_FALSE(question->second.empty());
+
+  json scores = json::object();
+  for (const auto& [id, record] : run.by_id) scores[id] = record["scores"]["answer-aqascore"]["value"];
+  const json expected = python_reference("rubric_bench", {{"rows", bench.rows}, {"scores", scores}});
+  const json& m = run.summary["metrics"];
+  EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy"]["value"].get<double>(), expected["average"].get<double>());
+  EXPECT_EQ(m["answer-rubric-accuracy"]["items"], expected["rows"]);
+  for (const auto& [subset, column] : std::map<std::string, std::string>{{"speech", "speech-real"}, {"speech_gen", "speech-gen"},
+                                                                           {"sound", "sound-real"}, {"sound_gen", "sound-gen"},
+                                                                           {"music", "music-real"}, {"music_gen", "music-gen"},
+                                                                           {"mix", "mix"}}) {
+    EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy-" + column]["value"].get<double>(), expected["per_subset"][subset].get<double>())
+        << subset;
+    EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy"]["accuracy_per_subset"][subset].get<double>(),
+                     expected["per_subset"][subset].get<double>());
+  }
+  double lowest = 1, highest = 0;  // the stand-in judge decides both ways
+  for (const auto& [subset, accuracy] : expected["per_subset"].items())
+    lowest = std::min(lowest, accuracy.get<double>()), highest = std::max(highest, accuracy.get<double>());
+  EXPECT_LT(lowest, highest);
+
+  // The paper's Table 2 beside the measured numbers.
+  const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
+  ASSERT_EQ(report.status, 0) << report.output;
+  EXPECT_NE(report.output.find("| qwen2.5-omni-judge | answer-rubric-accuracy | 0.7224 |"), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find("AnyAudio-Judge Table 1, Mix (Qwen2.5-Omni-7B, dynamic rubric)"), std::string::npos);
+
+  // A row naming a clip the repository does not hold stops the fetch with one line.
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "broken.yaml",
+              "broken-bench:\n  class: huggingface\n  args:\n    repo: acme/broken\n    config: default\n    split: test\n"
+              "    text_column: caption\n");
+  aeval::testing::write_parquet("SELECT 'a' AS id, {'bytes': NULL::BLOB, 'path': 'audios/missing.wav'} AS audio, 'x' AS caption",
+                                dir / "broken.parquet");
+  aeval::testing::HubTestRepo broken;
+  broken.main.commit = aeval::testing::test_commit("broken");
+  broken.main.files["data/test-00000-of-00001.parquet"] = dir / "broken.parquet";
+  aeval::testing::HubTestServer other({{"acme/broken", broken}});
+  const aeval::testing::ScopedEnv other_endpoint("HF_ENDPOINT", other.endpoint().c_str());
+  const auto missing = run_aeval(fmt::format("--registry {} fetch dataset broken-bench", (dir / "registry").string()));
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.output.find("acme/broken@"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find(": a row's audio is 'audios/missing.wav', which the repository does not hold"), std::string::npos)
+      << missing.output;
 }
 
 }  // namespace

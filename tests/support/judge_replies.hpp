@@ -25,10 +25,11 @@ inline std::string all_text(const ReceivedRequest& r) {
   return out;
 }
 
-// The base64 audio of a chat request's first message ("" when it has none).
+// The base64 audio of a chat request: its first audio part ("" when it has none).
 inline std::string sent_audio(const ReceivedRequest& r) {
-  for (const auto& part : r.body["messages"][0]["content"])
-    if (part.value("type", "") == "input_audio") return part["input_audio"]["data"];
+  for (const auto& m : r.body["messages"])
+    for (const auto& part : m["content"])
+      if (part.is_object() && part.value("type", "") == "input_audio") return part["input_audio"]["data"];
   return "";
 }
 
