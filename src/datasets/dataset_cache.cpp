@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "datasets/audiocapbench.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
@@ -34,13 +35,16 @@ std::uint64_t bytes_of(const fs::path& path) {
   return total;
 }
 
-HubSplitRequest hub_request(const pipeline::Args& args) {
+// The Hub splits an entry reads: a `huggingface` entry's one, AudioCapBench's four, none for other classes.
+std::vector<HubSplitRequest> hub_requests(const pipeline::Args& args) {
+  if (args.entry().class_id == "audiocapbench") return audiocapbench_hub_splits(args);
+  if (args.entry().class_id != "huggingface") return {};
   HubSplitRequest r;
   r.repo = args.text("repo");
   r.config = args.text("config");
   r.split = args.text("split");
   r.revision = args.text("revision");
-  return r;
+  return {r};
 }
 
 pipeline::Args args_of(const pipeline::Registry& registry, const std::string& name) {
@@ -59,12 +63,13 @@ std::optional<fs::path> local_source(const pipeline::Args& args) {
 std::map<fs::path, std::set<std::string>> readers_of_cached_files(const pipeline::Registry& registry) {
   std::map<fs::path, std::set<std::string>> readers;
   for (const auto& name : registry.names(pipeline::Kind::dataset)) {
-    const auto args = args_of(registry, name);
-    if (args.entry().class_id != "huggingface") continue;
-    const auto cached = cached_hub_split(hub_request(args));
-    if (!cached) continue;
-    readers[cached->file_list].insert(name);
-    for (const auto& [file, size] : cached->files) readers[file].insert(name);
+    for (const auto& request : hub_requests(args_of(registry, name))) {
+      const auto cached = cached_hub_split(request);
+      if (!cached) continue;
+      readers[cached->file_list].insert(name);
+      if (!cached->audio_list.empty()) readers[cached->audio_list].insert(name);
+      for (const auto& [file, size] : cached->files) readers[file].insert(name);
+    }
   }
   return readers;
 }
@@ -73,8 +78,8 @@ void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& item
   const auto readers = readers_of_cached_files(registry);
   std::set<std::string> used_repos;
   for (const auto& name : registry.names(pipeline::Kind::dataset)) {
-    const auto args = args_of(registry, name);
-    if (args.entry().class_id == "huggingface") used_repos.insert(hub_cache_dir(args.text("repo")).filename().string());
+    for (const auto& request : hub_requests(args_of(registry, name)))
+      used_repos.insert(hub_cache_dir(request.repo).filename().string());
   }
   std::error_code error;
   for (const auto& repo : fs::directory_iterator(dataset_cache_dir() / "hub", error)) {
@@ -115,20 +120,23 @@ void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& item
 DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const std::string& name) {
   const auto args = args_of(registry, name);
   DatasetCacheState s;
-  if (args.entry().class_id == "huggingface") {
-    const auto request = hub_request(args);
-    s.source = fmt::format("hub {} {}/{}@{}", request.repo, request.config, request.split, request.revision);
-    const auto cached = cached_hub_split(request);
-    std::size_t present = 0;
-    if (cached)
-      for (const auto& [file, size] : cached->files) {
-        std::error_code error;
-        const auto on_disk = fs::file_size(file, error);
-        if (error || (size && on_disk != size)) continue;
-        ++present;
-        s.bytes += on_disk;
-      }
-    s.state = !cached || present == 0 ? "not cached" : present == cached->files.size() ? "cached" : "partly cached";
+  if (const auto requests = hub_requests(args); !requests.empty()) {
+    std::size_t present = 0, wanted = 0;
+    for (const auto& request : requests) {
+      s.source += fmt::format("{}hub {} {}/{}@{}", s.source.empty() ? "" : ", ", request.repo, request.config,
+                              request.split, request.revision);
+      const auto cached = cached_hub_split(request);
+      wanted += cached ? cached->files.size() : 1;  // a split never listed: one file short at least
+      if (cached)
+        for (const auto& [file, size] : cached->files) {
+          std::error_code error;
+          const auto on_disk = fs::file_size(file, error);
+          if (error || (size && on_disk != size)) continue;
+          ++present;
+          s.bytes += on_disk;
+        }
+    }
+    s.state = present == 0 ? "not cached" : present == wanted ? "cached" : "partly cached";
     return s;
   }
   if (const auto& spec = pipeline::class_spec(args.entry(), pipeline::Kind::dataset);

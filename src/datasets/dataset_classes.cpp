@@ -39,7 +39,7 @@ std::filesystem::path dataset_cache_dir() { return cache_dir() / "datasets"; }
 
 bool dataset_downloads(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::dataset, name);
-  return entry.class_id == "huggingface" || (entry.args.IsMap() && entry.args["url"]);
+  return entry.class_id == "huggingface" || entry.class_id == "audiocapbench" || (entry.args.IsMap() && entry.args["url"]);
 }
 
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {

@@ -432,12 +432,18 @@ std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& r) {
   const auto root = hub_cache_dir(r.repo);
   const std::string commit = is_commit(r.revision) ? r.revision : read_text(ref_path(root, r.revision));
   if (!is_commit(commit)) return std::nullopt;
-  CachedHubSplit cached{commit, file_list_path(root, commit, r), {}};
+  CachedHubSplit cached{commit, file_list_path(root, commit, r), {}, {}};
   if (!std::filesystem::exists(cached.file_list)) return std::nullopt;
   const nlohmann::json listed = read_file_list(cached.file_list);
   const std::string source_commit = listed.value("source_commit", commit);
   for (const auto& f : listed.value("files", nlohmann::json::array()))
     cached.files.emplace_back(root / "snapshots" / source_commit / f.value("path", ""), f.value("size", std::uint64_t(0)));
+  // The audio files its rows name (fetch_hub_repository_files), at the repository's commit.
+  if (auto referenced = cached.file_list; std::filesystem::exists(referenced.replace_extension(".audio.json"))) {
+    cached.audio_list = referenced;
+    for (const auto& f : read_file_list(referenced).value("files", nlohmann::json::array()))
+      cached.files.emplace_back(root / "snapshots" / commit / f.value("path", ""), f.value("size", std::uint64_t(0)));
+  }
   return cached;
 }
 

@@ -46,11 +46,13 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
 std::filesystem::path hub_cache_dir(const std::string& repo);
 
 // What the cache holds of a split, looked up without any network: the commit
-// the revision last resolved to, the split's file list, and its files with
-// the sizes they must have. Empty when the revision or the list is not cached.
+// the revision last resolved to, the split's file list, and its files (the
+// audio files its rows name too) with the sizes they must have. Empty when the
+// revision or the list is not cached.
 struct CachedHubSplit {
   std::string commit;
   std::filesystem::path file_list;  // snapshots/COMMIT/.aeval/CONFIG/SPLIT.json
+  std::filesystem::path audio_list;  // SPLIT.audio.json beside it, when its rows name audio files ("": none)
   std::vector<std::pair<std::filesystem::path, std::uint64_t>> files;  // size 0: not published
 };
 std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& request);

@@ -164,6 +164,62 @@ def answer(kind, cases):
             out.append({"per_subset": per_subset, "average": sum(per_subset.values()) / len(per_subset),
                         "rows": sum(judged.values())})
         return out
+    if kind == "audiocapbench":
+        # AudioCapBench's builder (build_dataset.py) on the rows its Hub datasets hold, then its
+        # evaluation script's instruction per position, clean-up of the predictions and fallback metrics.
+        import ast
+        import csv
+        import re
+        from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+        from nltk.translate.meteor_score import meteor_score
+        wordnet = wordnet_reader()
+        out = []
+        for c in cases:
+            tree = ast.parse(open(c["instructions_py"]).read())
+            instructions = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                                and n.targets[0].id == "CATEGORY_INSTRUCTIONS")
+            samples = []
+            for name, category, key in (("clotho", "sound", "audio_name"), ("audiocaps", "sound", "youtube_id"),
+                                        ("musiccaps", "music", "ytid"), ("speech", "speech", "transcript")):
+                with open(c["lists"][name], newline="") as f:
+                    listed = [r.get(key, "").strip() for r in csv.DictReader(f)]
+                chosen = [i for i in listed if i][:c["counts"][name]]
+                clips = {}
+                for row in c["rows"][name]:
+                    rid = (row.get("youtube_id") or row.get("file_name", "")) if name == "audiocaps" else row[key]
+                    if rid not in chosen:
+                        continue
+                    if name == "musiccaps":
+                        refs = [row["caption"]] if row["caption"] else []
+                        if row["aspect_list"]:
+                            a = row["aspect_list"]
+                            v = ast.literal_eval(a) if a.startswith("[") else a
+                            refs.append(", ".join(v) if isinstance(v, list) else str(v))
+                        clips[rid] = refs
+                    elif name == "speech":
+                        if rid not in clips:
+                            clips[rid] = ([row["caption"]] if row["caption"] else []) + [
+                                '%s The speaker says: "%s"' % (row["caption"], rid)]
+                    else:
+                        clips.setdefault(rid, [])
+                        if name == "audiocaps" or row["caption"]:
+                            clips[rid].append(row["caption"])
+                for i, rid in enumerate(chosen):
+                    if rid in clips:
+                        samples.append({"id": "%s_%d" % (name, i), "category": category,
+                                        "captions": clips[rid] or [""]})
+            bleu, meteor = [], []
+            for position, s in enumerate(samples):
+                s["instruction"] = instructions[s["category"]][position % len(instructions[s["category"]])]
+                p = re.sub(r"!\[[^\]]*\]\([^)]+\)|\[[^\]]*\]\([^)]+\)", "", c["predictions"][s["id"]])
+                p = re.sub(r"https?://\S+|www\.\S+", "", p, flags=re.IGNORECASE)
+                p = re.sub(r"\n{3,}", "\n\n", p).strip()
+                s["prediction"] = p
+                refs = [r.lower().split() for r in s["captions"]]
+                bleu.append(sentence_bleu(refs, p.lower().split(), smoothing_function=SmoothingFunction().method1))
+                meteor.append(max(meteor_score([r], p.lower().split(), wordnet=wordnet) for r in refs))
+            out.append({"samples": samples, "bleu_4": sum(bleu) / len(bleu), "meteor": sum(meteor) / len(meteor)})
+        return out
     raise ValueError("unknown kind " + kind)
 
 

@@ -307,7 +307,7 @@ TEST(JudgesE2E, CaptionJudgeClampsRetriesOnceAndReportsNextToTextMetrics) {
   const json& m = run.summary["metrics"];
   EXPECT_NEAR(m["caption-judge"]["value"].get<double>(), (one["value"].get<double>() + 9.33) / 2, 1e-12);
   EXPECT_NEAR(m["caption-judge"]["accuracy"].get<double>(), 8.5, 1e-12);
-  for (const char* metric : {"meteor", "bleu-4", "rouge-l"}) EXPECT_TRUE(m.contains(metric)) << metric;
+  for (const char* metric : {"meteor", "bleu-4-sentence-mean", "rouge-l"}) EXPECT_TRUE(m.contains(metric)) << metric;
   EXPECT_TRUE(run.summary["aggregations"]["by-category"]["caption-judge"]["groups"]["category"].contains("speech"));
   // The request the judge saw: the speech guidance with its transcript, both references.
   bool saw_transcript = false;

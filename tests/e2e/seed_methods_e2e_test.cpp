@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "support/file_server.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/parquet_writer.hpp"
+#include "datasets/table_reader.hpp"
 #include "support/judge_replies.hpp"
 #include "support/python_references.hpp"
 #include "support/require.hpp"
@@ -174,6 +176,98 @@ AnyAudioBench anyaudio_bench(const std::filesystem::path& dir) {
   return bench;
 }
 
+// AudioCapBench as its publishers release it: the evaluation script (here a stand-in holding only
+// CATEGORY_INSTRUCTIONS, written with a comment, adjacent strings and both quote styles) and four id
+// lists at a commit, and four Hub datasets with a row per caption (Clotho, AudioCaps), per clip
+// (MusicCaps: the last row of an id counts; speech: the first). Lists name a clip no dataset holds,
+// a key with a comma, padding to strip; AudioCaps keys one row by file_name.
+struct AudioCapBench {
+  std::map<std::string, aeval::testing::HubTestRepo> repos;
+  std::map<std::string, std::string> release;  // route → bytes
+  json rows = json::object();                  // source → its Hub rows, in order
+  json counts = {{"clotho", 4}, {"audiocaps", 3}, {"musiccaps", 3}, {"speech", 2}};
+};
+
+AudioCapBench audiocapbench_release(const std::filesystem::path& dir) {
+  AudioCapBench b;
+  b.release["/acb/audiocapbench/evaluate.py"] =
+      "\"\"\"Stand-in for the benchmark's evaluation script.\"\"\"\nimport re\n\n"
+      "# Instructions per category, two wordings each.\n"
+      "CATEGORY_INSTRUCTIONS = {\n"
+      "    \"sound\": [\n        \"Say what is heard.\",  # the first wording\n        'Name the sources ' \"you hear.\",\n    ],\n"
+      "    \"music\": [\"Describe the piece's style.\", \"Which instruments play? {not a field}\"],\n"
+      "    \"speech\": ['Who speaks, and how?', \"What is said, and in what mood?\"],\n}\n\n"
+      "OTHER = {\"sound\": [\"not this\"]}\n";
+  b.release["/acb/eval_data_ids/clotho_eval.csv"] =
+      "audio_name,duration_s,num_captions,sample_caption\nPark 3,26.5,5,a\nPulley Sounds,28.7,5,b\n\"Rain, heavy\",10,5,c\n"
+      ",1,1,no name\n  Missing clip ,3,5,d\nExtra,4,5,e\n";
+  b.release["/acb/eval_data_ids/audiocaps_eval.csv"] = "youtube_id,duration_s,num_captions,sample_caption\nA1,10,5,x\nB2,10,5,y\nC3,10,5,z\n";
+  b.release["/acb/eval_data_ids/musiccaps_eval.csv"] =
+      "ytid,start_s,end_s,caption,aspect_list\nM1,30,40,c,\"['a']\"\nM2,0,10,c,\"['b']\"\nM3,5,15,c,\"['c']\"\n";
+  b.release["/acb/eval_data_ids/speech_eval.csv"] =
+      "index,transcript,caption,duration_s\n0,\"Hello there, friend.\",c,2\n1,We leave at dawn.,c,3\n";
+  b.rows["clotho"] = json::array({{{"audio_name", "Park 3"}, {"caption", "Birds sing in a park."}},
+                                  {{"audio_name", "Unlisted"}, {"caption", "Not in the list."}},
+                                  {{"audio_name", "Park 3"}, {"caption", ""}},
+                                  {{"audio_name", "Rain, heavy"}, {"caption", "Heavy rain falls on a roof."}},
+                                  {{"audio_name", "Park 3"}, {"caption", "A dog barks while birds chirp."}},
+                                  {{"audio_name", "Pulley Sounds"}, {"caption", "A pulley squeaks as a rope runs."}},
+                                  {{"audio_name", "Rain, heavy"}, {"caption", "Rain pours and thunder rolls."}},
+                                  {{"audio_name", "Extra"}, {"caption", "Beyond the count."}}});
+  b.rows["audiocaps"] = json::array({{{"youtube_id", "A1"}, {"file_name", "a1.wav"}, {"caption", "A man speaks over wind."}},
+                                     {{"youtube_id", ""}, {"file_name", "B2"}, {"caption", "An engine idles."}},
+                                     {{"youtube_id", "A1"}, {"file_name", "a1.wav"}, {"caption", "Wind blows as a man talks."}},
+                                     {{"youtube_id", "C3"}, {"file_name", "c3.wav"}, {"caption", "Water runs from a tap."}}});
+  b.rows["musiccaps"] = json::array({{{"ytid", "M1"}, {"caption", "An early take."}, {"aspect_list", "['ignored']"}},
+                                     {{"ytid", "M2"}, {"caption", "A choir sings over piano."}, {"aspect_list", "['piano', \"children's choir\"]"}},
+                                     {{"ytid", "M1"}, {"caption", "A rock song with loud guitars."}, {"aspect_list", "['rock', 'electric guitar']"}},
+                                     {{"ytid", "M3"}, {"caption", ""}, {"aspect_list", "calm, slow"}}});
+  b.rows["speech"] = json::array({{{"transcript", "We leave at dawn."}, {"caption", "A calm male voice speaks slowly."}},
+                                  {{"transcript", "We leave at dawn."}, {"caption", "A second row, not read."}},
+                                  {{"transcript", "Hello there, friend."}, {"caption", ""}}});
+  const std::map<std::string, std::pair<std::string, std::vector<std::string>>> layout = {
+      {"clotho", {"test", {"audio_name", "caption"}}},
+      {"audiocaps", {"test", {"youtube_id", "file_name", "caption"}}},
+      {"musiccaps", {"train", {"ytid", "caption", "aspect_list"}}},
+      {"speech", {"train", {"transcript", "caption"}}}};
+  for (const auto& [source, shape] : layout) {
+    std::string rows;
+    int k = 0;
+    for (const auto& row : b.rows[source]) {
+      std::vector<float> tone(3200);
+      for (std::size_t i = 0; i < tone.size(); ++i) tone[i] = 0.1f * std::sin(0.003f * float(i * std::size_t(k + 1 + 7 * int(source.size()))));
+      const auto wav = dir / source / fmt::format("{}.wav", k);
+      std::filesystem::create_directories(wav.parent_path());
+      aeval::write_wav(wav, aeval::Audio{tone, 16000, 1});
+      std::string select;
+      for (const auto& column : shape.second)
+        select += fmt::format("{} AS \"{}\", ", aeval::datasets::TableReader::literal(row[column].get<std::string>()), column);
+      rows += fmt::format("{}SELECT {}{{'bytes': content, 'path': '{}.wav'}} AS audio, {} AS row_order FROM read_blob({})",
+                          k ? " UNION ALL " : "", select, k, k, aeval::datasets::TableReader::literal(wav.string()));
+      ++k;
+    }
+    std::string columns;
+    for (const auto& column : shape.second) columns += "\"" + column + "\", ";
+    const auto file = dir / source / "split.parquet";
+    aeval::testing::write_parquet(fmt::format("SELECT {}audio FROM ({}) ORDER BY row_order", columns, rows), file);
+    auto& repo = b.repos["acme/" + source];
+    repo.main.commit = aeval::testing::test_commit("acme/" + source);
+    repo.main.files[fmt::format("data/{}-00000-of-00001.parquet", shape.first)] = file;
+  }
+  return b;
+}
+
+// The registry entry reading that release: files served by `server`, the Hub datasets acme/SOURCE.
+std::string audiocapbench_entry(const AudioCapBench& b, const FileServer& server) {
+  std::string yaml = fmt::format("audiocapbench:\n  class: audiocapbench\n  args:\n    release: {}\n    sha256:\n",
+                                 server.url("/acb"));
+  for (const auto& [route, bytes] : b.release)
+    yaml += fmt::format("      {}: {}\n", route.substr(5), aeval::sha256_hex(bytes));
+  yaml += "    hub: {clotho: acme/clotho, audiocaps: acme/audiocaps, musiccaps: acme/musiccaps, speech: acme/speech}\n";
+  yaml += "    counts: " + b.counts.dump() + "\n    default_task: audiocapbench\n";
+  return yaml;
+}
+
 // Python's answer to one case of `kind`.
 json python_reference(const std::string& kind, const json& request) {
   return aeval::testing::python_references(kind, json::array({request})).at(0);
@@ -196,11 +290,13 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       std::filesystem::create_directories(dir / "RELATE_wave" / system / "test");
       aeval::write_wav(dir / "RELATE_wave" / system / "test" / fmt::format("{}.wav", t), aeval::Audio{tone, 16000, 1});
     }
-  // The judge's p(yes) follows from what it hears and reads.
+  // The judge's p(yes) follows from what it hears and reads; the captioning judge (AudioCapBench's) grades.
   OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
     const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
     ScriptedReply reply;
-    reply.text = "Yes";
+    reply.text = r.body.value("model", "") == "caption-grader"
+                     ? R"({"accuracy": 6, "completeness": 5, "hallucination": 8, "reasoning": "stand-in"})"
+                     : "Yes";
     reply.logprobs = aeval::testing::first_token(
         {{"Yes", -double(std::hash<std::string>{}(heard) % 3000) / 1000.0}, {"No", -1.2}});
     return reply;
@@ -225,8 +321,14 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
                         events, (events == 2 ? two_events : three_events).url(fmt::format("/data/HA/{}label_HA.json", events)),
                         aeval::sha256_hex(baton[events - 2]), (dir / "baton").string());
   const AnyAudioBench bench = anyaudio_bench(dir / "hub");
-  aeval::testing::HubTestServer hub({{"cucl2/AnyAudio-Judge-Bench", bench.repo}});
+  const AudioCapBench captions = audiocapbench_release(dir / "acb");
+  auto repos = captions.repos;
+  repos["cucl2/AnyAudio-Judge-Bench"] = bench.repo;
+  aeval::testing::HubTestServer hub(repos);
   const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  FileServer release(captions.release);
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "acb.yaml", audiocapbench_entry(captions, release));
   const aeval::testing::ScopedEnv online("HF_HUB_OFFLINE", nullptr);
   const auto o = run_aeval(fmt::format("--registry {} run --suite seed-methods --model qwen2.5-omni-judge {} -q --output {}",
                                        (dir / "registry").string(), sets, (dir / "out").string()));
@@ -308,7 +410,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   const auto suite = run_aeval(
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
-  const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-zh | baton-2-events | baton-3-events | "
+  const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-zh | audiocapbench | baton-2-events | baton-3-events | "
                              "baton-pair-2-events | baton-pair-3-events | compa-attribute | compa-order | pam | relate | "
                              "relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
@@ -317,11 +419,11 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 12u) << suite.output;
+  ASSERT_GE(cells.size(), 13u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[10], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[11].substr(0, cells[11].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[11], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[12].substr(0, cells[12].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
@@ -348,7 +450,6 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   EXPECT_NE(missing.output.find("dataset 'relate-test': give the folder of its audio: --set relate-test.audio_dir=DIR"),
             std::string::npos)
       << missing.output;
-  std::filesystem::create_directories(dir / "registry" / "datasets");
   write_bytes(dir / "registry" / "datasets" / "r.yaml",
               fmt::format("relate-test:\n  class: rated_clips\n  args:\n    url: {}\n    sha256: {}\n",
                           ratings.url("/scores/REL.csv"), aeval::sha256_hex(csv)));
@@ -388,6 +489,14 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
     ASSERT_EQ(o.status, 0) << o.output;
   }
   EXPECT_EQ(hub.downloads(), int(2 + bench.clips)) << "both files, and each clip once for both languages";
+  {  // Offline, everything comes from the cache: the listing of the clips too.
+    const aeval::testing::ScopedEnv no_network("HF_HUB_OFFLINE", "1");
+    const int asked = hub.api_requests();
+    const auto again = run_aeval(fmt::format("--registry {} run --task anyaudio-bench-zh --model qwen2.5-omni-judge -q --output {}",
+                                             (dir / "registry").string(), (dir / "offline").string()));
+    ASSERT_EQ(again.status, 0) << again.output;
+    EXPECT_EQ(hub.api_requests(), asked);
+  }
 
   std::size_t questions = 0;
   for (const auto& row : bench.rows) questions += row["questions"].get<std::size_t>();
@@ -430,6 +539,13 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(report.status, 0) << report.output;
   EXPECT_NE(report.output.find("| qwen2.5-omni-judge | answer-rubric-accuracy | 0.7224 |"), std::string::npos) << report.output;
+
+  // The clips are the entries' files: cached, and nothing `aeval cache prune` would take.
+  const auto listed = run_aeval(fmt::format("--registry {} list datasets", (dir / "registry").string()), false);
+  EXPECT_NE(listed.output.find("anyaudio-judge-bench-zh      huggingface      cached"), std::string::npos) << listed.output;
+  const auto cached = run_aeval(fmt::format("--registry {} cache", (dir / "registry").string()));
+  EXPECT_EQ(cached.output.find("read by no registry dataset"), std::string::npos) << cached.output;
+  EXPECT_NE(cached.output.find("anyaudio-judge-bench-en"), std::string::npos) << cached.output;
   EXPECT_NE(report.output.find("AnyAudio-Judge Table 1, Mix (Qwen2.5-Omni-7B, dynamic rubric)"), std::string::npos);
 
   // A row naming a clip the repository does not hold stops the fetch with one line.
@@ -449,6 +565,106 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   EXPECT_NE(missing.output.find("acme/broken@"), std::string::npos) << missing.output;
   EXPECT_NE(missing.output.find(": a row's audio is 'audios/missing.wav', which the repository does not hold"), std::string::npos)
       << missing.output;
+}
+
+TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptionsAsItsScripts) {
+  AEVAL_REQUIRE(aeval::testing::python_references_available(), "python3-nltk, -scipy and -sklearn");
+  TempDir dir;
+  const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  const aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
+  const AudioCapBench bench = audiocapbench_release(dir / "acb");
+  aeval::testing::HubTestServer hub(bench.repos);
+  const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  FileServer release(bench.release);
+  // The model under test captions what it hears, sometimes with a link, an address and blank lines to clean up.
+  std::mutex seen_mutex;
+  std::vector<json> seen;  // the content of each request
+  OpenAiTestServer captioner([&](const ReceivedRequest& r, int) {
+    {
+      std::lock_guard<std::mutex> lock(seen_mutex);
+      seen.push_back(r.body["messages"]);
+    }
+    const std::size_t h = std::hash<std::string>{}(aeval::testing::all_text(r) + aeval::testing::sent_audio(r));
+    const char* captions[] = {"A dog barks while birds chirp in a park.",
+                              "[see](http://example.com/a) Rain falls heavily on a metal roof.\n\n\n\nMore at www.example.org",
+                              "![img](x.png)A man speaks calmly; wind blows. HTTPS://Example.com/b",
+                              "A rock band plays loud electric guitars."};
+    ScriptedReply reply;
+    reply.text = captions[h % 4];
+    return reply;
+  });
+  // The captioning judge grades each caption; its scores follow from what it reads.
+  OpenAiTestServer grader([&](const ReceivedRequest& r, int) {
+    const std::size_t h = std::hash<std::string>{}(aeval::testing::all_text(r));
+    ScriptedReply reply;
+    reply.text = json{{"accuracy", int(h % 11)}, {"completeness", int(h / 11 % 11)}, {"hallucination", int(h / 121 % 11)},
+                      {"reasoning", "stand-in"}}.dump();
+    return reply;
+  });
+  aeval::testing::point_judges_at(dir / "registry", grader);
+  std::filesystem::create_directories(dir / "registry" / "datasets");
+  write_bytes(dir / "registry" / "datasets" / "acb.yaml", audiocapbench_entry(bench, release));
+  std::ofstream(dir / "registry" / "models" / "judges.yaml", std::ios::app)
+      << fmt::format("gpt-4o-audio-preview:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: m\n"
+                     "    input_sample_rate: 16000\n    max_retries: 0\n",
+                     captioner.base_url());
+  const auto o = run_aeval(fmt::format("--registry {} run --task audiocapbench --model gpt-4o-audio-preview --output {}",
+                                       (dir / "registry").string(), (dir / "out").string()));
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("clotho: 1 of 4 listed clips are not in acme/clotho"), std::string::npos) << o.output;
+
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  json predictions = json::object();
+  for (const auto& [id, record] : run.by_id) predictions[id] = record["prediction"];
+  json lists = json::object();
+  for (const auto& [route, bytes] : bench.release) {
+    std::filesystem::create_directories((dir / "release" / route.substr(5)).parent_path());
+    write_bytes(dir / "release" / route.substr(5), bytes);
+    if (route.find("eval_data_ids/") != std::string::npos)
+      lists[route.substr(route.rfind('/') + 1, route.find("_eval") - route.rfind('/') - 1)] =
+          (dir / "release" / route.substr(5)).string();
+  }
+  const json expected = python_reference(
+      "audiocapbench", {{"instructions_py", (dir / "release" / "audiocapbench" / "evaluate.py").string()},
+                        {"lists", lists}, {"counts", bench.counts}, {"rows", bench.rows}, {"predictions", predictions}});
+  ASSERT_EQ(run.by_id.size(), expected["samples"].size());
+  ASSERT_EQ(run.by_id.size(), 11u) << "3 Clotho (one listed clip missing), 3 AudioCaps, 3 MusicCaps, 2 speech";
+  for (const auto& sample : expected["samples"]) {
+    const std::string id = sample["id"];
+    ASSERT_TRUE(run.by_id.count(id)) << id;
+    const json& record = run.by_id.at(id);
+    EXPECT_EQ(record["fields"]["captions"], sample["captions"]) << id;
+    EXPECT_EQ(record["fields"]["instruction"], sample["instruction"]) << id;
+    EXPECT_EQ(record["fields"]["category"], sample["category"]) << id;
+    EXPECT_EQ(record["prediction_processed"], sample["prediction"]) << id;
+  }
+  int cleaned = 0;  // links, addresses and blank lines taken out of some captions
+  for (const auto& [id, record] : run.by_id) cleaned += record["prediction"] != record["prediction_processed"];
+  EXPECT_GT(cleaned, 0);
+  // The instruction goes first, then the clip, as the benchmark's client sends them.
+  for (const auto& messages : seen) {
+    ASSERT_EQ(messages[0]["content"].size(), 2u);
+    EXPECT_EQ(messages[0]["content"][0]["type"], "text");
+    EXPECT_EQ(messages[0]["content"][1]["type"], "input_audio");
+  }
+  const json& m = run.summary["metrics"];
+  EXPECT_NEAR(m["bleu-4-sentence-mean"]["value"].get<double>(), expected["bleu_4"].get<double>(), 1e-12);
+  EXPECT_NEAR(m["meteor"]["value"].get<double>(), expected["meteor"].get<double>(), 1e-12);
+  double overall = 0;
+  for (const auto& [id, record] : run.by_id) overall += record["scores"]["caption-judge"]["value"].get<double>();
+  EXPECT_NEAR(m["caption-judge"]["value"].get<double>(), overall / double(run.by_id.size()), 1e-9);
+  EXPECT_TRUE(run.summary["aggregations"]["by-category"]["caption-judge"].dump().find("music") != std::string::npos)
+      << run.summary["aggregations"].dump();
+
+  // The paper's Table 1 beside the measured numbers.
+  const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
+  ASSERT_EQ(report.status, 0) << report.output;
+  EXPECT_NE(report.output.find("| gpt-4o-audio-preview | meteor | 0.211 |"), std::string::npos) << report.output;
+  // The four Hub datasets are the entry's: nothing `aeval cache prune` would take.
+  const auto cached = run_aeval(fmt::format("--registry {} cache", (dir / "registry").string()));
+  EXPECT_EQ(cached.output.find("read by no registry dataset"), std::string::npos) << cached.output;
+  const auto listed = run_aeval(fmt::format("--registry {} list datasets", (dir / "registry").string()), false);
+  EXPECT_NE(listed.output.find("audiocapbench                audiocapbench    cached"), std::string::npos) << listed.output;
 }
 
 }  // namespace

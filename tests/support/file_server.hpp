@@ -1,8 +1,9 @@
 #pragma once
-// One file served over HTTP on a port of its own, counting the requests.
+// Files served over HTTP on a port of their own, counting the requests.
 #include <httplib.h>
 
 #include <atomic>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -11,12 +12,13 @@ namespace aeval::testing {
 class FileServer {
  public:
   FileServer(const std::string& route, std::string bytes);
+  explicit FileServer(std::map<std::string, std::string> files);  // route → bytes
   ~FileServer();
   std::string url(const std::string& route) const;
   int requests() const { return requests_; }
 
  private:
-  std::string bytes_;
+  std::map<std::string, std::string> files_;
   httplib::Server server_;
   std::thread thread_;
   int port_ = 0;

@@ -48,6 +48,7 @@ struct TextMetricOptions {
   BleuOptions bleu;
   ChrfOptions chrf;
   bool stem = false;  // rouge-l: Porter-stem tokens longer than 3 characters (rouge-score's use_stemmer)
+  bool segment_mean = false;  // nltk-bleu: the corpus value is the mean of the segments' (AudioCapBench's)
 };
 
 // One parameter of the text metrics, as `aeval run` evaluators take it

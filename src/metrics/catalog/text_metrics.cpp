@@ -117,7 +117,12 @@ json nltk_bleu_segment(const std::string& hypothesis, const std::vector<std::str
   return nltk_bleu_1_to_4(nltk_bleu_counts(token_lists(references), lower_split(hypothesis), 4));
 }
 
-json nltk_bleu_corpus(const Segments& s, Results&, const Options&) {
+json nltk_bleu_corpus(const Segments& s, Results& results, const Options& o) {
+  if (o.segment_mean) {  // AudioCapBench's fallback metrics: each sample's sentence BLEU, averaged
+    json out{{"average", "mean of segments"}};
+    for (int n = 1; n <= 4; ++n) out["bleu_" + std::to_string(n)] = detail::mean_of(results, "bleu_" + std::to_string(n));
+    return out;
+  }
   if (s.references.size() != s.hypotheses.size())
     throw Error(ErrorCategory::data, "BLEU: " + std::to_string(s.hypotheses.size()) + " hypotheses but " +
                                          std::to_string(s.references.size()) + " reference lists");
@@ -270,7 +275,7 @@ const std::vector<TextMetric>& text_metrics() {
              chrf_corpus),
       metric({"nltk-bleu", {}, "corpus BLEU-1..4 (0–1), smoothing method1, lower().split() tokens (AudioCapBench)",
               "NLTK 3.8 corpus_bleu", MetricInput::text, Better::higher, kFractionScale},
-             "bleu_4", {}, ReferenceCount::any, nltk_bleu_segment, nltk_bleu_corpus),
+             "bleu_4", {"segment_mean"}, ReferenceCount::any, nltk_bleu_segment, nltk_bleu_corpus),
       metric({"meteor", {}, "METEOR with WordNet 3.0 against the best reference; mean over segments",
               "NLTK 3.8 meteor_score, WordNet 3.0", MetricInput::text, Better::higher, kFractionScale},
              "meteor", {}, ReferenceCount::any, meteor_segment, meteor_corpus),

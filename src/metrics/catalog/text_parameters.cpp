@@ -57,6 +57,9 @@ const std::vector<TextParameter>& text_parameters() {
       {"stem", "rouge-l: Porter-stem tokens longer than 3 characters (AudioCapBench does)", {},
        [](const Options& o) -> json { return o.stem; },
        [](Options& o, const json& v) { o.stem = value_as<bool>(v, "stem"); }},
+      {"segment_mean", "nltk-bleu: the mean of the segments' sentence BLEU, not corpus BLEU (AudioCapBench's table)", {},
+       [](const Options& o) -> json { return o.segment_mean; },
+       [](Options& o, const json& v) { o.segment_mean = value_as<bool>(v, "segment_mean"); }},
   };
   return parameters;
 }
