@@ -3,10 +3,14 @@
 // text whose rating is the mean of its listeners' (as AQAScore evaluates
 // RELATE); a list already averaged per clip (PAM's scores.csv, its clips in a
 // folder per system) is the case of one row each. DuckDB's CSV reader groups
-// and averages; rows keep the order in which each clip first appears.
+// and averages; rows keep the order in which each clip first appears. With a
+// reference system (PAM's real recordings, as AudioBERTScore evaluates it) each
+// other clip gets its text's reference clip as `reference_audio`, and texts
+// whose reference is rated too low are left out.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
@@ -32,7 +36,33 @@ struct RatedClipsConfig {
   std::string split = "test";
   std::vector<std::string> systems;  // keep only these systems' clips (none: all)
   std::filesystem::path audio_dir;
+  std::vector<std::pair<std::string, std::string>> rating_fields;  // more averaged ratings: field, column (PAM's OVL)
+  std::string reference_system;     // its clip of a text is the others' reference_audio, not a sample itself
+  double min_reference_rating = 0;  // texts whose reference clip rates lower are left out
 };
+
+// The clips of other systems, each with its text's reference clip; texts without one, or whose reference rates
+// below the minimum, left out.
+std::vector<Sample> with_references(std::vector<Sample> samples, const RatedClipsConfig& config, const fs::path& file) {
+  std::map<std::string, const Sample*> reference_of;  // text → its reference clip
+  for (const auto& s : samples)
+    if (s.fields["system"] == config.reference_system && !reference_of.emplace(s.reference.value_or(""), &s).second)
+      throw Error(ErrorCategory::data, fmt::format("{}: two {} clips for the text '{}'", file.string(),
+                                                   config.reference_system, s.reference.value_or("")));
+  std::vector<Sample> kept;
+  for (auto& s : samples) {
+    const auto reference = reference_of.find(s.reference.value_or(""));
+    if (s.fields["system"] == config.reference_system || reference == reference_of.end() ||
+        reference->second->fields["human_score"].get<double>() < config.min_reference_rating)
+      continue;
+    s.fields["reference_audio"] = reference->second->audio.string();
+    kept.push_back(std::move(s));
+  }
+  if (kept.empty())
+    throw Error(ErrorCategory::data, fmt::format("{}: no clip has a {} clip of its text rated {} or more", file.string(),
+                                                 config.reference_system, config.min_reference_rating));
+  return kept;
+}
 
 std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfig& config) {
   const TableReader table = TableReader::csv(file);
@@ -53,10 +83,15 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     where = fmt::format("WHERE {} = {}", TableReader::quoted(config.split_column), TableReader::literal(config.split));
   }
   // A rating that is not a number stops the read (TRY_CAST would hide it).
+  std::string more;
+  for (const auto& [field, column] : config.rating_fields) {
+    table.column_index(column, "rating_fields");
+    more += fmt::format(", CAST(avg(CAST({} AS DOUBLE)) AS VARCHAR)", TableReader::quoted(column));
+  }
   const std::string sql = fmt::format(
-      "SELECT {0}, {1}, CAST(avg(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR) "
+      "SELECT {0}, {1}, CAST(avg(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR){5} "
       "FROM (SELECT *, row_number() OVER () AS line FROM {3}) {4} GROUP BY {0}, {1} ORDER BY min(line)",
-      audio, text, TableReader::quoted(config.rating_column), table.source(), where);
+      audio, text, TableReader::quoted(config.rating_column), table.source(), where, more);
   const fs::path& audio_dir = config.audio_dir;
   std::vector<Sample> samples;
   table.query(sql, [&](TableRow& row) {
@@ -74,8 +109,11 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     sample.fields = {{"human_score", std::stod(*row[2])},
                      {"ratings", std::stoi(*row[3])},
                      {"system", system}};
+    for (std::size_t k = 0; k < config.rating_fields.size(); ++k)
+      sample.fields[config.rating_fields[k].first] = row[4 + k] ? nlohmann::json(std::stod(*row[4 + k])) : nlohmann::json();
     samples.push_back(std::move(sample));
   });
+  if (!config.reference_system.empty()) samples = with_references(std::move(samples), config, file);
   if (samples.empty())
     throw Error(ErrorCategory::data,
                 config.split_column.empty()
@@ -100,7 +138,12 @@ const DatasetClasses::Registration kRatedClipsClass{
                     arg::text("split_column", kDefaults.split_column, "column naming each row's split (\"\": none)"),
                     arg::text("split", kDefaults.split, "the split read"),
                     arg::texts("systems", {}, "keep only these systems' clips, the first folder of their paths (none: all)"),
-                    arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)")});
+                    arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)"),
+                    arg::map("rating_fields", "{field: column}: more ratings averaged the same way (PAM: {human_ovl: OVL})",
+                             false),
+                    arg::text("reference_system", "",
+                              "a system whose clip of each text is the reference_audio of the others' (PAM: real)"),
+                    arg::number("min_reference_rating", 0.0, "texts whose reference clip rates lower are left out")});
        return with_catalog_args(std::move(args));
      }()},
     [](const Args& args) {
@@ -116,6 +159,13 @@ const DatasetClasses::Registration kRatedClipsClass{
       config.split_column = args.text("split_column");
       config.split = args.text("split");
       config.systems = args.strings("systems");
+      if (args.given("rating_fields"))
+        for (const auto& item : args.node("rating_fields")) {
+          if (!item.first.IsScalar() || !item.second.IsScalar()) args.fail("rating_fields: each is a field and a column");
+          config.rating_fields.emplace_back(item.first.as<std::string>(), item.second.as<std::string>());
+        }
+      config.reference_system = args.text("reference_system");
+      config.min_reference_rating = args.number("min_reference_rating");
       d.name = args.entry().name;
       d.samples = read_rated_clips(source.path, config);
       d.description = source.description;

@@ -667,4 +667,56 @@ TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptions
   EXPECT_NE(listed.output.find("audiocapbench                audiocapbench    cached"), std::string::npos) << listed.output;
 }
 
+TEST(SeedMethodsE2E, AudioBertScoreOnPamScoresEachClipAgainstItsPromptsRecordingAsItsPaperDoes) {
+  AEVAL_REQUIRE(aeval::testing::python_references_available(), "python3-scipy and python3-sklearn");
+  TempDir dir;
+  const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  // PAM's scores.csv and folders: a real recording and three systems' clips per prompt; two prompts' recordings
+  // rate below 3.5 for relevance (left out), one exactly 3.5 (kept).
+  const std::vector<double> real_rel = {4.0, 3.0, 4.5, 3.5, 2.0, 4.2};
+  const std::vector<std::string> systems = {"real", "audiogen_m", "audioldm_l", "audioldm2"};
+  std::string csv = "Text,Model,File Name,OVL,REL\n";
+  for (std::size_t prompt = 0; prompt < real_rel.size(); ++prompt)
+    for (std::size_t s = 0; s < systems.size(); ++s) {
+      const std::string name = fmt::format("{}_audio_index_{:03d}", s == 0 ? "real" : "generated", prompt);
+      std::vector<float> tone(4000);
+      for (std::size_t i = 0; i < tone.size(); ++i)
+        tone[i] = 0.1f * std::sin(0.002f * float(i * (prompt * 5 + s + 1))) + (s ? 0.02f * std::sin(0.05f * float(i * s)) : 0.f);
+      std::filesystem::create_directories(dir / "audio" / systems[s]);
+      aeval::write_wav(dir / "audio" / systems[s] / (name + ".wav"), aeval::Audio{tone, 16000, 1});
+      const double rel = s == 0 ? real_rel[prompt] : 1.0 + 0.3 * double((prompt * 7 + s * 5) % 13);
+      csv += fmt::format("\"A sound, number {}\",{},{},{:.1f},{:.1f}\n", prompt, systems[s], name,
+                         2.0 + 0.2 * double((prompt * 3 + s * 11) % 14), rel);
+    }
+  write_bytes(dir / "audio" / "scores.csv", csv);
+  const auto o = run_aeval(fmt::format(
+      "run --task audiobertscore-pam --set pam-sounds-referenced.path={} --set audiobertscore-referenced.model=signal-frames "
+      "-q --output {}",
+      (dir / "audio" / "scores.csv").string(), (dir / "out").string()));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const auto run = aeval::testing::read_only_run(dir / "out");
+  ASSERT_EQ(run.by_id.size(), 12u) << "four prompts kept, three generated clips each; recordings are references only";
+  json x = json::array(), rel = json::array(), ovl = json::array(), labels = json::array();
+  for (const auto& [id, record] : run.by_id) {
+    const std::string prompt = record["reference"].get<std::string>().substr(std::string("A sound, number ").size());
+    EXPECT_EQ(record["fields"]["reference_audio"],
+              (dir / "audio" / "real" / fmt::format("real_audio_index_{:03d}.wav", std::stoi(prompt))).string())
+        << id;
+    EXPECT_NE(record["fields"]["system"], "real");
+    EXPECT_NE(prompt, "1");
+    EXPECT_NE(prompt, "4");
+    x.push_back(record["scores"]["audiobertscore-referenced"]["value"]);
+    rel.push_back(record["fields"]["human_score"]);
+    ovl.push_back(record["fields"]["human_ovl"]);
+    labels.push_back(int(labels.size() % 2));
+  }
+  const json references = aeval::testing::python_references(
+      "stats", json::array({{{"x", x}, {"y", rel}, {"labels", labels}}, {{"x", x}, {"y", ovl}, {"labels", labels}}}));
+  const json& m = run.summary["metrics"];
+  EXPECT_NEAR(m["audiobertscore-rel-lcc"]["value"].get<double>(), references[0]["pearson"][0].get<double>(), 1e-12);
+  EXPECT_NEAR(m["audiobertscore-rel-srcc"]["value"].get<double>(), references[0]["spearman"][0].get<double>(), 1e-12);
+  EXPECT_NEAR(m["audiobertscore-ovl-lcc"]["value"].get<double>(), references[1]["pearson"][0].get<double>(), 1e-12);
+  EXPECT_NEAR(m["audiobertscore-ovl-srcc"]["value"].get<double>(), references[1]["spearman"][0].get<double>(), 1e-12);
+}
+
 }  // namespace

@@ -390,6 +390,31 @@ TEST(RatedClips, AMissingColumnARatingThatIsNoNumberAndAnEmptySplitAreErrors) {
   EXPECT_EQ(b.samples[0].fields["system"], "b");
 }
 
+// PAM as AudioBERTScore reads it: each text's real recording is the reference of the other clips; a text with two
+// recordings is an error, and one whose recordings all rate too low leaves nothing, which is an error too.
+TEST(RatedClips, AReferenceSystemsClipIsTheOthersReferenceAudio) {
+  TempDir dir;
+  const std::string header = "Text,Model,File Name,OVL,REL\n";
+  write_bytes(dir / "pam.csv", header + "x,real,r0,4,4\nx,gen,g0,3,2\ny,gen,g1,2,5\nz,real,r2,4,3\nz,gen,g2,1,1\n");
+  write_bytes(dir / "twice.csv", header + "x,real,r0,4,4\nx,real,r1,4,4\n");
+  const auto entry = [&](const char* file) {
+    return fmt::format("p:\n  class: rated_clips\n  args:\n    path: ../../{}\n    audio_column: File Name\n"
+                       "    folder_column: Model\n    text_column: Text\n    rating_column: REL\n    split_column: \"\"\n"
+                       "    rating_fields: {{human_ovl: OVL}}\n    reference_system: real\n    min_reference_rating: 3.5\n",
+                       file);
+  };
+  const Dataset d = load(dir, entry("pam.csv"), "p");
+  ASSERT_EQ(d.samples.size(), 1u) << "y has no recording, z's rates 3";
+  EXPECT_EQ(d.samples[0].id, "gen/g0|x");
+  EXPECT_EQ(fs::path(d.samples[0].fields["reference_audio"].get<std::string>()).filename(), "r0");
+  EXPECT_DOUBLE_EQ(d.samples[0].fields["human_ovl"].get<double>(), 3);
+  const std::string twice = data_error([&] { load(dir, entry("twice.csv"), "p"); });
+  EXPECT_NE(twice.find("twice.csv: two real clips for the text 'x'"), std::string::npos) << twice;
+  write_bytes(dir / "low.csv", header + "z,real,r2,4,3\nz,gen,g2,1,1\n");
+  const std::string low = data_error([&] { load(dir, entry("low.csv"), "p"); });
+  EXPECT_NE(low.find("low.csv: no clip has a real clip of its text rated 3.5 or more"), std::string::npos) << low;
+}
+
 // CompA's layout: four samples an item, and an item short of a caption or a column that is not there are errors.
 TEST(CaptionPairs, EachClipWithEachCaptionAndErrorsNamingTheItemOrTheColumns) {
   TempDir dir;
