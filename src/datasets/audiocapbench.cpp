@@ -25,7 +25,6 @@
 #include "datasets/parquet_clips.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
-#include "util/download.hpp"
 
 namespace aeval::pipeline {
 
@@ -60,13 +59,7 @@ fs::path released_file(const Args& args, const std::string& path) {
   if (!digests[path] || !digests[path].IsScalar()) args.fail(fmt::format("sha256 names no digest for {}", path));
   std::string base = args.text("release");
   if (!base.empty() && base.back() != '/') base += '/';
-  const std::string url = base + path, sha256 = digests[path].as<std::string>();
-  const fs::path file = downloaded_file(args.entry().name, url, sha256);
-  DownloadOptions options;
-  options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name + ") and copy " +
-                          dataset_cache_dir().string() + " here";
-  download_files({{url, file, sha256, std::nullopt}}, options);
-  return file;
+  return download_pinned(args.entry().name, base + path, digests[path].as<std::string>());
 }
 
 // The value of `name = {...}` in a Python file, read as ast.literal_eval reads the braces' text.

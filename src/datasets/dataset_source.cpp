@@ -60,6 +60,15 @@ fs::path audio_dir_arg(const Args& args, const fs::path& beside, std::string& mi
   return beside;
 }
 
+fs::path download_pinned(const std::string& entry, const std::string& url, const std::string& sha256) {
+  const fs::path file = downloaded_file(entry, url, sha256);
+  DownloadOptions options;
+  options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + entry + ") and copy " +
+                          dataset_cache_dir().string() + " here";
+  download_files({{url, file, sha256, std::nullopt}}, options);
+  return file;
+}
+
 SourceLocation locate_source(const Args& args) {
   const std::string url = args.text("url");
   if (args.given("path") == !url.empty())
@@ -79,11 +88,7 @@ SourceLocation locate_source(const Args& args) {
   } else {
     known_sha256 = args.text("sha256");
     if (known_sha256.empty()) args.fail("`url` needs the file's `sha256`, so that a download is verified");
-    file = downloaded_file(args.entry().name, url, known_sha256);
-    DownloadOptions options;
-    options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + args.entry().name +
-                            ") and copy " + dataset_cache_dir().string() + " here";
-    download_files({{url, file, known_sha256, std::nullopt}}, options);
+    file = download_pinned(args.entry().name, url, known_sha256);
     source.description = {{"url", url}, {"sha256", known_sha256}, {"file", file.string()}};
   }
   if (!datasets::is_archive(file)) {

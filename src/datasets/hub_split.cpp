@@ -288,6 +288,25 @@ std::filesystem::path file_list_path(const std::filesystem::path& root, const st
   return root / "snapshots" / commit / ".aeval" / r.config / (r.split.empty() ? ".all-splits.json" : r.split + ".json");
 }
 
+// A file as the Hub listed it (path, size, SHA-256 or git blob id), fetched from `commit` into the snapshot under `root`.
+RemoteFile listed_file(const HubClient& hub, const std::string& repo, const std::string& commit, const nlohmann::json& f,
+                       const std::filesystem::path& root) {
+  const std::string path = f.value("path", "");
+  const auto size = f.value("size", std::uint64_t(0));
+  return {hub.file_url(repo, commit, path), root / "snapshots" / commit / path, f.value("sha256", ""),
+          size ? std::optional<std::uint64_t>(size) : std::nullopt, f.value("git_blob_id", "")};
+}
+
+// Fetches them with the Hub's credentials and offline switch, saying how to get access or fetch elsewhere.
+void download_from_hub(const HubClient& hub, const HubSplitRequest& r, const std::vector<RemoteFile>& files) {
+  DownloadOptions options;
+  options.headers = hub.headers();
+  options.offline = hub.offline();
+  options.prefetch_hint = r.prefetch_hint;
+  options.denied_hint = hub.access_hint(r.repo);
+  download_files(files, options);
+}
+
 nlohmann::json read_file_list(const std::filesystem::path& path) {
   try {
     return nlohmann::json::parse(read_text(path));
@@ -355,20 +374,11 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     if (!safe_repository_path(path))
       throw Error(ErrorCategory::data, fmt::format("{}: names '{}', a path outside the repository; delete it and run "
                                                    "again", manifest.string(), path.substr(0, 200)));
-    const auto local = root / "snapshots" / split.source_commit / path;
-    remote.push_back({hub.file_url(r.repo, split.source_commit, path), local, f.value("sha256", ""),
-                      f.value("size", std::uint64_t(0)) ? std::optional<std::uint64_t>(f.value("size", std::uint64_t(0)))
-                                                        : std::nullopt,
-                      f.value("git_blob_id", "")});
-    split.files.push_back(local);
+    remote.push_back(listed_file(hub, r.repo, split.source_commit, f, root));
+    split.files.push_back(remote.back().destination);
     split.repository_paths.push_back(path);
   }
-  DownloadOptions options;
-  options.headers = hub.headers();
-  options.offline = hub.offline();
-  options.prefetch_hint = r.prefetch_hint;
-  options.denied_hint = hub.access_hint(r.repo);
-  download_files(remote, options);
+  download_from_hub(hub, r, remote);
   return split;
 }
 
@@ -413,18 +423,9 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
   std::set<std::string> queued;
   for (const auto& p : paths) {
     local.push_back(root / "snapshots" / commit / p);
-    if (!queued.insert(p).second) continue;
-    const nlohmann::json& f = listed[p];
-    const auto size = f.value("size", std::uint64_t(0));
-    remote.push_back({hub.file_url(r.repo, commit, p), local.back(), f.value("sha256", ""),
-                      size ? std::optional<std::uint64_t>(size) : std::nullopt, f.value("git_blob_id", "")});
+    if (queued.insert(p).second) remote.push_back(listed_file(hub, r.repo, commit, listed[p], root));
   }
-  DownloadOptions options;
-  options.headers = hub.headers();
-  options.offline = hub.offline();
-  options.prefetch_hint = r.prefetch_hint;
-  options.denied_hint = hub.access_hint(r.repo);
-  download_files(remote, options);
+  download_from_hub(hub, r, remote);
   return local;
 }
 

@@ -1,7 +1,8 @@
 // The `huggingface` dataset class: one split of a Hugging Face Hub dataset,
 // its Parquet files fetched into the cache (hub_split.hpp) and read with
 // DuckDB. Audio stored in the files stays there: each sample names its clip
-// (parquet_clips.hpp) and the decoder reads it when the sample runs.
+// (parquet_clips.hpp) and the decoder reads it when the sample runs; audio the
+// rows name by a path in the repository is fetched beside them.
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -199,6 +200,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                    {"samples", d.samples.size()}};
   if (split.source_commit != split.commit) d.description["source_commit"] = split.source_commit;
   if (!config.filter.empty()) d.description["filter"] = config.filter;
+  if (!config.sample_per.empty()) d.description["sample_per"] = config.sample_per;
   for (const auto& [field, expression] : config.computed) d.description["computed_fields"][field] = expression;
   if (config.limit > 0) d.description["limit"] = config.limit;
   return d;
