@@ -3,7 +3,8 @@
 // of clips for one text, ROC-AUC on binary feedback). Each reads the score of
 // an evaluator listed before it in the task, so any scorer can be judged:
 // AQAScore, CLAPScore, AudioBERTScore, a rubric or caption judge. CompA's
-// scores put together the four samples of an item.
+// scores put together the four samples of an item; `mean_of` makes a column of
+// a paper's table from an earlier evaluator's numbers (one subset, one criterion).
 #include <fmt/format.h>
 
 #include <array>
@@ -66,16 +67,23 @@ const json& human_field(const Scored& s, const std::string& field, const std::st
 // their mean; with `average_over`, the accuracy is the mean of the accuracies per value of that field (the
 // paper's Avg over subsets); with `only`, it counts the samples whose field has the value given (a column
 // of the paper's table).
+// `only: {field: value}`: the samples an evaluator counts (none: all).
+using Only = std::optional<std::pair<std::string, json>>;
+
+bool outside(const Scored& s, const Only& only, const std::string& asking) {
+  return only && human_field(s, only->first, asking, false) != only->second;
+}
+
 class JudgeAccuracy final : public Evaluator {
  public:
   JudgeAccuracy(std::string score_of, std::string label_field, bool all_items, double threshold, std::string group_field,
-                std::string average_over, std::optional<std::pair<std::string, json>> only)
+                std::string average_over, Only only)
       : score_of_(std::move(score_of)), label_field_(std::move(label_field)), all_items_(all_items),
         threshold_(threshold), group_field_(std::move(group_field)), average_over_(std::move(average_over)),
         only_(std::move(only)) {}
 
   json score(const Scored& s) const override {
-    if (only_ && human_field(s, only_->first, name, false) != only_->second) return {{"value", nullptr}, {"outside", true}};
+    if (outside(s, only_, name)) return {{"value", nullptr}, {"outside", true}};
     const json& judged = earlier_score(s, score_of_, name);
     const json& field = human_field(s, label_field_, name, false);
     const std::string label = text::lower(field.is_string() ? field.get<std::string>() : field.dump());
@@ -165,7 +173,34 @@ class JudgeAccuracy final : public Evaluator {
   bool all_items_;
   double threshold_;
   std::string group_field_, average_over_;
-  std::optional<std::pair<std::string, json>> only_;
+  Only only_;
+};
+
+// The mean of one number an earlier evaluator gives each sample (its value, or a criterion such as the
+// caption judge's accuracy) over the samples `only` keeps: AudioCapBench's Table 2, the judge per category.
+class MeanOf final : public Evaluator {
+ public:
+  MeanOf(std::string score_of, std::string key, Only only)
+      : score_of_(std::move(score_of)), key_(std::move(key)), only_(std::move(only)) {}
+
+  json score(const Scored& s) const override {
+    if (outside(s, only_, name)) return {{"value", nullptr}};
+    const json& v = earlier_score(s, score_of_, name)[key_];
+    if (!v.is_number())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs a number under '{}' of '{}', which gave {}",
+                                                   s.sample.id, name, key_, score_of_, v.dump()));
+    return {{"value", v}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    json j = {{"name", name}, {"class", "mean_of"}, {"score_of", score_of_}, {"key", key_}};
+    if (only_) j["only"] = {{only_->first, only_->second}};
+    return j;
+  }
+
+ private:
+  std::string score_of_, key_;
+  Only only_;
 };
 
 // A corpus statistic over (score, human) pairs: alone, a sample keeps its pair.
@@ -350,6 +385,19 @@ class WinogroundScore final : public Evaluator {
 
 ArgSpec score_of_arg() { return arg::required_text("score_of", "the evaluator whose scores are judged, listed earlier"); }
 
+ArgSpec only_arg() {
+  return arg::map("only", "{field: value}: count only the samples whose field has this value (e.g. {subset: music})",
+                  false);
+}
+
+Only only_of(const Args& args) {
+  if (!args.given("only")) return std::nullopt;
+  const YAML::Node node = args.node("only");
+  if (!node.IsMap() || node.size() != 1 || !node.begin()->second.IsScalar())
+    args.fail("only: one field and the value it must have, e.g. {subset: music}");
+  return std::make_pair(node.begin()->first.as<std::string>(), json::parse(yaml_as_python(node.begin()->second).dump()));
+}
+
 const EvaluatorClasses::Registration kJudgeAccuracyClass{
     {Kind::evaluator, "judge_accuracy", "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
      {score_of_arg(), arg::text("label_field", "label", "the field holding yes or no"),
@@ -359,20 +407,20 @@ const EvaluatorClasses::Registration kJudgeAccuracyClass{
       arg::text("group_field", "",
                 "samples sharing this field's value are one item, decided on their mean score (a row's rubric "
                 "questions: row_id)"),
-      arg::text("average_over", "", "the mean of the accuracies per value of this field (e.g. subset)"),
-      arg::map("only", "{field: value}: count only the samples whose field has this value (e.g. {subset: music})",
-               false)}},
+      arg::text("average_over", "", "the mean of the accuracies per value of this field (e.g. subset)"), only_arg()}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
-      std::optional<std::pair<std::string, json>> only;
-      if (args.given("only")) {
-        const YAML::Node node = args.node("only");
-        if (!node.IsMap() || node.size() != 1 || !node.begin()->second.IsScalar())
-          args.fail("only: one field and the value it must have, e.g. {subset: music}");
-        only.emplace(node.begin()->first.as<std::string>(), json::parse(yaml_as_python(node.begin()->second).dump()));
-      }
       return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
                                              args.text("rule") == "all_items_yes", args.number("threshold"),
-                                             args.text("group_field"), args.text("average_over"), std::move(only));
+                                             args.text("group_field"), args.text("average_over"), only_of(args));
+    }};
+
+const EvaluatorClasses::Registration kMeanOfClass{
+    {Kind::evaluator, "mean_of",
+     "The mean of one number an earlier evaluator gives each sample, over the samples `only` keeps: a column of a "
+     "paper's table (the caption judge's accuracy, its overall score on music)",
+     {score_of_arg(), arg::text("key", "value", "which of its numbers (value, or e.g. accuracy)"), only_arg()}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<MeanOf>(args.text("score_of"), args.text("key"), only_of(args));
     }};
 
 const EvaluatorClasses::Registration kHumanCorrelationClass{

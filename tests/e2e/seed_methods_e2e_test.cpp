@@ -653,6 +653,18 @@ TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptions
   double overall = 0;
   for (const auto& [id, record] : run.by_id) overall += record["scores"]["caption-judge"]["value"].get<double>();
   EXPECT_NEAR(m["caption-judge"]["value"].get<double>(), overall / double(run.by_id.size()), 1e-9);
+  // Table 1's criteria and Table 2's overall score per category, from the judge's per-sample scores.
+  std::map<std::string, std::pair<double, int>> means;
+  for (const auto& [id, record] : run.by_id) {
+    const json& judged = record["scores"]["caption-judge"];
+    for (const char* criterion : {"accuracy", "completeness", "hallucination"})
+      means[criterion].first += judged[criterion].get<double>(), ++means[criterion].second;
+    auto& category = means[record["fields"]["category"].get<std::string>()];
+    category.first += judged["value"].get<double>(), ++category.second;
+  }
+  ASSERT_EQ(means.size(), 6u);
+  for (const auto& [what, sum] : means)
+    EXPECT_NEAR(m["caption-judge-" + what]["value"].get<double>(), sum.first / sum.second, 1e-9) << what;
   EXPECT_TRUE(run.summary["aggregations"]["by-category"]["caption-judge"].dump().find("music") != std::string::npos)
       << run.summary["aggregations"].dump();
 
