@@ -148,15 +148,18 @@ def answer(kind, cases):
             out.append({"text": text / items, "audio": audio / items, "group": group / items, "items": items})
         return out
     if kind == "rubric_bench":
-        # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5;
-        # accuracy per subset and their unweighted mean; rows without questions are not judged.
+        # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5 (holistic:
+        # its one question); accuracy per subset and their unweighted mean; rows without questions are not judged.
         out = []
         for c in cases:
             right, judged = {}, {}
             for row in c["rows"]:
-                if row["questions"] == 0:
+                if c.get("holistic"):  # one question a row, every row
+                    yes = c["scores"][row["uuid"]] >= 0.5
+                elif row["questions"] == 0:
                     continue
-                yes = all(c["scores"]["%s:%d" % (row["uuid"], k)] >= 0.5 for k in range(1, row["questions"] + 1))
+                else:
+                    yes = all(c["scores"]["%s:%d" % (row["uuid"], k)] >= 0.5 for k in range(1, row["questions"] + 1))
                 subset = row["subset"]
                 right[subset] = right.get(subset, 0) + (yes == (row["label"] == "yes"))
                 judged[subset] = judged.get(subset, 0) + 1

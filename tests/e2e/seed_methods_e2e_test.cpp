@@ -410,7 +410,8 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   const auto suite = run_aeval(
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
-  const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-zh | audiocapbench | baton-2-events | baton-3-events | "
+  const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-holistic-en | anyaudio-bench-holistic-zh | "
+                             "anyaudio-bench-zh | audiocapbench | baton-2-events | baton-3-events | "
                              "baton-pair-2-events | baton-pair-3-events | compa-attribute | compa-order | pam | relate | "
                              "relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
@@ -419,11 +420,11 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 13u) << suite.output;
+  ASSERT_GE(cells.size(), 15u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[11], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[12].substr(0, cells[12].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[13], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[14].substr(0, cells[14].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
@@ -483,9 +484,9 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
     return reply;
   });
   aeval::testing::point_judges_at(dir / "registry", judge);
-  for (const char* language : {"en", "zh"}) {
-    const auto o = run_aeval(fmt::format("--registry {} run --task anyaudio-bench-{} --model qwen2.5-omni-judge -q --output {}",
-                                         (dir / "registry").string(), language, (dir / "out").string()));
+  for (const char* task : {"anyaudio-bench-en", "anyaudio-bench-zh", "anyaudio-bench-holistic-en"}) {
+    const auto o = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge -q --output {}",
+                                         (dir / "registry").string(), task, (dir / "out").string()));
     ASSERT_EQ(o.status, 0) << o.output;
   }
   EXPECT_EQ(hub.downloads(), int(2 + bench.clips)) << "both files, and each clip once for both languages";
@@ -519,17 +520,30 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   for (const auto& [id, record] : run.by_id) scores[id] = record["scores"]["answer-aqascore"]["value"];
   const json expected = python_reference("rubric_bench", {{"rows", bench.rows}, {"scores", scores}});
   const json& m = run.summary["metrics"];
-  EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy"]["value"].get<double>(), expected["average"].get<double>());
-  EXPECT_EQ(m["answer-rubric-accuracy"]["items"], expected["rows"]);
+  EXPECT_DOUBLE_EQ(m["anyaudio-accuracy"]["value"].get<double>(), expected["average"].get<double>());
+  EXPECT_EQ(m["anyaudio-accuracy"]["items"], expected["rows"]);
   for (const auto& [subset, column] : std::map<std::string, std::string>{{"speech", "speech-real"}, {"speech_gen", "speech-gen"},
                                                                            {"sound", "sound-real"}, {"sound_gen", "sound-gen"},
                                                                            {"music", "music-real"}, {"music_gen", "music-gen"},
                                                                            {"mix", "mix"}}) {
-    EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy-" + column]["value"].get<double>(), expected["per_subset"][subset].get<double>())
+    EXPECT_DOUBLE_EQ(m["anyaudio-accuracy-" + column]["value"].get<double>(), expected["per_subset"][subset].get<double>())
         << subset;
-    EXPECT_DOUBLE_EQ(m["answer-rubric-accuracy"]["accuracy_per_subset"][subset].get<double>(),
+    EXPECT_DOUBLE_EQ(m["anyaudio-accuracy"]["accuracy_per_subset"][subset].get<double>(),
                      expected["per_subset"][subset].get<double>());
   }
+  // The holistic prompt: a sample per row, rows without questions too, the same columns.
+  const auto holistic = aeval::testing::read_only_run(dir / "out" / "anyaudio-bench-holistic-en");
+  ASSERT_EQ(holistic.by_id.size(), bench.rows.size());
+  json row_scores = json::object();
+  for (const auto& [id, record] : holistic.by_id) row_scores[id] = record["scores"]["answer-aqascore"]["value"];
+  EXPECT_TRUE(std::any_of(asked.begin(), asked.end(), [](const auto& a) {
+    return a.first.find("Description: en caption mix-3\nDoes the audio match this description?") != std::string::npos;
+  })) << "the row's instruction, asked whole";
+  const json whole = python_reference("rubric_bench", {{"rows", bench.rows}, {"scores", row_scores}, {"holistic", true}});
+  EXPECT_DOUBLE_EQ(holistic.summary["metrics"]["anyaudio-accuracy"]["value"].get<double>(), whole["average"].get<double>());
+  EXPECT_DOUBLE_EQ(holistic.summary["metrics"]["anyaudio-accuracy-mix"]["value"].get<double>(),
+                   whole["per_subset"]["mix"].get<double>());
+  EXPECT_EQ(holistic.summary["metrics"]["anyaudio-accuracy"]["items"], bench.rows.size());
   double lowest = 1, highest = 0;  // the stand-in judge decides both ways
   for (const auto& [subset, accuracy] : expected["per_subset"].items())
     lowest = std::min(lowest, accuracy.get<double>()), highest = std::max(highest, accuracy.get<double>());
@@ -538,7 +552,7 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   // The paper's Table 2 beside the measured numbers.
   const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(report.status, 0) << report.output;
-  EXPECT_NE(report.output.find("| qwen2.5-omni-judge | answer-rubric-accuracy | 0.7224 |"), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find("| qwen2.5-omni-judge | anyaudio-accuracy | 0.7224 |"), std::string::npos) << report.output;
 
   // The clips are the entries' files: cached, and nothing `aeval cache prune` would take.
   const auto listed = run_aeval(fmt::format("--registry {} list datasets", (dir / "registry").string()), false);
