@@ -404,6 +404,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   ASSERT_EQ(report.status, 0) << report.output;
   EXPECT_NE(report.output.find("| qwen2.5-omni-judge | answer-aqascore-lcc | 0.544 |"), std::string::npos) << report.output;
   EXPECT_NE(report.output.find("AQAScore Table 3 (Qwen2.5-Omni-7B)"), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find("AQAScore Table 4, CompA-Attribute Group (AF3)"), std::string::npos) << report.output;
 
   // The suite's table: a row per judge, each task on 100·x of its statistics (RELATE: the mean of its three
   // coefficients), as the papers' tables put a judge's numbers side by side.
