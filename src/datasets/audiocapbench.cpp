@@ -18,7 +18,6 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "datasets/audiocapbench.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
@@ -176,12 +175,31 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
   return clips;
 }
 
+// The four Hub splits its sources are read from.
+std::vector<datasets::HubSplitRequest> hub_splits_of(const Args& args) {
+  const YAML::Node repos = args.node("hub");
+  std::vector<datasets::HubSplitRequest> requests;
+  for (const auto& source : kSources) {
+    if (!repos[source.name] || !repos[source.name].IsScalar())
+      args.fail(fmt::format("hub names no dataset for {}", source.name));
+    datasets::HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split, args.text("revision"),
+                      args.text("token_env"), ""};
+    r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}` and copy {} here",
+                                  args.entry().name, dataset_cache_dir().string());
+    requests.push_back(std::move(r));
+  }
+  return requests;
+}
+
+
+const datasets::HubSplitsDeclaration kAudioCapBenchSplits{"audiocapbench", hub_splits_of};
+
 Dataset load_audiocapbench(const Args& args) {
   Dataset d;
   d.name = args.entry().name;
   const json instructions = python_assignment(released_file(args, kInstructionsFile), "CATEGORY_INSTRUCTIONS");
   const YAML::Node counts = args.node("counts");
-  const auto requests = datasets::audiocapbench_hub_splits(args);
+  const auto requests = hub_splits_of(args);
   json description = {{"class", "audiocapbench"}, {"release", args.text("release")}, {"sources", json::object()}};
   std::size_t position = 0;
   for (std::size_t k = 0; k < requests.size(); ++k) {
@@ -240,21 +258,3 @@ const DatasetClasses::Registration kAudioCapBenchClass{
 
 }  // namespace aeval::pipeline
 
-namespace aeval::datasets {
-
-std::vector<HubSplitRequest> audiocapbench_hub_splits(const pipeline::Args& args) {
-  const YAML::Node repos = args.node("hub");
-  std::vector<HubSplitRequest> requests;
-  for (const auto& source : pipeline::kSources) {
-    if (!repos[source.name] || !repos[source.name].IsScalar())
-      args.fail(fmt::format("hub names no dataset for {}", source.name));
-    HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split, args.text("revision"),
-                      args.text("token_env"), ""};
-    r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}` and copy {} here",
-                                  args.entry().name, pipeline::dataset_cache_dir().string());
-    requests.push_back(std::move(r));
-  }
-  return requests;
-}
-
-}  // namespace aeval::datasets

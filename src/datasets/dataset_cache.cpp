@@ -6,7 +6,6 @@
 #include <map>
 #include <set>
 
-#include "datasets/audiocapbench.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
@@ -35,18 +34,6 @@ std::uint64_t bytes_of(const fs::path& path) {
   return total;
 }
 
-// The Hub splits an entry reads: a `huggingface` entry's one, AudioCapBench's four, none for other classes.
-std::vector<HubSplitRequest> hub_requests(const pipeline::Args& args) {
-  if (args.entry().class_id == "audiocapbench") return audiocapbench_hub_splits(args);
-  if (args.entry().class_id != "huggingface") return {};
-  HubSplitRequest r;
-  r.repo = args.text("repo");
-  r.config = args.text("config");
-  r.split = args.text("split");
-  r.revision = args.text("revision");
-  return {r};
-}
-
 pipeline::Args args_of(const pipeline::Registry& registry, const std::string& name) {
   const auto& entry = registry.get(pipeline::Kind::dataset, name);
   return pipeline::Args(entry, pipeline::class_spec(entry, pipeline::Kind::dataset));
@@ -63,7 +50,7 @@ std::optional<fs::path> local_source(const pipeline::Args& args) {
 std::map<fs::path, std::set<std::string>> readers_of_cached_files(const pipeline::Registry& registry) {
   std::map<fs::path, std::set<std::string>> readers;
   for (const auto& name : registry.names(pipeline::Kind::dataset)) {
-    for (const auto& request : hub_requests(args_of(registry, name))) {
+    for (const auto& request : hub_splits_read(args_of(registry, name))) {
       const auto cached = cached_hub_split(request);
       if (!cached) continue;
       readers[cached->file_list].insert(name);
@@ -78,7 +65,7 @@ void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& item
   const auto readers = readers_of_cached_files(registry);
   std::set<std::string> used_repos;
   for (const auto& name : registry.names(pipeline::Kind::dataset)) {
-    for (const auto& request : hub_requests(args_of(registry, name)))
+    for (const auto& request : hub_splits_read(args_of(registry, name)))
       used_repos.insert(hub_cache_dir(request.repo).filename().string());
   }
   std::error_code error;
@@ -120,7 +107,7 @@ void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& item
 DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const std::string& name) {
   const auto args = args_of(registry, name);
   DatasetCacheState s;
-  if (const auto requests = hub_requests(args); !requests.empty()) {
+  if (const auto requests = hub_splits_read(args); !requests.empty()) {
     std::size_t present = 0, wanted = 0;
     for (const auto& request : requests) {
       s.source += fmt::format("{}hub {} {}/{}@{}", s.source.empty() ? "" : ", ", request.repo, request.config,

@@ -8,6 +8,7 @@
 #include "datasets/asterisk_prompts.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
+#include "datasets/hub_split.hpp"
 #include "datasets/manifest.hpp"
 
 namespace aeval::pipeline {
@@ -39,7 +40,8 @@ std::filesystem::path dataset_cache_dir() { return cache_dir() / "datasets"; }
 
 bool dataset_downloads(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::dataset, name);
-  return entry.class_id == "huggingface" || entry.class_id == "audiocapbench" || (entry.args.IsMap() && entry.args["url"]);
+  return !datasets::hub_splits_read(Args(entry, class_spec(entry, Kind::dataset))).empty() ||
+         (entry.args.IsMap() && entry.args["url"]);
 }
 
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {

@@ -318,6 +318,24 @@ nlohmann::json read_file_list(const std::filesystem::path& path) {
 
 }  // namespace
 
+namespace {
+
+std::map<std::string, HubSplitsOf>& hub_split_declarations() {
+  static std::map<std::string, HubSplitsOf> declared;  // built before the first declaration uses it
+  return declared;
+}
+
+}  // namespace
+
+HubSplitsDeclaration::HubSplitsDeclaration(const std::string& class_id, HubSplitsOf splits) {
+  hub_split_declarations().emplace(class_id, std::move(splits));
+}
+
+std::vector<HubSplitRequest> hub_splits_read(const pipeline::Args& args) {
+  const auto found = hub_split_declarations().find(args.entry().class_id);
+  return found == hub_split_declarations().end() ? std::vector<HubSplitRequest>{} : found->second(args);
+}
+
 std::filesystem::path hub_cache_dir(const std::string& repo) {
   std::string name = repo;
   for (std::size_t at; (at = name.find('/')) != std::string::npos;) name.replace(at, 1, "--");

@@ -10,9 +10,12 @@
 // cache with no network at all.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "registry/args.hpp"
 
 namespace aeval::datasets {
 
@@ -41,6 +44,16 @@ HubSplit fetch_hub_split(const HubSplitRequest& request);
 // Throws aeval::Error: data (a path outside the repository or not in it), network.
 std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& request, const std::string& commit,
                                                               const std::vector<std::string>& paths);
+
+// The Hub splits an entry of a dataset class reads, as the class declares them in its own file
+// (`huggingface`: its one split; `audiocapbench`: its four sources), so that `aeval list datasets`,
+// `aeval cache` and `aeval fetch dataset --all` know them without naming classes. None for a class that
+// declares nothing.
+using HubSplitsOf = std::function<std::vector<HubSplitRequest>(const pipeline::Args& args)>;
+struct HubSplitsDeclaration {
+  HubSplitsDeclaration(const std::string& class_id, HubSplitsOf splits);
+};
+std::vector<HubSplitRequest> hub_splits_read(const pipeline::Args& args);
 
 // The cache folder of one repository.
 std::filesystem::path hub_cache_dir(const std::string& repo);

@@ -266,6 +266,23 @@ std::optional<YAML::Node> uea_gigaspeech(const YAML::Node& uea, const std::files
   return args;
 }
 
+// The split an entry names, and how to fill the cache where there is no network.
+datasets::HubSplitRequest hub_split_of(const Args& args) {
+  datasets::HubSplitRequest r;
+  r.repo = args.text("repo");
+  r.config = args.text("config");
+  r.split = args.text("split");
+  r.revision = args.text("revision");
+  r.token_env = args.text("token_env");
+  r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}`, copy {} to the same place "
+                                "here and set HF_HUB_OFFLINE=1; or name a Hub mirror in HF_ENDPOINT",
+                                args.entry().name, datasets::hub_cache_dir(r.repo).string());
+  return r;
+}
+
+const datasets::HubSplitsDeclaration kHuggingfaceSplits{
+    "huggingface", [](const Args& args) { return std::vector<datasets::HubSplitRequest>{hub_split_of(args)}; }};
+
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
      "One split (or every split) of a Hugging Face Hub dataset: its Parquet files (or the Hub's Parquet conversion), cached",
@@ -295,15 +312,7 @@ const DatasetClasses::Registration kHuggingfaceClass{
       {"audio_evals.dataset.giga.GigaSpeechDataset", uea_gigaspeech}}},
     [](const Args& args) {
       HubDatasetConfig config;
-      config.split.repo = args.text("repo");
-      config.split.config = args.text("config");
-      config.split.split = args.text("split");
-      config.split.revision = args.text("revision");
-      config.split.token_env = args.text("token_env");
-      config.split.prefetch_hint = fmt::format(
-          "On a machine with network run `aeval fetch dataset {}`, copy {} to the same place here and set "
-          "HF_HUB_OFFLINE=1; or name a Hub mirror in HF_ENDPOINT",
-          args.entry().name, datasets::hub_cache_dir(config.split.repo).string());
+      config.split = hub_split_of(args);
       config.id_column = args.text("id_column");
       config.audio_column = args.text("audio_column");
       config.text_column = args.text("text_column");
