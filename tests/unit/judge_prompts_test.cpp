@@ -30,6 +30,7 @@ TEST(JudgePrompts, EveryRubricStageRendersInEnglishAndChinese) {
   aeval::pipeline::Sample s;
   s.id = "x";
   s.audio = "/tmp/clip.wav";
+  s.reference = "A dog barks twice";  // what a judge evaluator sets, and a task's prompt reads, as the description
   s.fields = {{"text", "A dog barks twice"},
               {"dimension", "event"},
               {"question", "Does a dog bark?"},
