@@ -89,6 +89,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       const pipeline::Dataset d = pipeline::load_dataset(from_uea ? *with_uea : registry, dataset);
       std::printf("%s: %zu samples cached%s\n", name.c_str(), d.samples.size(),
                   d.audio_dir_missing.empty() ? "" : fmt::format(" (a run needs its audio: {})", d.audio_dir_missing).c_str());
+      for (const auto& note : d.notes) std::fprintf(stderr, "note: %s: %s\n", name.c_str(), note.c_str());
     }
     return 0;
   };

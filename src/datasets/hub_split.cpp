@@ -404,17 +404,14 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
                                                               const std::vector<std::string>& paths) {
   const HubClient hub(r.token_env);
   const auto root = hub_cache_dir(r.repo);
-  for (const auto& path : paths)
-    if (!safe_repository_path(path))
-      throw Error(ErrorCategory::data, fmt::format("{}@{}: a row names '{}' as its audio, a path outside the repository",
-                                                   r.repo, commit.substr(0, 12), path.substr(0, 200)));
   // What the Hub lists for the files the rows name, kept beside the split's file list so a later run
   // (offline too) needs no listing; listed again when the rows name a file it does not hold.
   auto manifest = file_list_path(root, commit, r);
   manifest.replace_extension(".audio.json");
-  std::map<std::string, nlohmann::json> listed;
+  std::map<std::string, nlohmann::json> listed;  // null: not in the repository
   if (std::filesystem::exists(manifest))
-    for (const auto& f : read_file_list(manifest).value("files", nlohmann::json::array())) listed[f.value("path", "")] = f;
+    for (const auto& f : read_file_list(manifest).value("files", nlohmann::json::array()))
+      listed[f.value("path", "")] = f.value("missing", false) ? nlohmann::json() : f;
   const bool complete = std::all_of(paths.begin(), paths.end(), [&](const auto& p) { return listed.count(p) > 0; });
   if (!complete) {
     if (hub.offline())
@@ -426,10 +423,12 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
     for (auto& f : hub.list_files(r.repo, commit, "")) in_repository[f.path] = f;
     nlohmann::json files = nlohmann::json::array();
     for (const auto& p : std::set<std::string>(paths.begin(), paths.end())) {
-      const auto found = in_repository.find(p);
-      if (found == in_repository.end())
-        throw Error(ErrorCategory::data, fmt::format("{}@{}: a row's audio is '{}', which the repository does not hold",
-                                                     r.repo, commit.substr(0, 12), p.substr(0, 200)));
+      const auto found = in_repository.find(p);  // a listed path is inside the repository (hub_listing_files)
+      if (found == in_repository.end()) {
+        files.push_back({{"path", p}, {"missing", true}});
+        listed[p] = nullptr;
+        continue;
+      }
       const HubFile& f = found->second;
       files.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}, {"git_blob_id", f.git_blob_id}});
       listed[f.path] = files.back();
@@ -440,6 +439,10 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
   std::vector<std::filesystem::path> local;
   std::set<std::string> queued;
   for (const auto& p : paths) {
+    if (listed[p].is_null()) {  // not in the repository (nor, then, outside it): its sample fails alone
+      local.emplace_back();
+      continue;
+    }
     local.push_back(root / "snapshots" / commit / p);
     if (queued.insert(p).second) remote.push_back(listed_file(hub, r.repo, commit, listed[p], root));
   }
@@ -461,7 +464,8 @@ std::optional<CachedHubSplit> cached_hub_split(const HubSplitRequest& r) {
   if (auto referenced = cached.file_list; std::filesystem::exists(referenced.replace_extension(".audio.json"))) {
     cached.audio_list = referenced;
     for (const auto& f : read_file_list(referenced).value("files", nlohmann::json::array()))
-      cached.files.emplace_back(root / "snapshots" / commit / f.value("path", ""), f.value("size", std::uint64_t(0)));
+      if (!f.value("missing", false))  // a path the repository does not hold is nothing to cache
+        cached.files.emplace_back(root / "snapshots" / commit / f.value("path", ""), f.value("size", std::uint64_t(0)));
   }
   return cached;
 }

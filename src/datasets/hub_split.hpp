@@ -40,8 +40,8 @@ HubSplit fetch_hub_split(const HubSplitRequest& request);
 
 // Files of the repository that a split's rows name by path (audio kept apart from the Parquet files, which
 // hold only its path: `datasets`' Audio feature without bytes), relative to the repository's root, fetched
-// at `commit` into the same snapshot and verified against the Hub's listing; local paths in the order given.
-// Throws aeval::Error: data (a path outside the repository or not in it), network.
+// at `commit` into the same snapshot and verified against the Hub's listing; local paths in the order given,
+// empty for a path the listing does not hold (one outside the repository never is). Throws aeval::Error (network).
 std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& request, const std::string& commit,
                                                               const std::vector<std::string>& paths);
 

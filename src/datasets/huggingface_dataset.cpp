@@ -181,7 +181,14 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   }
   if (!repository_audio.empty()) {
     const auto local = datasets::fetch_hub_repository_files(config.split, split.commit, repository_audio);
-    for (std::size_t k = 0; k < local.size(); ++k) d.samples[repository_audio_of[k]].audio = local[k];
+    std::vector<std::string> missing;  // their samples have no audio and fail alone
+    for (std::size_t k = 0; k < local.size(); ++k) {
+      d.samples[repository_audio_of[k]].audio = local[k];
+      if (local[k].empty()) missing.push_back(repository_audio[k]);
+    }
+    if (!missing.empty())
+      d.notes.push_back(fmt::format("{} rows name audio that {}@{} does not hold (first: '{}')", missing.size(),
+                                    config.split.repo, split.commit.substr(0, 12), missing.front().substr(0, 200)));
   }
   if (!remote_audio.empty()) {
     DownloadOptions options;  // no token: it belongs to the Hub, not to the hosts the rows name

@@ -563,12 +563,13 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   EXPECT_NE(cached.output.find("anyaudio-judge-bench-en"), std::string::npos) << cached.output;
   EXPECT_NE(report.output.find("AnyAudio-Judge Table 1, Mix (Qwen2.5-Omni-7B, dynamic rubric)"), std::string::npos);
 
-  // A row naming a clip the repository does not hold stops the fetch with one line.
+  // A row naming a clip the repository does not hold (or a path leaving it) is said once; its sample fails alone.
   std::filesystem::create_directories(dir / "registry" / "datasets");
   write_bytes(dir / "registry" / "datasets" / "broken.yaml",
               "broken-bench:\n  class: huggingface\n  args:\n    repo: acme/broken\n    config: default\n    split: test\n"
               "    text_column: caption\n");
-  aeval::testing::write_parquet("SELECT 'a' AS id, {'bytes': NULL::BLOB, 'path': 'audios/missing.wav'} AS audio, 'x' AS caption",
+  aeval::testing::write_parquet("SELECT 'a' AS id, {'bytes': NULL::BLOB, 'path': 'audios/missing.wav'} AS audio, 'x' AS caption "
+                                "UNION ALL SELECT 'b', {'bytes': NULL::BLOB, 'path': '../../outside.wav'}, 'y'",
                                 dir / "broken.parquet");
   aeval::testing::HubTestRepo broken;
   broken.main.commit = aeval::testing::test_commit("broken");
@@ -576,10 +577,19 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   aeval::testing::HubTestServer other({{"acme/broken", broken}});
   const aeval::testing::ScopedEnv other_endpoint("HF_ENDPOINT", other.endpoint().c_str());
   const auto missing = run_aeval(fmt::format("--registry {} fetch dataset broken-bench", (dir / "registry").string()));
-  EXPECT_NE(missing.status, 0);
-  EXPECT_NE(missing.output.find("acme/broken@"), std::string::npos) << missing.output;
-  EXPECT_NE(missing.output.find(": a row's audio is 'audios/missing.wav', which the repository does not hold"), std::string::npos)
-      << missing.output;
+  EXPECT_EQ(missing.status, 0) << missing.output;
+  EXPECT_NE(missing.output.find("note: broken-bench: 2 rows name audio that acme/broken@"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("does not hold (first: 'audios/missing.wav')"), std::string::npos) << missing.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "cache" / "aeval" / "datasets" / "hub" / "outside.wav"));
+  const auto broken_listed = run_aeval(fmt::format("--registry {} list datasets", (dir / "registry").string()), false);
+  EXPECT_NE(broken_listed.output.find("broken-bench                 huggingface      cached"), std::string::npos)
+      << broken_listed.output;
+  const auto run_broken = run_aeval(fmt::format("--registry {} run --dataset broken-bench --model qwen2.5-omni-judge --evaluator wer -q "
+                                                "--output {}",
+                                                (dir / "registry").string(), (dir / "broken-run").string()));
+  EXPECT_NE(run_broken.status, 0) << "every sample failed";
+  EXPECT_NE(run_broken.output.find("every sample failed"), std::string::npos) << run_broken.output;
+  EXPECT_NE(run_broken.output.find("has no audio for the model"), std::string::npos) << run_broken.output;
 }
 
 TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptionsAsItsScripts) {
