@@ -290,13 +290,11 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       std::filesystem::create_directories(dir / "RELATE_wave" / system / "test");
       aeval::write_wav(dir / "RELATE_wave" / system / "test" / fmt::format("{}.wav", t), aeval::Audio{tone, 16000, 1});
     }
-  // The judge's p(yes) follows from what it hears and reads; the captioning judge (AudioCapBench's) grades.
+  // The judge's p(yes) follows from what it hears and reads.
   OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
     const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
     ScriptedReply reply;
-    reply.text = r.body.value("model", "") == "caption-grader"
-                     ? R"({"accuracy": 6, "completeness": 5, "hallucination": 8, "reasoning": "stand-in"})"
-                     : "Yes";
+    reply.text = "Yes";
     reply.logprobs = aeval::testing::first_token(
         {{"Yes", -double(std::hash<std::string>{}(heard) % 3000) / 1000.0}, {"No", -1.2}});
     return reply;
@@ -321,14 +319,9 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
                         events, (events == 2 ? two_events : three_events).url(fmt::format("/data/HA/{}label_HA.json", events)),
                         aeval::sha256_hex(baton[events - 2]), (dir / "baton").string());
   const AnyAudioBench bench = anyaudio_bench(dir / "hub");
-  const AudioCapBench captions = audiocapbench_release(dir / "acb");
-  auto repos = captions.repos;
-  repos["cucl2/AnyAudio-Judge-Bench"] = bench.repo;
-  aeval::testing::HubTestServer hub(repos);
+  aeval::testing::HubTestServer hub({{"cucl2/AnyAudio-Judge-Bench", bench.repo}});
   const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
-  FileServer release(captions.release);
   std::filesystem::create_directories(dir / "registry" / "datasets");
-  write_bytes(dir / "registry" / "datasets" / "acb.yaml", audiocapbench_entry(captions, release));
   const aeval::testing::ScopedEnv online("HF_HUB_OFFLINE", nullptr);
   const auto o = run_aeval(fmt::format("--registry {} run --suite seed-methods --model qwen2.5-omni-judge {} -q --output {}",
                                        (dir / "registry").string(), sets, (dir / "out").string()));
@@ -412,7 +405,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       fmt::format("--registry {} report {} --suite seed-methods", (dir / "registry").string(), (dir / "out").string()), false);
   ASSERT_EQ(suite.status, 0) << suite.output;
   const std::string header = "| model | anyaudio-bench-en | anyaudio-bench-holistic-en | anyaudio-bench-holistic-zh | "
-                             "anyaudio-bench-zh | audiocapbench | baton-2-events | baton-3-events | "
+                             "anyaudio-bench-zh | baton-2-events | baton-3-events | "
                              "baton-pair-2-events | baton-pair-3-events | compa-attribute | compa-order | pam | relate | "
                              "relate-pair |";
   ASSERT_NE(suite.output.find(header), std::string::npos) << suite.output;
@@ -421,11 +414,11 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   std::vector<std::string> cells;
   std::stringstream row(suite.output.substr(row_at + 2, suite.output.find('\n', row_at) - row_at - 2));
   for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
-  ASSERT_GE(cells.size(), 15u) << suite.output;
+  ASSERT_GE(cells.size(), 14u) << suite.output;
   const double relate_score = 100 * (m["answer-aqascore-lcc"]["value"].get<double>() + m["answer-aqascore-srcc"]["value"].get<double>() +
                                      m["answer-aqascore-ktau"]["value"].get<double>()) / 3;
-  EXPECT_EQ(cells[13], fmt::format("{:.2f}", relate_score)) << suite.output;
-  EXPECT_EQ(cells[14].substr(0, cells[14].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
+  EXPECT_EQ(cells[12], fmt::format("{:.2f}", relate_score)) << suite.output;
+  EXPECT_EQ(cells[13].substr(0, cells[13].find(' ')), fmt::format("{:.2f}", 100 * p["value"].get<double>())) << suite.output;
 
   // A new release under the same name (other bytes, another SHA-256) is read, not the file kept before.
   std::string revised = csv;
