@@ -11,25 +11,26 @@
 
 namespace aeval::pipeline {
 
-struct Prompt::Structure {
-  enum class Kind { text, value, list, map } kind = Kind::value;
-  std::unique_ptr<Template> text;  // text: a template
-  nlohmann::ordered_json value;     // value: as PyYAML reads it (numbers, booleans, None)
-  std::vector<Structure> items;    // list, map
-  std::vector<std::string> keys;   // map: the key of each item
-};
-
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Prompt::Structure compile(const YAML::Node& node, const std::string& label) {
-  Prompt::Structure s;
+// A template structure: maps, lists, other values and jinja2 strings.
+struct Structure {
+  enum class Kind { text, value, list, map } kind = Kind::value;
+  std::unique_ptr<Template> text;  // text: a template
+  Json value;                      // value: as PyYAML reads it (numbers, booleans, None)
+  std::vector<Structure> items;    // list, map
+  std::vector<std::string> keys;   // map: the key of each item
+};
+
+Structure compile(const YAML::Node& node, const std::string& label) {
+  Structure s;
   if (node.IsSequence()) {
-    s.kind = Prompt::Structure::Kind::list;
+    s.kind = Structure::Kind::list;
     for (const auto& item : node) s.items.push_back(compile(item, label));
   } else if (node.IsMap()) {
-    s.kind = Prompt::Structure::Kind::map;
+    s.kind = Structure::Kind::map;
     for (const auto& item : node) {
       s.keys.push_back(item.first.Scalar());
       s.items.push_back(compile(item.second, label));
@@ -38,23 +39,23 @@ Prompt::Structure compile(const YAML::Node& node, const std::string& label) {
     if (Json value = yaml_as_python(node); !value.is_string()) {  // a number, boolean or None
       s.value = std::move(value);
     } else {
-      s.kind = Prompt::Structure::Kind::text;
+      s.kind = Structure::Kind::text;
       s.text = std::make_unique<Template>(node.Scalar(), label, TemplateDialect::jinja2);
     }
   }
   return s;
 }
 
-Json render_node(const Prompt::Structure& s, const Json& row) {
+Json render_node(const Structure& s, const Json& row) {
   switch (s.kind) {
-    case Prompt::Structure::Kind::text: return s.text->render(row);
-    case Prompt::Structure::Kind::value: return s.value;
-    case Prompt::Structure::Kind::list: {
+    case Structure::Kind::text: return s.text->render(row);
+    case Structure::Kind::value: return s.value;
+    case Structure::Kind::list: {
       Json items = Json::array();
       for (const auto& item : s.items) items.push_back(render_node(item, row));
       return items;
     }
-    case Prompt::Structure::Kind::map: {
+    case Structure::Kind::map: {
       Json object = Json::object();
       for (std::size_t k = 0; k < s.items.size(); ++k) object[s.keys[k]] = render_node(s.items[k], row);
       return object;
@@ -63,20 +64,64 @@ Json render_node(const Prompt::Structure& s, const Json& row) {
   return nullptr;
 }
 
-}  // namespace
+class Jinja2Prompt final : public Prompt::EntryForm {
+ public:
+  explicit Jinja2Prompt(const Args& args)
+      : EntryForm(args.entry()),
+        structure_(compile(args.node("template"), fmt::format("prompt '{}' ({})", args.entry().name, args.entry().where()))) {}
 
-Prompt jinja2_prompt(const Args& args) {
-  const Entry& entry = args.entry();
-  Prompt p;
-  p.name_ = entry.name;
-  p.class_id_ = entry.class_id;
-  p.source_ = yaml_to_json(entry.args);
-  p.structure_ = std::make_shared<const Prompt::Structure>(
-      compile(args.node("template"), fmt::format("prompt '{}' ({})", entry.name, entry.where())));
-  return p;
-}
+  Json render_structure(const Json& row) const override { return render_node(structure_, row); }
 
-namespace {
+  RenderedPrompt render(const Sample& sample) const override {
+    Json row = sample.fields.is_object() ? Json(sample.fields) : Json::object();
+    if (!row.contains("WavPath") && !sample.audio.empty()) row["WavPath"] = sample.audio.string();
+    const Json rendered = render_structure(row);
+    RenderedPrompt r;
+    const auto audio_part = [&](const Json& path) {
+      r.audio.emplace_back(text::python_str(path));
+      return Json{{"type", "audio"}, {"index", r.audio.size() - 1}};
+    };
+    const auto text_part = [](const Json& value) { return Json{{"type", "text"}, {"text", text::python_str(value)}}; };
+    if (rendered.is_object()) {
+      Json shape = Json::object();
+      for (const auto& [field, value] : rendered.items())
+        shape[field] = field.find("audio") != std::string::npos && value.is_string() ? audio_part(value)
+                                                                                    : Json(text::python_str(value));
+      r.shape = nlohmann::json(shape);
+      return r;
+    }
+    Json messages = Json::array();
+    if (rendered.is_string()) {
+      messages.push_back({{"role", "user"}, {"content", Json::array({text_part(rendered)})}});
+    } else {
+      for (const auto& m : rendered) {
+        if (!m.is_object() || !m.contains("role"))
+          throw Error(ErrorCategory::config, fmt::format("prompt '{}': a message needs a role", name_));
+        const Json& contents = m.contains("contents") ? m["contents"] : m.contains("content") ? m["content"] : Json("");
+        Json parts = Json::array();
+        if (contents.is_array()) {
+          for (const auto& part : contents) {
+            const std::string type = part.is_object() && part.contains("type") ? text::python_str(part["type"]) : "";
+            if (type != "audio" && type != "text")
+              throw Error(ErrorCategory::config,
+                          fmt::format("prompt '{}': a content part is {{type: audio|text, value: ...}}", name_));
+            const Json value = part.contains("value") ? part["value"] : Json("");
+            parts.push_back(type == "audio" ? audio_part(value) : text_part(value));
+          }
+        } else {
+          parts.push_back(text_part(contents));
+        }
+        messages.push_back({{"role", text::python_str(m["role"])}, {"content", parts}});
+      }
+    }
+    r.shape = nlohmann::json(messages);
+    return r;
+  }
+
+ private:
+  Structure structure_;
+};
+
 const PromptClasses::Registration kJinja2Class{
     {Kind::prompt, "jinja2",
      "Any structure whose strings are jinja2 templates (StrictUndefined), as UltraEval-Audio's prompts are: "
@@ -84,58 +129,8 @@ const PromptClasses::Registration kJinja2Class{
      {arg::structure("template", "the structure; strings see the row's fields, WavPath being the audio's path")},
      {},
      {{"audio_evals.prompt.base.Prompt"}}},
-    jinja2_prompt};
+    [](const Args& args) { return Prompt(std::make_shared<const Jinja2Prompt>(args)); }};
+
 }  // namespace
-
-Json Prompt::render_structure(const Json& row) const {
-  if (!structure_) throw Error(ErrorCategory::internal, "prompt '" + name_ + "' is not a jinja2 structure");
-  return render_node(*structure_, row);
-}
-
-RenderedPrompt Prompt::render_jinja2(const Sample& sample) const {
-  Json row = sample.fields.is_object() ? Json(sample.fields) : Json::object();
-  if (!row.contains("WavPath") && !sample.audio.empty()) row["WavPath"] = sample.audio.string();
-  const Json rendered = render_structure(row);
-  RenderedPrompt r;
-  const auto audio_part = [&](const Json& path) {
-    r.audio.emplace_back(text::python_str(path));
-    return Json{{"type", "audio"}, {"index", r.audio.size() - 1}};
-  };
-  const auto text_part = [](const Json& value) { return Json{{"type", "text"}, {"text", text::python_str(value)}}; };
-  if (rendered.is_object()) {
-    Json shape = Json::object();
-    for (const auto& [field, value] : rendered.items())
-      shape[field] = field.find("audio") != std::string::npos && value.is_string() ? audio_part(value)
-                                                                                  : Json(text::python_str(value));
-    r.shape = nlohmann::json(shape);
-    return r;
-  }
-  Json messages = Json::array();
-  if (rendered.is_string()) {
-    messages.push_back({{"role", "user"}, {"content", Json::array({text_part(rendered)})}});
-  } else {
-    for (const auto& m : rendered) {
-      if (!m.is_object() || !m.contains("role"))
-        throw Error(ErrorCategory::config, fmt::format("prompt '{}': a message needs a role", name_));
-      const Json& contents = m.contains("contents") ? m["contents"] : m.contains("content") ? m["content"] : Json("");
-      Json parts = Json::array();
-      if (contents.is_array()) {
-        for (const auto& part : contents) {
-          const std::string type = part.is_object() && part.contains("type") ? text::python_str(part["type"]) : "";
-          if (type != "audio" && type != "text")
-            throw Error(ErrorCategory::config,
-                        fmt::format("prompt '{}': a content part is {{type: audio|text, value: ...}}", name_));
-          const Json value = part.contains("value") ? part["value"] : Json("");
-          parts.push_back(type == "audio" ? audio_part(value) : text_part(value));
-        }
-      } else {
-        parts.push_back(text_part(contents));
-      }
-      messages.push_back({{"role", text::python_str(m["role"])}, {"content", parts}});
-    }
-  }
-  r.shape = nlohmann::json(messages);
-  return r;
-}
 
 }  // namespace aeval::pipeline

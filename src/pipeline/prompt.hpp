@@ -22,38 +22,46 @@ struct RenderedPrompt {
   models::Request request(const std::string& sample_id, std::vector<Audio> loaded) const;
 };
 
+// A prompt entry, as its class renders it. Each prompt class (chat, fields, jinja2, and the default: the
+// sample's audio alone) is a Form of its own, defined in its own file.
 class Prompt {
  public:
+  class Form {
+   public:
+    virtual ~Form() = default;
+    virtual RenderedPrompt render(const Sample& sample) const = 0;
+    virtual nlohmann::json identity() const = 0;
+    virtual bool audio_alone() const { return false; }
+    // A jinja2 prompt's structure rendered for one row, as UltraEval-Audio's Prompt.load(**row) returns
+    // it (jinja2_prompt.cpp); throws aeval::Error (config) naming a missing variable, (internal) for
+    // the other classes.
+    virtual nlohmann::ordered_json render_structure(const nlohmann::ordered_json& row) const;
+  };
+  // What the forms made from a registry entry share: its name, its class and its templates as written,
+  // which make its identity.
+  class EntryForm : public Form {
+   public:
+    explicit EntryForm(const Entry& entry);
+    nlohmann::json identity() const override;
+
+   protected:
+    std::string name_, class_id_;
+    nlohmann::json source_;
+  };
+
+  explicit Prompt(std::shared_ptr<const Form> form) : form_(std::move(form)) {}
   // name "" is the default prompt: the sample's audio, nothing else.
   static Prompt load(const Registry& registry, const std::string& name);
-  // A chat or fields prompt from its entry (what the prompt classes build).
-  static Prompt from_entry(const Args& args);
-  RenderedPrompt render(const Sample& sample) const;
-  nlohmann::json identity() const;
+  RenderedPrompt render(const Sample& sample) const { return form_->render(sample); }
+  nlohmann::json identity() const { return form_->identity(); }
   // The default prompt: nothing but the sample's audio is sent, so records need not show it.
-  bool is_audio_alone() const { return class_id_ == "audio"; }
-
-  // A jinja2 prompt's structure rendered for one row, as UltraEval-Audio's Prompt.load(**row)
-  // returns it (jinja2_prompt.cpp); throws aeval::Error (config) naming a missing variable.
-  nlohmann::ordered_json render_structure(const nlohmann::ordered_json& row) const;
-  struct Structure;  // a template structure: maps, lists, other values and jinja2 strings
+  bool is_audio_alone() const { return form_->audio_alone(); }
+  nlohmann::ordered_json render_structure(const nlohmann::ordered_json& row) const {
+    return form_->render_structure(row);
+  }
 
  private:
-  struct Part {
-    std::string type;  // text or audio
-    Template value;
-  };
-  struct Message {
-    std::string role;
-    std::vector<Part> parts;
-  };
-  std::string name_, class_id_;
-  std::vector<Message> messages_;
-  std::vector<std::pair<std::string, Template>> fields_;
-  std::shared_ptr<const Structure> structure_;  // class jinja2
-  nlohmann::json source_;
-  friend Prompt jinja2_prompt(const Args& args);
-  RenderedPrompt render_jinja2(const Sample& sample) const;
+  std::shared_ptr<const Form> form_;
 };
 
 // Prompt classes register here (registry/factory.hpp).
