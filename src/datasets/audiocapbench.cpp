@@ -18,6 +18,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
+#include "aeval/text/unicode.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
 #include "datasets/hub_split.hpp"
@@ -34,6 +35,14 @@ using datasets::TableReader;
 using datasets::TableRow;
 using nlohmann::json;
 
+// How the builder turns a source's rows into one clip's references.
+enum class Rows {
+  every_caption,          // Clotho: a row per caption, empty ones left out
+  every_caption_as_is,    // AudioCaps: a row per caption, each kept
+  last_with_aspects,      // MusicCaps: the last row of an id, its caption and its aspect list
+  first_with_transcript,  // speech: the first row of a transcript, its caption alone and with the transcript
+};
+
 struct Source {
   const char* name;      // in the entry's maps
   const char* category;  // sound, music or speech
@@ -42,13 +51,15 @@ struct Source {
   const char* split;     // of the Hub dataset
   const char* label;     // the builder's `source`
   int count;             // the builder's default number of ids
+  Rows rows;
 };
 
 constexpr Source kSources[] = {
-    {"clotho", "sound", "clotho_eval.csv", "audio_name", "test", "clotho_v2_test", 200},
-    {"audiocaps", "sound", "audiocaps_eval.csv", "youtube_id", "test", "audiocaps_test", 200},
-    {"musiccaps", "music", "musiccaps_eval.csv", "ytid", "train", "musiccaps_eval", 300},
-    {"speech", "speech", "speech_eval.csv", "transcript", "train", "emo_speech_caption_test", 300}};
+    {"clotho", "sound", "clotho_eval.csv", "audio_name", "test", "clotho_v2_test", 200, Rows::every_caption},
+    {"audiocaps", "sound", "audiocaps_eval.csv", "youtube_id", "test", "audiocaps_test", 200, Rows::every_caption_as_is},
+    {"musiccaps", "music", "musiccaps_eval.csv", "ytid", "train", "musiccaps_eval", 300, Rows::last_with_aspects},
+    {"speech", "speech", "speech_eval.csv", "transcript", "train", "emo_speech_caption_test", 300,
+     Rows::first_with_transcript}};
 
 constexpr const char* kInstructionsFile = "audiocapbench/evaluate.py";
 
@@ -102,9 +113,7 @@ std::vector<std::string> listed_ids(const fs::path& file, const std::string& col
   table.column_index(column);
   std::vector<std::string> ids;
   table.scan({TableReader::quoted(column)}, [&](TableRow& row) {
-    std::string id = row[0].value_or("");
-    id.erase(0, id.find_first_not_of(" \t\r\n"));
-    id.erase(id.find_last_not_of(" \t\r\n") + 1);
+    const std::string id = text::strip(row[0].value_or(""));
     if (!id.empty() && int(ids.size()) < count) ids.push_back(id);
   });
   return ids;
@@ -123,9 +132,9 @@ std::string aspect_text(const std::string& aspects) {
   const auto value = text::python_literal_eval(aspects);
   if (!value) return aspects;  // the builder keeps what it cannot evaluate
   if (!value->is_array()) return text::python_str(*value);
-  std::string out;
-  for (const auto& item : *value) out += (out.empty() ? "" : ", ") + text::python_str(item);
-  return out;
+  std::vector<std::string> items;
+  for (const auto& item : *value) items.push_back(text::python_str(item));
+  return text::join(items, ", ");
 }
 
 // The rows of one Hub dataset that the list names, by key, as the builder collects them.
@@ -137,7 +146,7 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
     return has(column) ? "CAST(" + TableReader::quoted(column) + " AS VARCHAR)" : std::string("NULL::VARCHAR");
   };
   std::string key = TableReader::quoted(source.key);
-  if (std::string(source.name) == "audiocaps" && has("file_name"))  // row.get("youtube_id") or row.get("file_name")
+  if (source.rows == Rows::every_caption_as_is && has("file_name"))  // row.get("youtube_id") or row.get("file_name")
     key = has("youtube_id") ? "coalesce(nullif(\"youtube_id\", ''), \"file_name\")" : "\"file_name\"";
   else
     table.column_index(source.key);
@@ -145,7 +154,6 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
   const std::string columns = fmt::format("CAST(file_row_number AS VARCHAR), CAST({} AS VARCHAR), {}, {}", key,
                                           text_of("caption"), text_of("aspect_list"));
   std::map<std::string, Clip> clips;
-  const std::string name = source.name;
   for (const auto& file : split.files)
     table.query(fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true) ORDER BY file_row_number", columns,
                             TableReader::literal(file.string())),
@@ -153,23 +161,31 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
                   const std::string id = row[1].value_or("");
                   if (!wanted.count(id)) return;
                   const std::string caption = row[2].value_or("");
-                  const auto found = clips.find(id);
-                  if (name == "speech" && found != clips.end()) return;  // the first row of a transcript
+                  const bool seen = clips.count(id) > 0;
+                  if (source.rows == Rows::first_with_transcript && seen) return;
                   Clip& clip = clips[id];
-                  if (name == "musiccaps" || clip.locator.empty())  // MusicCaps: the last row of an id
+                  if (!seen || source.rows == Rows::last_with_aspects)
                     clip.locator = datasets::parquet_clip_locator(file, std::stoull(*row[0]), "audio");
-                  if (name == "musiccaps") {
-                    clip.captions.clear();
-                    if (!caption.empty()) clip.captions.push_back(caption);
-                    const std::string aspects = row[3].value_or("");
-                    if (!aspects.empty()) clip.captions.push_back(aspect_text(aspects));
-                    clip.fields["aspect_list"] = aspects;
-                  } else if (name == "speech") {
-                    if (!caption.empty()) clip.captions.push_back(caption);
-                    clip.captions.push_back(fmt::format("{} The speaker says: \"{}\"", caption, id));
-                    clip.fields.update({{"caption", caption}, {"transcript", id}});
-                  } else if (name == "audiocaps" || !caption.empty()) {  // Clotho leaves empty captions out
-                    clip.captions.push_back(caption);
+                  switch (source.rows) {
+                    case Rows::every_caption:
+                      if (!caption.empty()) clip.captions.push_back(caption);
+                      break;
+                    case Rows::every_caption_as_is:
+                      clip.captions.push_back(caption);
+                      break;
+                    case Rows::last_with_aspects: {
+                      clip.captions.clear();
+                      if (!caption.empty()) clip.captions.push_back(caption);
+                      const std::string aspects = row[3].value_or("");
+                      if (!aspects.empty()) clip.captions.push_back(aspect_text(aspects));
+                      clip.fields["aspect_list"] = aspects;
+                      break;
+                    }
+                    case Rows::first_with_transcript:
+                      if (!caption.empty()) clip.captions.push_back(caption);
+                      clip.captions.push_back(fmt::format("{} The speaker says: \"{}\"", caption, id));
+                      clip.fields.update({{"caption", caption}, {"transcript", id}});
+                      break;
                   }
                 });
   return clips;
@@ -182,15 +198,14 @@ std::vector<datasets::HubSplitRequest> hub_splits_of(const Args& args) {
   for (const auto& source : kSources) {
     if (!repos[source.name] || !repos[source.name].IsScalar())
       args.fail(fmt::format("hub names no dataset for {}", source.name));
-    datasets::HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split, args.text("revision"),
-                      args.text("token_env"), ""};
+    datasets::HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split,
+                                args.text("revision"), args.text("token_env"), ""};
     r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}` and copy {} here",
                                   args.entry().name, dataset_cache_dir().string());
     requests.push_back(std::move(r));
   }
   return requests;
 }
-
 
 const datasets::HubSplitsDeclaration kAudioCapBenchSplits{"audiocapbench", hub_splits_of};
 
