@@ -13,7 +13,7 @@ import os as _os
 import sys as _sys
 import tempfile as _tempfile
 import threading as _threading
-from dataclasses import dataclass as _dataclass, field as _field
+from dataclasses import dataclass as _dataclass
 from pathlib import Path as _Path
 
 # A wheel carries the registry (and what its entries point at) next to the package.
@@ -35,21 +35,57 @@ def api_doc():
     return None
 
 
-@_dataclass(frozen=True)
 class Result:
     """A metric's value, its details (hits, substitutions, precision, ... as `aeval score` prints them),
-    the per-segment results for text metrics, and the signature where the reference defines one (BLEU, chrF)."""
-    value: float
-    details: dict
-    segments: list = _field(default_factory=list)
-    parameters: dict = _field(default_factory=dict)
+    the per-segment results for text metrics, and the signature where the reference defines one (BLEU, chrF).
+    A text metric's details, segments and parameters become Python objects when first read."""
+    __slots__ = ("_value", "_details", "_segments", "_parameters", "_native")
+
+    def __init__(self, value, details, segments=None, parameters=None, _native=None):
+        self._value, self._details, self._native = value, details, _native
+        self._segments = [] if segments is None and _native is None else segments
+        self._parameters = {} if parameters is None and _native is None else parameters
+
+    @property
+    def value(self):
+        return self._value
+
+    @property
+    def details(self):
+        if self._details is None:
+            self._details = self._native.details()
+        return self._details
+
+    @property
+    def segments(self):
+        if self._segments is None:
+            self._segments = self._native.segments()
+        return self._segments
+
+    @property
+    def parameters(self):
+        if self._parameters is None:
+            self._parameters = self._native.parameters()
+        return self._parameters
 
     @property
     def signature(self):
-        return self.details.get("signature")
+        return self.details.get("signature") if isinstance(self.details, dict) else None
 
     def __float__(self):
         return float(self.value)
+
+    def __eq__(self, other):
+        if not isinstance(other, Result):
+            return NotImplemented
+        return (self.value, self.details, self.segments, self.parameters) == \
+            (other.value, other.details, other.segments, other.parameters)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"Result(value={self.value!r}, details={self.details!r}, segments={self.segments!r}, "
+                f"parameters={self.parameters!r})")
 
 
 def metrics():
@@ -77,12 +113,10 @@ def score(metric, hypotheses, references, **parameters):
     if _NUMBER_METRICS is None:
         _NUMBER_METRICS = {m["name"] for m in _metrics.list_metrics() if m["input"] == "numbers"}
     if metric in _NUMBER_METRICS and not parameters and (_numbers(hypotheses) or _numbers(references)):
-        out = _metrics.score_numbers(metric, hypotheses, references)
+        value, native = _metrics.score_numbers(metric, hypotheses, references)
     else:
-        out = _metrics.score_text(metric, hypotheses, references, parameters)
-    corpus = out["corpus"]
-    value = corpus.get(out["key"]) if isinstance(corpus, dict) else corpus
-    return Result(value, corpus, out["segments"], out["parameters"])
+        value, native = _metrics.score_text(metric, hypotheses, references, parameters)
+    return Result(value, None, None, None, native)
 
 
 def score_audio(metric, reference, degraded, sample_rate, *, trim=False, compare_rate=0):

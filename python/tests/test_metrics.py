@@ -192,6 +192,18 @@ def test_bad_arguments_are_python_errors_naming_the_argument():
         aeval.score_embeddings("cosine", np.zeros((0, 3)), np.zeros((1, 3)))
 
 
+def test_a_results_parts_read_late_are_those_of_its_call():
+    # Details, segments and parameters become Python objects when first read; later calls change none of them.
+    first = aeval.score("bleu", ["the cat sat"], ["the cat sat down"], tokenize="intl")
+    second = aeval.score("bleu", ["a dog"], ["a dog barked"])
+    assert first.value == first.details["score"] and "tok:intl" in first.signature
+    assert first.parameters["tokenize"] == "intl" and len(first.segments) == 1
+    assert first.details is first.details
+    assert first == aeval.score("bleu", ["the cat sat"], ["the cat sat down"], tokenize="intl") and first != second
+    assert repr(first).startswith(f"Result(value={first.value!r}, details={{")
+    assert aeval.score("pearson", np.array([1.0, 2.0, 4.0]), np.array([1.0, 2.0, 3.0])).segments == []
+
+
 def test_calls_from_threads_give_the_same_results():
     hyps = [f"word {i} and more words {i % 7}" for i in range(300)]
     refs = [f"word {i} and words {i % 5}" for i in range(300)]

@@ -1,8 +1,11 @@
 // aeval._metrics: the metric catalog for Python (python/aeval/__init__.py wraps it). Text metrics take
 // lists of str, audio and embedding metrics NumPy arrays; results are the dicts `aeval score` prints.
-// The GIL is released while a metric computes; the metrics share no state, so calls may run in threads.
+// The GIL is released while a metric computes (a text metric: on 1 KB of text or more); the metrics share no
+// state, so calls may run in threads.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -51,8 +54,45 @@ const metrics::TextMetric& text_metric(const std::string& name) {
   return *m;
 }
 
-py::dict score_text(const std::string& name, const py::handle& hypotheses, const py::handle& references,
-                    const py::dict& parameters) {
+// A text metric's result as the library computed it: the value crosses at once (score_text returns the pair
+// (value, TextScore)), the details, segments and parameters become Python objects when first read (building
+// dicts nobody reads was most of a tiny call).
+struct TextScore {
+  nlohmann::json corpus;
+  std::vector<nlohmann::json> segments;
+  nlohmann::json parameters;
+  std::string key;
+
+  py::object value() const {
+    if (!corpus.is_object()) return to_python(corpus);
+    const auto v = corpus.find(key);
+    return v == corpus.end() ? py::none() : to_python(*v);
+  }
+
+  static py::tuple with_value(TextScore&& score) {
+    py::object value = score.value();
+    return py::make_tuple(std::move(value), py::cast(std::move(score)));
+  }
+};
+
+// Releases the GIL around a metric with enough text for another thread to use the time; a tiny call would spend
+// more on the hand-over (a mutex and a condition variable each way) than on its metric.
+class GilReleasedFor {
+ public:
+  explicit GilReleasedFor(const metrics::Segments& s) {
+    std::size_t bytes = 0;
+    for (const auto& h : s.hypotheses) bytes += h.size();
+    for (const auto& refs : s.references)
+      for (const auto& r : refs) bytes += r.size();
+    if (bytes >= 1024) release_.emplace();
+  }
+
+ private:
+  std::optional<py::gil_scoped_release> release_;
+};
+
+py::tuple score_text(const std::string& name, const py::handle& hypotheses, const py::handle& references,
+                     const py::dict& parameters) {
   const metrics::TextMetric& metric = text_metric(name);
   metrics::Segments segments;
   segments.hypotheses = strings(hypotheses, "hypotheses");
@@ -73,18 +113,14 @@ py::dict score_text(const std::string& name, const py::handle& hypotheses, const
                                                       : fmt::format(" (it takes: {})", fmt::join(metric.parameters, ", "))));
     metrics::text_parameter(parameter).set(options, to_json(value, parameter));
   }
-  nlohmann::json corpus;
-  std::vector<nlohmann::json> per_segment;
+  TextScore out;
   {
-    const py::gil_scoped_release release;
-    corpus = metric.score(segments, options, &per_segment);
+    const GilReleasedFor release(segments);
+    out.corpus = metric.score(segments, options, &out.segments);
   }
-  py::dict out;
-  out["corpus"] = to_python(corpus);
-  out["segments"] = to_python(per_segment);
-  out["parameters"] = to_python(metric.parameter_values(options));
-  out["key"] = metric.key;
-  return out;
+  out.parameters = metric.parameter_values(options);
+  out.key = metric.key;
+  return TextScore::with_value(std::move(out));
 }
 
 std::vector<double> doubles(const py::handle& o, const std::string& what) {
@@ -93,7 +129,7 @@ std::vector<double> doubles(const py::handle& o, const std::string& what) {
 }
 
 // Statistics straight from numbers (arrays or lists of numbers): no text round trip.
-py::dict score_numbers(const std::string& name, const py::handle& hypotheses, const py::handle& references) {
+py::tuple score_numbers(const std::string& name, const py::handle& hypotheses, const py::handle& references) {
   const metrics::TextMetric& metric = text_metric(name);
   if (!metric.numbers) throw py::value_error("metric: '" + name + "' is not a metric of numbers");
   const auto as_array = [](const py::handle& o) {
@@ -103,17 +139,14 @@ py::dict score_numbers(const std::string& name, const py::handle& hypotheses, co
   if (x.size() != y.size())
     throw py::value_error("references and hypotheses differ in number (" + std::to_string(x.size()) + " and " +
                           std::to_string(y.size()) + ")");
-  nlohmann::json corpus;
+  TextScore out;
   {
     const py::gil_scoped_release release;
-    corpus = metric.numbers(x, y);
+    out.corpus = metric.numbers(x, y);
   }
-  py::dict out;
-  out["corpus"] = to_python(corpus);
-  out["segments"] = py::list();
-  out["parameters"] = py::dict();
-  out["key"] = metric.key;
-  return out;
+  out.parameters = nlohmann::json::object();
+  out.key = metric.key;
+  return TextScore::with_value(std::move(out));
 }
 
 Audio to_audio(const py::handle& samples, int sample_rate, const std::string& what) {
@@ -207,6 +240,15 @@ PYBIND11_MODULE(_metrics, m) {
       PyErr_SetString(PyExc_ValueError, error.what());
     }
   });
+  py::class_<TextScore>(m, "TextScore")
+      .def("details", [](const TextScore& s) { return to_python(s.corpus); })
+      .def("segments",
+           [](const TextScore& s) {
+             py::list out;
+             for (const auto& segment : s.segments) out.append(to_python(segment));
+             return out;
+           })
+      .def("parameters", [](const TextScore& s) { return to_python(s.parameters); });
   m.def("list_metrics", &list_metrics);
   m.def("score_text", &score_text, py::arg("metric"), py::arg("hypotheses"), py::arg("references"),
         py::arg("parameters"));

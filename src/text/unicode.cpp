@@ -82,6 +82,12 @@ std::vector<std::string> split_whitespace(std::string_view s) {
 }
 
 std::string strip(std::string_view s) {
+  if (is_ascii(s)) {  // fast path: nothing to decode, nothing invalid to replace
+    std::size_t begin = 0, end = s.size();
+    while (begin < end && is_space(char32_t(s[begin]))) ++begin;
+    while (end > begin && is_space(char32_t(s[end - 1]))) --end;
+    return std::string(s.substr(begin, end - begin));
+  }
   const std::u32string u = to_u32(s);
   std::size_t begin = 0, end = u.size();
   while (begin < end && is_space(u[begin])) ++begin;

@@ -36,8 +36,10 @@ json TextMetric::corpus_result(const Segments& s, std::vector<json>& results, co
 json TextMetric::score(const Segments& s, const TextMetricOptions& o, std::vector<json>* per_segment) const {
   check(s);
   std::vector<json> results;
-  if (segment)
+  if (segment) {
+    results.reserve(s.hypotheses.size());
     for (std::size_t i = 0; i < s.hypotheses.size(); ++i) results.push_back(segment(s.hypotheses[i], s.references[i], o));
+  }
   json out = corpus_result(s, results, o);
   if (per_segment) *per_segment = std::move(results);
   return out;

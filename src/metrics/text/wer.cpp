@@ -3,6 +3,7 @@
 // shared/specs/metric-specs.md §1.
 #include "aeval/metrics/wer.hpp"
 
+#include <string_view>
 #include <unordered_map>
 
 #include "aeval/error.hpp"
@@ -82,7 +83,8 @@ std::vector<AlignmentChunk> to_chunks(const std::vector<EditOp>& ops, std::size_
   return chunks;
 }
 
-std::vector<int> to_ids(const std::vector<std::string>& tokens, std::unordered_map<std::string, int>& ids) {
+// Views of the tokens, which outlive the map: no token is copied.
+std::vector<int> to_ids(const std::vector<std::string>& tokens, std::unordered_map<std::string_view, int>& ids) {
   std::vector<int> out;
   out.reserve(tokens.size());
   for (const auto& t : tokens) out.push_back(ids.emplace(t, int(ids.size())).first->second);
@@ -93,7 +95,8 @@ std::vector<int> to_ids(const std::vector<std::string>& tokens, std::unordered_m
 
 EditCounts align(const std::vector<std::string>& reference, const std::vector<std::string>& hypothesis,
                  std::vector<AlignmentChunk>* chunks_out) {
-  std::unordered_map<std::string, int> ids;
+  std::unordered_map<std::string_view, int> ids;
+  ids.reserve(reference.size() + hypothesis.size());
   const std::vector<int> a = to_ids(reference, ids), b = to_ids(hypothesis, ids);
   const std::vector<AlignmentChunk> chunks = to_chunks(levenshtein::editops(a, b), a.size(), b.size());
   EditCounts counts;
