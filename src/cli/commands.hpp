@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "pipeline/aggregator.hpp"
 #include "datasets/dataset.hpp"
 #include "pipeline/evaluator.hpp"

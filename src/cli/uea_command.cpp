@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "aeval/error.hpp"
+#include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
 #include "pipeline/invocation.hpp"
 #include "pipeline/task.hpp"

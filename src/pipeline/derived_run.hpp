@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "pipeline/run_store.hpp"
 #include "registry/registry.hpp"
 

@@ -3,7 +3,7 @@
 // configured with, and the invocation a run directory recorded.
 #include <filesystem>
 
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "aeval/pipeline/task_spec.hpp"
 #include "registry/registry.hpp"
 

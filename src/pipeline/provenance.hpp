@@ -4,7 +4,7 @@
 // differs.
 #include <nlohmann/json.hpp>
 
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "pipeline/loaded_task.hpp"
 #include "registry/registry.hpp"
 

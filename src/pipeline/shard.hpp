@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "datasets/dataset.hpp"
 
 namespace aeval::pipeline {

@@ -61,6 +61,7 @@ inline std::vector<std::string> strings(const py::handle& o, const std::string& 
   if (!py::isinstance<py::list>(o) && !py::isinstance<py::tuple>(o))
     throw py::type_error(what + " must be a list of str, not " + std::string(py::str(o.get_type())));
   std::vector<std::string> out;
+  out.reserve(py::len(o));
   for (const auto& v : o) {
     if (!py::isinstance<py::str>(v))
       throw py::type_error(what + " must hold str only, not " + std::string(py::str(v.get_type())));

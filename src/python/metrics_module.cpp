@@ -98,9 +98,13 @@ py::tuple score_text(const std::string& name, const py::handle& hypotheses, cons
   segments.hypotheses = strings(hypotheses, "hypotheses");
   if (!py::isinstance<py::list>(references) && !py::isinstance<py::tuple>(references))
     throw py::type_error("references must be a list (of str, or of lists of str)");
-  for (const auto& r : references)
-    segments.references.push_back(py::isinstance<py::str>(r) ? std::vector<std::string>{r.cast<std::string>()}
-                                                              : strings(r, "each item of references"));
+  segments.references.reserve(segments.hypotheses.size());
+  for (const auto& r : references) {
+    if (py::isinstance<py::str>(r))
+      segments.references.emplace_back(1, r.cast<std::string>());
+    else
+      segments.references.push_back(strings(r, "each item of references"));
+  }
   if (segments.references.size() != segments.hypotheses.size())
     throw py::value_error("references and hypotheses differ in number (" + std::to_string(segments.references.size()) +
                           " and " + std::to_string(segments.hypotheses.size()) + ")");

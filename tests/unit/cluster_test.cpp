@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "aeval/error.hpp"
-#include "aeval/pipeline/runner.hpp"
+#include "aeval/pipeline/run_types.hpp"
 #include "cluster/run_progress.hpp"
 #include "cluster/slurm_array.hpp"
 #include "pipeline/response_cache.hpp"
