@@ -2,6 +2,7 @@
 // set, and the choice among them at run time.
 #include "dnsmos/kernels.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -15,11 +16,14 @@ namespace aeval::dnsmos::kernels {
 
 namespace {
 
-// Tiles per Winograd block, when a layer runs whole: about 1.5 MB of transformed inputs and
-// products (36 planes each), in a multiple of every register tile's row count (6, 12, 24).
-int winograd_block_tiles(int in_channels, int out_channels) {
-  const int tiles = (3 << 19) / (36 * 4 * (in_channels + out_channels));
-  return tiles < 48 ? 24 : tiles / 24 * 24;
+// Tiles per Winograd block: a row of tiles at least (a layer streaming through rings runs one row at a
+// time, and a block of its last few tiles would stream every point's weights again for a product of a few
+// rows), else about 1.5 MB of transformed inputs and products (kWinogradPoints planes each); a multiple of
+// every register tile's row count (6, 12, 24) when there is a choice.
+int winograd_block_tiles(int in_channels, int out_channels, int width) {
+  const int row = (width + kTileRows - 1) / kTileRows;
+  const int tiles = (3 << 19) / (kWinogradPoints * 4 * (in_channels + out_channels));
+  return std::max(row, tiles < 48 ? 24 : tiles / 24 * 24);
 }
 
 #if defined(__x86_64__)
@@ -122,26 +126,29 @@ const KernelSet kSet{"portable", gemm_f32, gemm_f64, conv3x3_single_input, conv3
 
 std::size_t conv_scratch_floats(int in_channels, int out_channels, int width) {
   if (in_channels == 1) return 4 * std::size_t(width + 2);  // zero-padded input rows
-  return std::size_t(36) * (std::size_t(winograd_block_tiles(in_channels, out_channels)) *
+  return std::size_t(kWinogradPoints) * (std::size_t(winograd_block_tiles(in_channels, out_channels, width)) *
                                 std::size_t(in_channels + out_channels) + 32);
 }
 
 void winograd_weights(const float* onnx_weights, int out_channels, int in_channels, float* transformed) {
-  static constexpr double G[6][3] = {{1.0 / 4, 0, 0},
-                                     {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                     {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                     {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                     {1.0 / 24, -1.0 / 12, 1.0 / 6},
+  // G of F(6×6, 3×3) at the points 0, ±1, ±2, ±1/2 and ∞ (Lavin & Gray's construction).
+  static constexpr double G[8][3] = {{1, 0, 0},
+                                     {-2.0 / 9, -2.0 / 9, -2.0 / 9},
+                                     {-2.0 / 9, 2.0 / 9, -2.0 / 9},
+                                     {1.0 / 90, 1.0 / 45, 2.0 / 45},
+                                     {1.0 / 90, -1.0 / 45, 2.0 / 45},
+                                     {32.0 / 45, 16.0 / 45, 8.0 / 45},
+                                     {32.0 / 45, -16.0 / 45, 8.0 / 45},
                                      {0, 0, 1}};
   for (int k = 0; k < out_channels; ++k) {
     for (int c = 0; c < in_channels; ++c) {
       const float* g = onnx_weights + (std::size_t(k) * in_channels + c) * 9;
-      double gg[6][3];  // G·g
-      for (int i = 0; i < 6; ++i)
+      double gg[8][3];  // G·g
+      for (int i = 0; i < 8; ++i)
         for (int j = 0; j < 3; ++j) gg[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
-      for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j)
-          transformed[(std::size_t(i * 6 + j) * in_channels + c) * out_channels + k] =
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+          transformed[(std::size_t(i * 8 + j) * in_channels + c) * out_channels + k] =
               float(gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2]);
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
 // The arithmetic of the DNSMOS networks and of the P.808 features: matrix products, 3×3
-// convolutions (Winograd F(4×4, 3×3) where the input has channels, direct where it has one)
+// convolutions (Winograd F(6×6, 3×3) where the input has channels, direct where it has one)
 // with ReLU and optional 2×2 max pooling fused. One implementation (kernels_isa.inl) is
 // compiled for AVX-512, for AVX2 + FMA and for portable vectors, and the best one the CPU
 // runs is chosen at run time, so the project needs no -march flag. Activations are HWC:
@@ -28,7 +28,7 @@ struct Gemm {
 };
 
 // out = ReLU(conv3×3(in, pad 1) + bias), then 2×2 max pooling (floor) when `pool`, for the
-// output rows of tile rows [tile_row_begin, tile_row_end) (4 rows each, before pooling).
+// output rows of tile rows [tile_row_begin, tile_row_end) (kTileRows rows each, before pooling).
 // in: height × width × in_channels; out: height × width × out_channels, or height/2 × width/2 ×
 // out_channels pooled. With a ring, a buffer holds only that many rows, row y at y % ring, so
 // layers can run a few rows apart without their whole outputs. out_channels: a multiple of 16.
@@ -44,12 +44,16 @@ struct Conv3x3 {
   int in_ring = 0, out_ring = 0;  // 0: the buffer holds every row
   float* scratch = nullptr;       // conv_scratch_floats(in_channels, out_channels, width) floats
 };
-inline int tile_rows(int height) { return (height + 3) / 4; }
+// The rows (and columns) of one Winograd output tile; the direct convolution works in rows of tiles too.
+constexpr int kTileRows = 6;
+// Points of a Winograd tile: its input patch of (kTileRows + 2)² values.
+constexpr int kWinogradPoints = (kTileRows + 2) * (kTileRows + 2);
+inline int tile_rows(int height) { return (height + kTileRows - 1) / kTileRows; }
 
 // Winograd transforms a block of tiles at a time, which bounds the scratch (it stays in cache).
 std::size_t conv_scratch_floats(int in_channels, int out_channels, int width);
 // U = G·g·Gᵀ of each ONNX kernel g = weights[k][c] ([out][in][3][3]), computed in double and
-// stored as float in the layout the kernels read: [36][in_channels][out_channels].
+// stored as float in the layout the kernels read: [kWinogradPoints][in_channels][out_channels].
 void winograd_weights(const float* onnx_weights, int out_channels, int in_channels, float* transformed);
 
 struct KernelSet {

@@ -123,11 +123,12 @@ AEVAL_DNSMOS_INLINE F::V single_input_tap_sum(const F::V* w, F::V acc, const flo
 }
 
 AEVAL_DNSMOS_TARGET void conv3x3_single_input(const Conv3x3& c) {
-  const int K = c.out_channels, row_end = 4 * c.tile_row_end < c.height ? 4 * c.tile_row_end : c.height;
+  const int K = c.out_channels;
+  const int row_end = kTileRows * c.tile_row_end < c.height ? kTileRows * c.tile_row_end : c.height;
   const int out_w = c.pool ? c.width / 2 : c.width;
   const long padded = c.width + 2;
   float* r[4] = {c.scratch, c.scratch + padded, c.scratch + 2 * padded, c.scratch + 3 * padded};
-  const int rows_begin = c.pool ? 2 * c.tile_row_begin : 4 * c.tile_row_begin;
+  const int rows_begin = c.pool ? kTileRows / 2 * c.tile_row_begin : kTileRows * c.tile_row_begin;
   const int rows_end = c.pool ? row_end / 2 : row_end;
   for (int o = rows_begin; o < rows_end; ++o) {
     const int y = c.pool ? 2 * o : o;  // first output row of this (pooled) row
@@ -154,34 +155,47 @@ AEVAL_DNSMOS_TARGET void conv3x3_single_input(const Conv3x3& c) {
   }
 }
 
-// ---- Winograd F(4×4, 3×3) (Lavin & Gray, points 0, ±1, ±2): each 4×4 output tile comes from
-// a 6×6 input patch d as Aᵀ·[Σ_c (G·g·Gᵀ) ⊙ (Bᵀ·d·B)]·A. The sum over input channels is one
-// matrix product per patch point, 36 per block of tiles.
+// ---- Winograd F(6×6, 3×3) (Lavin & Gray; points 0, ±1, ±2, ±1/2, ∞): each 6×6 output tile comes
+// from an 8×8 input patch d as Aᵀ·[Σ_c (G·g·Gᵀ) ⊙ (Bᵀ·d·B)]·A. The sum over input channels is one
+// matrix product per patch point, 64 per block of tiles: 1.78 products per output and channel pair,
+// where F(4×4, 3×3) needs 2.25 and the direct convolution 9.
 
-constexpr int kPoints = 36;
+constexpr int kPatch = kTileRows + 2;
+constexpr int kPoints = kWinogradPoints;
 
-// Floats between the starts of two points' planes. The extra cache line keeps the 36 planes
-// off one cache set: a plane of whole 4 KiB pages would put all 36 loads or stores of a tile
-// in the same set of L1.
+// Floats between the starts of two points' planes. The extra cache line keeps the planes off one
+// cache set: a plane of whole 4 KiB pages would put all the loads or stores of a tile in the same
+// set of L1.
 AEVAL_DNSMOS_INLINE long plane_stride(int rows, int channels) { return long(rows) * channels + 16; }
 
+// Bᵀ·d along one line of the patch: rows 1–6 of Bᵀ pair up as a ± b of two partial sums.
 AEVAL_DNSMOS_INLINE void input_line(const F::V* d, int step, F::V* r, int r_step) {
-  const F::V d0 = d[0], d1 = d[step], d2 = d[2 * step], d3 = d[3 * step], d4 = d[4 * step], d5 = d[5 * step];
-  r[0] = 4.0f * d0 - 5.0f * d2 + d4;
-  r[r_step] = d3 + d4 - 4.0f * (d1 + d2);
-  r[2 * r_step] = d4 - d3 + 4.0f * (d1 - d2);
-  r[3 * r_step] = d4 - d2 + 2.0f * (d3 - d1);
-  r[4 * r_step] = d4 - d2 - 2.0f * (d3 - d1);
-  r[5 * r_step] = 4.0f * d1 - 5.0f * d3 + d5;
+  const F::V d0 = d[0], d1 = d[step], d2 = d[2 * step], d3 = d[3 * step];
+  const F::V d4 = d[4 * step], d5 = d[5 * step], d6 = d[6 * step], d7 = d[7 * step];
+  r[0] = d0 - d6 + 5.25f * (d4 - d2);
+  const F::V a1 = d1 + d5 - 4.25f * d3, b1 = d2 + d6 - 4.25f * d4;
+  r[r_step] = a1 + b1;
+  r[2 * r_step] = b1 - a1;
+  const F::V a2 = 0.5f * d1 - 2.5f * d3 + 2.0f * d5, b2 = 0.25f * d2 - 1.25f * d4 + d6;
+  r[3 * r_step] = a2 + b2;
+  r[4 * r_step] = b2 - a2;
+  const F::V a3 = 2.0f * d1 - 2.5f * d3 + 0.5f * d5, b3 = 4.0f * d2 - 5.0f * d4 + d6;
+  r[5 * r_step] = a3 + b3;
+  r[6 * r_step] = b3 - a3;
+  r[7 * r_step] = d7 - d1 + 5.25f * (d3 - d5);
 }
 
+// Aᵀ·m along one line: the points ±1, ±2 and ±1/2 as sums and differences of their pairs.
 AEVAL_DNSMOS_INLINE void output_line(const F::V* m, int step, F::V* r, int r_step) {
-  const F::V sum12 = m[step] + m[2 * step], diff12 = m[step] - m[2 * step];
-  const F::V sum34 = m[3 * step] + m[4 * step], diff34 = m[3 * step] - m[4 * step];
-  r[0] = m[0] + sum12 + sum34;
-  r[r_step] = diff12 + 2.0f * diff34;
-  r[2 * r_step] = sum12 + 4.0f * sum34;
-  r[3 * r_step] = diff12 + 8.0f * diff34 + m[5 * step];
+  const F::V s12 = m[step] + m[2 * step], d12 = m[step] - m[2 * step];
+  const F::V s34 = m[3 * step] + m[4 * step], d34 = m[3 * step] - m[4 * step];
+  const F::V s56 = m[5 * step] + m[6 * step], d56 = m[5 * step] - m[6 * step];
+  r[0] = m[0] + s12 + s34 + s56;
+  r[r_step] = d12 + 2.0f * d34 + 0.5f * d56;
+  r[2 * r_step] = s12 + 4.0f * s34 + 0.25f * s56;
+  r[3 * r_step] = d12 + 8.0f * d34 + 0.125f * d56;
+  r[4 * r_step] = s12 + 16.0f * s34 + 0.0625f * s56;
+  r[5 * r_step] = d12 + 32.0f * d34 + 0.03125f * d56 + m[7 * step];
 }
 
 // Bᵀ·d·B of tiles t0 … t0 + nt − 1 into V[point][tile][channel].
@@ -189,56 +203,62 @@ AEVAL_DNSMOS_INLINE void winograd_input(const Conv3x3& c, int tiles_x, int t0, i
   const int C = c.in_channels;
   const long plane = plane_stride(nt, C);
   for (int t = 0; t < nt; ++t) {
-    const int y0 = (t0 + t) / tiles_x * 4 - 1, x0 = (t0 + t) % tiles_x * 4 - 1;
-    const float* line[6];
-    for (int i = 0; i < 6; ++i) line[i] = y0 + i >= 0 && y0 + i < c.height ? input_row(c, y0 + i) : nullptr;
-    const bool inside = line[0] && line[5] && x0 >= 0 && x0 + 6 <= c.width;
+    const int y0 = (t0 + t) / tiles_x * kTileRows - 1, x0 = (t0 + t) % tiles_x * kTileRows - 1;
+    const float* line[kPatch];
+    for (int i = 0; i < kPatch; ++i) line[i] = y0 + i >= 0 && y0 + i < c.height ? input_row(c, y0 + i) : nullptr;
+    const bool inside = line[0] && line[kPatch - 1] && x0 >= 0 && x0 + kPatch <= c.width;
     for (int ch = 0; ch < C; ch += F::lanes) {
-      F::V d[kPoints], half[kPoints], v[kPoints];
-      if (inside) {
-        for (int i = 0; i < 6; ++i)
-          for (int j = 0; j < 6; ++j) d[i * 6 + j] = F::load(line[i] + long(x0 + j) * C + ch);
-      } else {
-        for (int i = 0; i < 6; ++i) {
-          for (int j = 0; j < 6; ++j) {
-            const int x = x0 + j;
-            d[i * 6 + j] = line[i] && x >= 0 && x < c.width ? F::load(line[i] + long(x) * C + ch) : F::zero();
-          }
+      // d·B row by row as each row is loaded, then Bᵀ·(d·B) column by column straight into the planes:
+      // a few vectors live at a time instead of three patches.
+      F::V half[kPoints];
+      for (int i = 0; i < kPatch; ++i) {
+        F::V d[kPatch];
+        for (int j = 0; j < kPatch; ++j) {
+          const int x = x0 + j;
+          d[j] = inside || (line[i] && x >= 0 && x < c.width) ? F::load(line[i] + long(x) * C + ch) : F::zero();
         }
+        input_line(d, 1, half + i * kPatch, 1);
       }
-      for (int j = 0; j < 6; ++j) input_line(d + j, 6, half + j, 6);
-      for (int i = 0; i < 6; ++i) input_line(half + i * 6, 1, v + i * 6, 1);
-      for (int p = 0; p < kPoints; ++p) F::store(V + p * plane + long(t) * C + ch, v[p]);
+      for (int j = 0; j < kPatch; ++j) {
+        F::V v[kPatch];
+        input_line(half + j, kPatch, v, 1);
+        for (int i = 0; i < kPatch; ++i) F::store(V + (i * kPatch + j) * plane + long(t) * C + ch, v[i]);
+      }
     }
   }
 }
 
 // Aᵀ·M·A + bias, ReLU, and the 2×2 pooling when asked, from M[point][tile][channel].
 AEVAL_DNSMOS_INLINE void winograd_output(const Conv3x3& c, int tiles_x, int t0, int nt, const float* M) {
+  constexpr int T = kTileRows;
   const int K = c.out_channels;
   const long plane = plane_stride(nt, K);
   const int pooled_h = c.height / 2, pooled_w = c.width / 2;
   for (int t = 0; t < nt; ++t) {
-    const int y0 = (t0 + t) / tiles_x * 4, x0 = (t0 + t) % tiles_x * 4;
+    const int y0 = (t0 + t) / tiles_x * T, x0 = (t0 + t) % tiles_x * T;
     for (int k = 0; k < K; k += F::lanes) {
-      F::V m[kPoints], half[24], y[16];
-      for (int p = 0; p < kPoints; ++p) m[p] = F::load(M + p * plane + long(t) * K + k);
-      for (int j = 0; j < 6; ++j) output_line(m + j, 6, half + j, 6);
-      for (int i = 0; i < 4; ++i) output_line(half + i * 6, 1, y + i * 4, 1);
+      // M·A row by row as each row is loaded, then Aᵀ·(M·A) column by column.
+      F::V half[kPatch * T], y[T * T];
+      for (int i = 0; i < kPatch; ++i) {
+        F::V m[kPatch];
+        for (int j = 0; j < kPatch; ++j) m[j] = F::load(M + (i * kPatch + j) * plane + long(t) * K + k);
+        output_line(m, 1, half + i * T, 1);
+      }
+      for (int j = 0; j < T; ++j) output_line(half + j, T, y + j, T);
       const F::V bias = F::load(c.bias + k);
-      for (int q = 0; q < 16; ++q) y[q] = F::max(y[q] + bias, F::zero());
+      for (int q = 0; q < T * T; ++q) y[q] = F::max(y[q] + bias, F::zero());
       if (!c.pool) {
-        for (int i = 0; i < 4 && y0 + i < c.height; ++i) {
+        for (int i = 0; i < T && y0 + i < c.height; ++i) {
           float* out = output_row(c, y0 + i, c.width);
-          for (int j = 0; j < 4 && x0 + j < c.width; ++j) F::store(out + long(x0 + j) * K + k, y[i * 4 + j]);
+          for (int j = 0; j < T && x0 + j < c.width; ++j) F::store(out + long(x0 + j) * K + k, y[i * T + j]);
         }
         continue;
       }
-      for (int i = 0; i < 2 && y0 / 2 + i < pooled_h; ++i) {
+      for (int i = 0; i < T / 2 && y0 / 2 + i < pooled_h; ++i) {
         float* out = output_row(c, y0 / 2 + i, pooled_w);
-        for (int j = 0; j < 2 && x0 / 2 + j < pooled_w; ++j) {
-          const int q = 2 * i * 4 + 2 * j;
-          F::store(out + long(x0 / 2 + j) * K + k, F::max(F::max(y[q], y[q + 1]), F::max(y[q + 4], y[q + 5])));
+        for (int j = 0; j < T / 2 && x0 / 2 + j < pooled_w; ++j) {
+          const int q = 2 * i * T + 2 * j;
+          F::store(out + long(x0 / 2 + j) * K + k, F::max(F::max(y[q], y[q + 1]), F::max(y[q + T], y[q + T + 1])));
         }
       }
     }
@@ -246,9 +266,9 @@ AEVAL_DNSMOS_INLINE void winograd_output(const Conv3x3& c, int tiles_x, int t0, 
 }
 
 AEVAL_DNSMOS_TARGET void conv3x3_winograd(const Conv3x3& c) {
-  const int tiles_x = (c.width + 3) / 4;
+  const int tiles_x = (c.width + kTileRows - 1) / kTileRows;
   const int first = c.tile_row_begin * tiles_x, last = c.tile_row_end * tiles_x;
-  const int block = winograd_block_tiles(c.in_channels, c.out_channels);
+  const int block = winograd_block_tiles(c.in_channels, c.out_channels, c.width);
   float* V = c.scratch;
   float* M = c.scratch + kPoints * plane_stride(block, c.in_channels);
   for (int t0 = first; t0 < last; t0 += block) {

@@ -66,7 +66,7 @@ ConvStack::ConvStack(const OnnxGraph& graph, std::size_t first, const std::vecto
       for (int o = 0; o < k; ++o)
         for (int tap = 0; tap < 9; ++tap) conv.weights[std::size_t(tap) * k + o] = w.floats[std::size_t(o) * 9 + tap];
     } else {
-      conv.weights.resize(std::size_t(36) * channels * k);
+      conv.weights.resize(std::size_t(kernels::kWinogradPoints) * channels * k);
       kernels::winograd_weights(w.floats.data(), k, channels, conv.weights.data());
     }
     convs_.push_back(std::move(conv));
@@ -116,7 +116,9 @@ ConvStack::ConvStack(const OnnxGraph& graph, std::size_t first, const std::vecto
 
 namespace {
 
-constexpr int kRingRows = 12;  // a consumer's tile row reads 6 rows while its producer is ≤ 4 rows ahead
+// A consumer's tile row t reads rows 6t − 1 … 6t + 6 while its producer has written up to row 6t + 11: 13
+// rows at once, so a ring of 12 would overwrite the first; 18 is three tile rows.
+constexpr int kRingRows = 3 * kernels::kTileRows;
 
 void run_tile_rows(kernels::Conv3x3 c, int begin, int end, const kernels::KernelSet& kernels) {
   c.tile_row_begin = begin;
@@ -133,8 +135,8 @@ void produce(const std::vector<kernels::Conv3x3>& calls, std::vector<int>& done,
              const kernels::KernelSet& kernels) {
   for (; done[s] < tile_rows; ++done[s]) {
     if (s > 0) {
-      const int last_input_row = std::min(4 * done[s] + 4, calls[s].height - 1);
-      produce(calls, done, s - 1, last_input_row / 4 + 1, kernels);
+      const int last_input_row = std::min(kernels::kTileRows * (done[s] + 1), calls[s].height - 1);
+      produce(calls, done, s - 1, last_input_row / kernels::kTileRows + 1, kernels);
     }
     run_tile_rows(calls[s], done[s], done[s] + 1, kernels);
   }
