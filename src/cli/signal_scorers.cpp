@@ -100,12 +100,20 @@ NpyArray stacked_embeddings(const fs::path& path) {
   return all;
 }
 
+// The AudioBertScoreOptions a metric reads, as the command was given them.
+json parameter_value(const std::string& parameter, const SignalScoreArgs& a) {
+  if (parameter == "p") return a.p;
+  if (parameter == "lambda") return a.lambda;
+  return a.float64 ? "float64" : "float32";  // arithmetic
+}
+
 }  // namespace
 
 json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vector<json>* per_sample) {
-  if (metric == "fad") {
+  const metrics::EmbeddingMetric* embedding = metrics::find_embedding_metric(metric);
+  if (embedding && embedding->sets) {
     if (a.hypotheses.size() != 1 && a.hypothesis_dir.empty())
-      throw Error(ErrorCategory::config, "fad needs the system's embeddings: --hyp-dir DIR (or --hyp FILE)");
+      throw Error(ErrorCategory::config, metric + " needs the system's embeddings: --hyp-dir DIR (or --hyp FILE)");
     const auto hyp = metrics::embedding_statistics(
         stacked_embeddings(a.hypothesis_dir.empty() ? a.hypotheses[0] : a.hypothesis_dir), "hypothesis embeddings");
     metrics::EmbeddingStatistics ref;
@@ -113,18 +121,19 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
       ref = metrics::load_statistics(a.reference_stats);
     } else {
       if (a.references.size() != 1 && a.reference_dir.empty())
-        throw Error(ErrorCategory::config, "fad needs reference embeddings: --ref-dir DIR, --ref FILE or --ref-stats PREFIX");
+        throw Error(ErrorCategory::config,
+                    metric + " needs reference embeddings: --ref-dir DIR, --ref FILE or --ref-stats PREFIX");
       ref = metrics::embedding_statistics(stacked_embeddings(a.reference_dir.empty() ? a.references[0] : a.reference_dir),
                                           "reference embeddings");
     }
     if (!a.save_reference_stats.empty()) metrics::save_statistics(ref, a.save_reference_stats);
-    const auto r = metrics::frechet_distance(ref, hyp);
-    return {{"fad", r.distance}, {"mean_term", r.mean_term}, {"trace_reference", r.trace_a},
+    const auto r = embedding->sets(ref, hyp);
+    return {{metric, r.distance}, {"mean_term", r.mean_term}, {"trace_reference", r.trace_a},
             {"trace_hypothesis", r.trace_b}, {"trace_sqrt", r.trace_sqrt}, {"reference_count", ref.count},
             {"hypothesis_count", hyp.count}, {"warnings", r.warnings}};
   }
 
-  const bool embeddings = metrics::is_embedding_pair_metric(metric);
+  const bool embeddings = embedding != nullptr;
   const auto pairs = pairs_of(a, embeddings ? ".npy" : "");
   metrics::AudioBertScoreOptions o;
   o.p = a.p;
@@ -148,7 +157,8 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
     if (per_sample) per_sample->push_back(one);
   }
   json out{{"score", aeval::detail::numpy_mean(scores.data(), scores.size())}, {"files", scores.size()}};
-  if (metric == "audiobertscore") out.update({{"p", a.p}, {"lambda", a.lambda}, {"arithmetic", a.float64 ? "float64" : "float32"}});
+  if (embedding)
+    for (const auto& parameter : embedding->parameters) out[parameter] = parameter_value(parameter, a);
   return out;
 }
 

@@ -165,7 +165,7 @@ Audio to_audio(const py::handle& samples, int sample_rate, const std::string& wh
 
 py::dict score_audio(const std::string& metric, const py::handle& reference, const py::handle& degraded, int sample_rate,
                      bool trim, int compare_rate) {
-  if (!metrics::is_audio_pair_metric(metric))
+  if (!metrics::find_audio_metric(metric))
     throw py::value_error("metric: no audio metric named '" + metric + "' (aeval.metrics() lists them)");
   Audio ref = to_audio(reference, sample_rate, "reference"), deg = to_audio(degraded, sample_rate, "degraded");
   metrics::AudioPairOptions options;
@@ -195,41 +195,43 @@ NpyArray to_npy(const py::handle& o, const std::string& what) {
 
 py::dict score_embeddings(const std::string& metric, const py::handle& a, const py::handle& b, double p, double lambda,
                           bool float64) {
-  const NpyArray first = to_npy(a, metric == "fad" ? "the first set" : "generated"),
-                 second = to_npy(b, metric == "fad" ? "the second set" : "reference");
-  py::dict out;
-  if (metrics::is_embedding_pair_metric(metric)) {
-    metrics::AudioBertScoreOptions o;
-    o.p = p;
-    o.lambda = lambda;
-    o.arithmetic = float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
-    metrics::EmbeddingPairScore s;
-    {
-      const py::gil_scoped_release release;
-      s = metrics::score_embedding_pair(metric, metrics::to_matrix(first, "generated"),
-                                        metrics::to_matrix(second, "reference"), o);
-    }
-    out["value"] = s.value;
-    if (s.precision) {
-      out["f1"] = s.value;
-      out["precision"] = *s.precision;
-      out["recall"] = *s.recall;
-    }
-    if (!s.rows.empty()) out["rows"] = s.rows;
-    return out;
+  const metrics::EmbeddingMetric* spec = metrics::find_embedding_metric(metric);
+  if (!spec) {
+    std::vector<std::string> names;
+    for (const auto& m : metrics::embedding_metrics()) names.push_back(m.name);
+    throw py::value_error(fmt::format("metric: no embedding metric named '{}' ({})", metric, fmt::join(names, ", ")));
   }
-  if (metric == "fad") {
+  const NpyArray first = to_npy(a, spec->sets ? "the first set" : "generated"),
+                 second = to_npy(b, spec->sets ? "the second set" : "reference");
+  py::dict out;
+  if (spec->sets) {
     metrics::FrechetResult r;
     {
       const py::gil_scoped_release release;
-      r = metrics::frechet_distance(metrics::embedding_statistics(first, "the first set"),
-                                    metrics::embedding_statistics(second, "the second set"));
+      r = spec->sets(metrics::embedding_statistics(first, "the first set"),
+                     metrics::embedding_statistics(second, "the second set"));
     }
     out["value"] = r.distance;
     out["warnings"] = r.warnings;
     return out;
   }
-  throw py::value_error("metric: no embedding metric named '" + metric + "' (audiobertscore, cosine, fad)");
+  metrics::AudioBertScoreOptions o;
+  o.p = p;
+  o.lambda = lambda;
+  o.arithmetic = float64 ? metrics::Arithmetic::float64 : metrics::Arithmetic::float32;
+  metrics::EmbeddingPairScore s;
+  {
+    const py::gil_scoped_release release;
+    s = spec->pair(metrics::to_matrix(first, "generated"), metrics::to_matrix(second, "reference"), o);
+  }
+  out["value"] = s.value;
+  if (s.precision) {
+    out["f1"] = s.value;
+    out["precision"] = *s.precision;
+    out["recall"] = *s.recall;
+  }
+  if (!s.rows.empty()) out["rows"] = s.rows;
+  return out;
 }
 
 }  // namespace

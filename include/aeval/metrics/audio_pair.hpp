@@ -4,9 +4,11 @@
 // the `signal` evaluator computes per sample of a codec run.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aeval/audio.hpp"
+#include "aeval/metrics/catalog.hpp"
 
 namespace aeval::metrics {
 
@@ -23,7 +25,19 @@ struct AudioPairScore {
   std::vector<std::string> notes;  // resampling, trimming, pystoi's sentinel
 };
 
-// The catalog's audio metrics: stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec.
+// One audio metric, declared once with its computation: what it is (the catalog's view) and how it compares
+// two mono signals at one rate, which score_audio_pair has resampled (and trimmed, unless the metric aligns
+// signals of different lengths itself).
+struct AudioMetric : MetricInfo {
+  bool aligns_itself = false;  // MCD aligns frames by DTW
+  // value, and penalty or notes where the metric has them; sample_rate is the caller's
+  AudioPairScore (*compare)(const std::vector<double>& reference, const std::vector<double>& degraded,
+                            int sample_rate) = nullptr;
+};
+
+// stoi, estoi, si-sdr, si-snr, snr, mcd, mel-l1, msspec.
+const std::vector<AudioMetric>& audio_metrics();
+const AudioMetric* find_audio_metric(std::string_view name);
 bool is_audio_pair_metric(const std::string& metric);
 const std::vector<std::string>& audio_pair_metrics();
 

@@ -4,8 +4,10 @@
 // and Python's aeval.score_embeddings per call, so both give the same value.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "aeval/metrics/catalog.hpp"
 #include "aeval/metrics/embedding.hpp"
 
 namespace aeval::metrics {
@@ -16,7 +18,19 @@ struct EmbeddingPairScore {
   std::vector<double> rows;                 // cosine: row i of one against row i of the other
 };
 
-// cosine, audiobertscore.
+// One embedding metric, declared once with its computation: of generated and reference matrices paired file
+// by file (`pair`: AudioBERTScore, cosine), or of two whole sets through their statistics (`sets`: FAD).
+struct EmbeddingMetric : MetricInfo {
+  std::vector<std::string> parameters;  // of AudioBertScoreOptions it reads: "p", "lambda", "arithmetic"
+  EmbeddingPairScore (*pair)(const Matrix& generated, const Matrix& reference,
+                             const AudioBertScoreOptions& options) = nullptr;
+  FrechetResult (*sets)(const EmbeddingStatistics& a, const EmbeddingStatistics& b) = nullptr;
+};
+
+// audiobertscore, fad, cosine.
+const std::vector<EmbeddingMetric>& embedding_metrics();
+const EmbeddingMetric* find_embedding_metric(std::string_view name);
+// Those of pairs: audiobertscore, cosine.
 bool is_embedding_pair_metric(const std::string& metric);
 const std::vector<std::string>& embedding_pair_metrics();
 
