@@ -9,6 +9,18 @@ import time
 import warnings
 
 
+def debian_wordnet():
+    """NLTK's reader of Debian's WordNet 3.0 (wordnet-base), through a folder with the lexnames file NLTK expects."""
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    folder = tempfile.mkdtemp()
+    for name in os.listdir("/usr/share/wordnet"):
+        os.symlink(os.path.join("/usr/share/wordnet", name), os.path.join(folder, name))
+    with open(os.path.join(folder, "lexnames"), "w") as f:
+        for i in range(45):
+            f.write("%02d\tlexfile%02d\t0\n" % (i, i))
+    return WordNetCorpusReader(folder, None)
+
+
 def main():
     captions, asr = [], []
     with open(sys.argv[1]) as f:
@@ -28,15 +40,8 @@ def main():
         sentence_bleu([r.lower().split() for r in refs], hyp.lower().split(), smoothing_function=method1)
     out["nltk_bleu4_captions"] = time.perf_counter() - start
 
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.translate.meteor_score import meteor_score
-    folder = tempfile.mkdtemp()
-    for name in os.listdir("/usr/share/wordnet"):
-        os.symlink(os.path.join("/usr/share/wordnet", name), os.path.join(folder, name))
-    with open(os.path.join(folder, "lexnames"), "w") as f:
-        for i in range(45):
-            f.write("%02d\tlexfile%02d\t0\n" % (i, i))
-    wordnet = WordNetCorpusReader(folder, None)
+    wordnet = debian_wordnet()
     meteor_score([["warm", "up"]], ["warm", "up"], wordnet=wordnet)  # loading is not timed
     start = time.perf_counter()
     for hyp, refs in captions:

@@ -17,6 +17,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -43,7 +44,6 @@ def corpus(n, seed=0):
 
 
 def meteor_row(repeat):
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.translate.meteor_score import meteor_score
     here = os.path.dirname(os.path.abspath(__file__))
     golden = os.environ.get("AEVAL_REFERENCE_DIR", os.path.join(here, "..", "..", "..", "shared", "reference"))
@@ -55,14 +55,9 @@ def meteor_row(repeat):
                 pairs.append((r["input"]["hypothesis"], r["input"]["references"]))
     pairs = [pairs[i % len(pairs)] for i in range(2000)]
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
-    # NLTK reads Debian's WordNet 3.0 through a folder with the lexnames file it expects; loading is not timed.
-    folder = tempfile.mkdtemp()
-    for name in os.listdir("/usr/share/wordnet"):
-        os.symlink(os.path.join("/usr/share/wordnet", name), os.path.join(folder, name))
-    with open(os.path.join(folder, "lexnames"), "w") as f:
-        for i in range(45):
-            f.write("%02d\tlexfile%02d\t0\n" % (i, i))
-    wordnet = WordNetCorpusReader(folder, None)
+    sys.path.insert(0, os.path.join(here, "..", "compare"))
+    from text_metrics_reference import debian_wordnet
+    wordnet = debian_wordnet()  # loading is not timed
     meteor_score([["warm", "up"]], ["warm", "up"], wordnet=wordnet)
     aeval.score("meteor", ["warm up"], [["warm up"]])
     t_aeval = median_seconds(lambda: aeval.score("meteor", hyps, refs), repeat)

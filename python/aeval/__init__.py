@@ -35,6 +35,19 @@ def api_doc():
     return None
 
 
+def _converted(part):
+    """A Result's part (details, segments, parameters), made a Python object from the native result when first read."""
+    slot = "_" + part
+
+    def get(self):
+        value = getattr(self, slot)
+        if value is None:
+            value = getattr(self._native, part)()
+            setattr(self, slot, value)
+        return value
+    return get
+
+
 class Result:
     """A metric's value, its details (hits, substitutions, precision, ... as `aeval score` prints them),
     the per-segment results for text metrics, and the signature where the reference defines one (BLEU, chrF).
@@ -50,23 +63,9 @@ class Result:
     def value(self):
         return self._value
 
-    @property
-    def details(self):
-        if self._details is None:
-            self._details = self._native.details()
-        return self._details
-
-    @property
-    def segments(self):
-        if self._segments is None:
-            self._segments = self._native.segments()
-        return self._segments
-
-    @property
-    def parameters(self):
-        if self._parameters is None:
-            self._parameters = self._native.parameters()
-        return self._parameters
+    details = property(_converted("details"))
+    segments = property(_converted("segments"))
+    parameters = property(_converted("parameters"))
 
     @property
     def signature(self):
