@@ -36,8 +36,6 @@ class PocketSphinxAsr final : public BlockingModel {
         throw Error(ErrorCategory::model, "pocketsphinx-en: model file " + path.string() +
                                               " is missing (install Debian's pocketsphinx-en-us: scripts/setup.sh)");
     }
-    if (config_.max_concurrency < 1)
-      throw Error(ErrorCategory::config, "pocketsphinx-en: max_concurrency must be at least 1");
     err_set_logfp(nullptr);  // the decoder's own log is noise on aeval's output
   }
 
