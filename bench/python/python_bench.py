@@ -5,7 +5,8 @@
 
 Per-call overhead of a tiny WER (Python list in, Result out; then with its details read), and throughput on
 larger inputs: corpus BLEU-4 (NLTK method1), METEOR (NLTK with WordNet 3.0, on the AudioCaps captions of
-../shared/reference/nltk_meteor.jsonl), Pearson/Spearman/Kendall (SciPy), ROC-AUC (scikit-learn), each against
+../shared/reference/nltk_meteor.jsonl), strip-equal, qa-exist-match and choice-strings-match (UltraEval-Audio's own
+evaluators, ../shared/uea), Pearson/Spearman/Kendall (SciPy), ROC-AUC (scikit-learn), each against
 aeval on the same data (NumPy arrays for the statistics), and the aeval CLI (`aeval score wer`, process start
 included) on the WER corpus. jiwer, sacreBLEU, rouge-score and pycocoevalcap are not Debian packages: their
 metrics have no reference to run beside here.
@@ -67,6 +68,37 @@ def meteor_row(repeat):
             f"NLTK 3.8 {t_nltk * 1e3:.0f} ms ({t_nltk / t_aeval:.0f}×)")
 
 
+def uea_rows(repeat):
+    """UltraEval-Audio's own evaluators (its pinned Python in ../shared/uea, on Debian's python3-regex) beside the
+    aeval metrics that reproduce them, on the AudioCaps captions of the golden METEOR set: the answer is the first
+    caption, the choices all of them. Each row also checks that both give the same number."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.environ.get("AEVAL_UEA_DIR", os.path.join(here, "..", "..", "..", "shared", "uea")))
+    from audio_evals.evaluator.base import EM
+    from audio_evals.evaluator.qa_exact_match import QAExistMatchEvaluator
+    from audio_evals.evaluator.string_match import ChoiceStringMatch
+    golden = os.environ.get("AEVAL_REFERENCE_DIR", os.path.join(here, "..", "..", "..", "shared", "reference"))
+    with open(os.path.join(golden, "nltk_meteor.jsonl")) as f:
+        items = [(r["input"]["hypothesis"], r["input"]["references"]) for r in map(json.loads, f) if "asterisk:" not in r["id"]]
+    items = [items[i % len(items)] for i in range(20000)]
+    preds = [h for h, _ in items]
+    rows = []
+    for metric, name, evaluator, refs, call in (
+            ("strip-equal", "EM", EM(), [r[0] for _, r in items], lambda e, p, r: e(p, r)),
+            ("qa-exist-match", "QAExistMatchEvaluator", QAExistMatchEvaluator(), [r for _, r in items],
+             lambda e, p, r: e(p, r)),
+            ("choice-strings-match", "ChoiceStringMatch", ChoiceStringMatch(), [[r[0]] + r for _, r in items],
+             lambda e, p, r: e(p, r[0], choices=r[1:]))):
+        got = aeval.score(metric, preds, refs).value
+        want = sum(call(evaluator, p, r)["match"] for p, r in zip(preds, refs)) / len(preds)
+        assert abs(got - want) < 1e-12, (metric, got, want)
+        t_aeval = median_seconds(lambda: aeval.score(metric, preds, refs), repeat)
+        t_uea = median_seconds(lambda: [call(evaluator, p, r) for p, r in zip(preds, refs)], repeat)
+        rows.append((f"{metric}, 20,000 answers", f"aeval {t_aeval * 1e3:.1f} ms",
+                     f"UltraEval-Audio {name} {t_uea * 1e3:.0f} ms ({t_uea / t_aeval:.0f}×)"))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
@@ -110,6 +142,7 @@ def main():
     rows.append(("corpus BLEU-4, 5,000 segments", f"aeval {t_aeval * 1e3:.1f} ms", f"NLTK 3.8 {t_nltk * 1e3:.1f} ms ({t_nltk / t_aeval:.0f}×)"))
 
     rows.append(meteor_row(a.repeat))
+    rows += uea_rows(a.repeat)
 
     from scipy import stats
     rng = np.random.default_rng(0)

@@ -116,10 +116,14 @@ std::string utf8_of(const icu::UnicodeString& u) {
   return out;
 }
 
-std::string normalize(std::string_view s, bool compose) {
+enum class Form { nfd, nfkc, nfkd };
+
+std::string normalize(std::string_view s, Form form) {
+  if (is_ascii(s)) return std::string(s);  // every form leaves ASCII as it is
   UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* normalizer =
-      compose ? icu::Normalizer2::getNFKCInstance(status) : icu::Normalizer2::getNFKDInstance(status);
+  const icu::Normalizer2* normalizer = form == Form::nfd    ? icu::Normalizer2::getNFDInstance(status)
+                                       : form == Form::nfkc ? icu::Normalizer2::getNFKCInstance(status)
+                                                            : icu::Normalizer2::getNFKDInstance(status);
   if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU normalizer unavailable");
   icu::UnicodeString result = normalizer->normalize(from_utf8(s), status);
   if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU normalization failed");
@@ -146,8 +150,9 @@ std::string upper(std::string_view s) {
   return utf8_of(u);
 }
 
-std::string nfkc(std::string_view s) { return normalize(s, true); }
-std::string nfkd(std::string_view s) { return normalize(s, false); }
+std::string nfd(std::string_view s) { return normalize(s, Form::nfd); }
+std::string nfkc(std::string_view s) { return normalize(s, Form::nfkc); }
+std::string nfkd(std::string_view s) { return normalize(s, Form::nfkd); }
 
 const char* general_category(char32_t c) {
   switch (u_charType(UChar32(c))) {

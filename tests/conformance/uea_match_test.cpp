@@ -7,11 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "aeval/metrics/catalog.hpp"
 #include "aeval/metrics/match.hpp"
+#include "aeval/text/regex.hpp"
+#include "aeval/text/unicode.hpp"
 #include "support/reference.hpp"
 
 namespace {
@@ -25,6 +28,23 @@ TEST(UeaMatchConformance, QaExistMatchTokens) {
     EXPECT_EQ(r["expected"]["prediction_tokens"].get<std::vector<std::string>>(),
               aeval::metrics::qa_exist_match_tokens(r["prediction"].get<std::string>()))
         << r["id"];
+}
+
+// ASCII text is tokenized without the regex; on random ASCII (controls, tabs, underscores, punctuation,
+// digits) the tokens must be those of the reference's pattern, which the golden tokens above check.
+TEST(UeaMatchConformance, AsciiTextGivesThePatternsTokens) {
+  const aeval::text::Regex pattern(R"(([\p{L}\p{N}\p{M}]+)|([^\p{Z}\p{C}]))");
+  std::mt19937 random(7);
+  for (int n = 0; n < 2000; ++n) {
+    std::string text(random() % 24, ' ');
+    for (char& c : text) c = char(random() % 128);
+    std::vector<std::string> expected;
+    pattern.sub(text, [&](const aeval::text::Regex::Match& m) {
+      expected.push_back(aeval::text::lower(m.group(0)));
+      return std::string();
+    });
+    EXPECT_EQ(expected, aeval::metrics::qa_exist_match_tokens(text)) << nlohmann::json(text).dump();
+  }
 }
 
 TEST(UeaMatchConformance, QaExistMatch) {

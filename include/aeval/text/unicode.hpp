@@ -28,6 +28,8 @@ std::string lower(std::string_view s);
 // str.upper(): full Unicode uppercase mapping (ß → SS).
 std::string upper(std::string_view s);
 
+// unicodedata.normalize('NFD' | 'NFKC' | 'NFKD', s).
+std::string nfd(std::string_view s);
 std::string nfkc(std::string_view s);
 std::string nfkd(std::string_view s);
 

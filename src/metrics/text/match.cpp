@@ -10,13 +10,10 @@
 #include "aeval/metrics/match.hpp"
 
 #include <fmt/format.h>
-#include <unicode/normalizer2.h>
-#include <unicode/unistr.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
-
-#include "aeval/error.hpp"
 
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
@@ -60,18 +57,6 @@ double exist_match(std::string_view prediction, const std::vector<std::string>& 
 
 namespace {
 
-std::string nfd(std::string_view s) {
-  UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* normalizer = icu::Normalizer2::getNFDInstance(status);
-  if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU NFD normalizer unavailable");
-  const icu::UnicodeString result =
-      normalizer->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), int32_t(s.size()))), status);
-  if (U_FAILURE(status)) throw Error(ErrorCategory::internal, "ICU NFD normalization failed");
-  std::string out;
-  result.toUTF8String(out);
-  return out;
-}
-
 // Every match of `pattern` in `s`, in order (Python's finditer).
 std::vector<std::string> find_all(const text::Regex& pattern, std::string_view s) {
   std::vector<std::string> out;
@@ -82,11 +67,40 @@ std::vector<std::string> find_all(const text::Regex& pattern, std::string_view s
   return out;
 }
 
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+bool is_ascii_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// What the Unicode patterns below find in ASCII text, without a regex search per token (most of these
+// metrics' time): the runs of `in_run` characters and, with `singles`, every other character that is
+// neither a space nor a control character as a token of its own.
+template <class InRun>
+std::vector<std::string> ascii_tokens(std::string_view s, InRun in_run, bool singles) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t end = i;
+    while (end < s.size() && in_run(s[end])) ++end;
+    if (end > i) {
+      out.emplace_back(s.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    if (singles && s[i] > ' ' && s[i] != 0x7F) out.emplace_back(1, s[i]);
+    ++i;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> qa_exist_match_tokens(std::string_view text) {
+  // In ASCII: runs of letters and digits ([\p{L}\p{N}\p{M}]+), and each other character but spaces (Z) and
+  // controls (C).
+  if (is_ascii(text)) return ascii_tokens(text::lower(text), is_ascii_alnum, true);
   static const text::Regex token(R"(([\p{L}\p{N}\p{M}]+)|([^\p{Z}\p{C}]))");
-  auto tokens = find_all(token, nfd(text));
+  auto tokens = find_all(token, text::nfd(text));
   for (auto& t : tokens) t = text::lower(t);
   return tokens;
 }
@@ -107,7 +121,10 @@ double choice_strings_match(std::string_view prediction, std::string_view answer
   // Python's \w: letters, numbers and the underscore (no marks).
   static const text::Regex word(R"([\p{L}\p{N}_]+)");
   const auto words = [](std::string_view s) {
-    const auto found = find_all(word, text::lower(s));
+    const std::string lowered = text::lower(s);
+    const auto found = is_ascii(lowered)
+                           ? ascii_tokens(lowered, [](char c) { return is_ascii_alnum(c) || c == '_'; }, false)
+                           : find_all(word, lowered);
     return std::set<std::string>(found.begin(), found.end());
   };
   const auto predicted = words(prediction), correct = words(answer);
