@@ -5,8 +5,8 @@
 
 Per-call overhead of a tiny WER (Python list in, Result out; then with its details read), and throughput on
 larger inputs: corpus BLEU-4 (NLTK method1), METEOR (NLTK with WordNet 3.0, on the AudioCaps captions of
-../shared/reference/nltk_meteor.jsonl), strip-equal, qa-exist-match and choice-strings-match (UltraEval-Audio's own
-evaluators, ../shared/uea), Pearson/Spearman/Kendall (SciPy), ROC-AUC (scikit-learn), each against
+../shared/reference/nltk_meteor.jsonl), strip-equal, exact-match, qa-exist-match and choice-strings-match
+(UltraEval-Audio's own evaluators, ../shared/uea), Pearson/Spearman/Kendall (SciPy), ROC-AUC (scikit-learn), each against
 aeval on the same data (NumPy arrays for the statistics), and the aeval CLI (`aeval score wer`, process start
 included) on the WER corpus. jiwer, sacreBLEU, rouge-score and pycocoevalcap are not Debian packages: their
 metrics have no reference to run beside here.
@@ -75,7 +75,7 @@ def uea_rows(repeat):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.environ.get("AEVAL_UEA_DIR", os.path.join(here, "..", "..", "..", "shared", "uea")))
     from audio_evals.evaluator.base import EM
-    from audio_evals.evaluator.qa_exact_match import QAExistMatchEvaluator
+    from audio_evals.evaluator.qa_exact_match import QAExactMatchEvaluator, QAExistMatchEvaluator
     from audio_evals.evaluator.string_match import ChoiceStringMatch
     golden = os.environ.get("AEVAL_REFERENCE_DIR", os.path.join(here, "..", "..", "..", "shared", "reference"))
     with open(os.path.join(golden, "nltk_meteor.jsonl")) as f:
@@ -85,6 +85,8 @@ def uea_rows(repeat):
     rows = []
     for metric, name, evaluator, refs, call in (
             ("strip-equal", "EM", EM(), [r[0] for _, r in items], lambda e, p, r: e(p, r)),
+            ("exact-match", "QAExactMatchEvaluator", QAExactMatchEvaluator(), [r for _, r in items],
+             lambda e, p, r: e(p, r)),
             ("qa-exist-match", "QAExistMatchEvaluator", QAExistMatchEvaluator(), [r for _, r in items],
              lambda e, p, r: e(p, r)),
             ("choice-strings-match", "ChoiceStringMatch", ChoiceStringMatch(), [[r[0]] + r for _, r in items],
