@@ -4,6 +4,7 @@
 // were produced by the reference Python code (tests/data/uea_match/README.md).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -44,6 +45,25 @@ TEST(UeaMatchConformance, AsciiTextGivesThePatternsTokens) {
       return std::string();
     });
     EXPECT_EQ(expected, aeval::metrics::qa_exist_match_tokens(text)) << nlohmann::json(text).dump();
+  }
+}
+
+// normalize_answer drops the articles of ASCII text without the regex; on random ASCII it must give what
+// \b(a|an|the)\b does (after lowercasing and dropping punctuation, as SQuAD's script orders them).
+TEST(UeaMatchConformance, AsciiTextLosesTheArticlesThePatternFinds) {
+  const aeval::text::Regex articles(R"(\b(a|an|the)\b)");
+  std::mt19937 random(11);
+  const std::vector<std::string> pieces = {"a", "an", "the", "A", "The", "ant", "thea", "x", "_", " ", "  ", "\t",
+                                           "-", ".", "an_", "1a", "9", "\n"};
+  for (int n = 0; n < 2000; ++n) {
+    std::string text;
+    for (std::size_t k = random() % 10; k > 0; --k) text += pieces[random() % pieces.size()];
+    std::string without_punctuation;
+    for (char c : aeval::text::lower(text))
+      if (!std::ispunct(static_cast<unsigned char>(c))) without_punctuation += c;
+    const std::string expected =
+        aeval::text::join(aeval::text::split_whitespace(articles.sub(without_punctuation, " ")), " ");
+    EXPECT_EQ(expected, aeval::metrics::normalize_answer(text)) << nlohmann::json(text).dump();
   }
 }
 

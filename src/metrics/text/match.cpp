@@ -26,6 +26,35 @@ bool is_ascii_punctuation(char c) {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+bool is_ascii_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Python's \w in ASCII.
+bool is_ascii_word(char c) { return is_ascii_alnum(c) || c == '_'; }
+
+// \b(a|an|the)\b replaced by a space in ASCII text: the articles are whole runs of word characters.
+std::string without_ascii_articles(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!is_ascii_word(s[i])) {
+      out += s[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < s.size() && is_ascii_word(s[end])) ++end;
+    const std::string_view word = s.substr(i, end - i);
+    if (word == "a" || word == "an" || word == "the")
+      out += ' ';
+    else
+      out += word;
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string normalize_answer(std::string_view text) {
@@ -34,7 +63,9 @@ std::string normalize_answer(std::string_view text) {
   std::string without_punctuation;
   for (char c : s)
     if (!is_ascii_punctuation(c)) without_punctuation += c;
-  return text::join(text::split_whitespace(articles.sub(without_punctuation, " ")), " ");
+  const std::string without_articles =
+      is_ascii(without_punctuation) ? without_ascii_articles(without_punctuation) : articles.sub(without_punctuation, " ");
+  return text::join(text::split_whitespace(without_articles), " ");
 }
 
 double exact_match(std::string_view prediction, const std::vector<std::string>& references) {
@@ -66,12 +97,6 @@ std::vector<std::string> find_all(const text::Regex& pattern, std::string_view s
   });
   return out;
 }
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-bool is_ascii_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // What the Unicode patterns below find in ASCII text, without a regex search per token (most of these
 // metrics' time): the runs of `in_run` characters and, with `singles`, every other character that is
@@ -123,7 +148,7 @@ double choice_strings_match(std::string_view prediction, std::string_view answer
   const auto words = [](std::string_view s) {
     const std::string lowered = text::lower(s);
     const auto found = is_ascii(lowered)
-                           ? ascii_tokens(lowered, [](char c) { return is_ascii_alnum(c) || c == '_'; }, false)
+                           ? ascii_tokens(lowered, is_ascii_word, false)
                            : find_all(word, lowered);
     return std::set<std::string>(found.begin(), found.end());
   };
