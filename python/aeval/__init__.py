@@ -42,7 +42,7 @@ def _converted(part):
     def get(self):
         value = getattr(self, slot)
         if value is None:
-            value = getattr(self._native, part)()
+            value = getattr(_metrics, "text_" + part)(self._native)
             setattr(self, slot, value)
         return value
     return get

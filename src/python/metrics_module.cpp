@@ -54,25 +54,36 @@ const metrics::TextMetric& text_metric(const std::string& name) {
   return *m;
 }
 
-// A text metric's result as the library computed it: the value crosses at once (score_text returns the pair
-// (value, TextScore)), the details, segments and parameters become Python objects when first read (building
-// dicts nobody reads was most of a tiny call).
+// A text metric's result as the library computed it: the value crosses at once (score_text returns the value
+// and a capsule holding this), the details, segments and parameters become Python objects when first read
+// (text_details etc.; building dicts nobody reads was most of a tiny call).
 struct TextScore {
+  const metrics::TextMetric* metric = nullptr;
+  metrics::TextMetricOptions options;  // the parameters' values are read from these when asked for
   nlohmann::json corpus;
   std::vector<nlohmann::json> segments;
-  nlohmann::json parameters;
-  std::string key;
 
   py::object value() const {
     if (!corpus.is_object()) return to_python(corpus);
-    const auto v = corpus.find(key);
+    const auto v = corpus.find(metric->key);
     return v == corpus.end() ? py::none() : to_python(*v);
   }
 
+  // (value, capsule): a capsule, not a class instance, so a tiny call skips pybind11's instance registry.
   static py::tuple with_value(TextScore&& score) {
     py::object value = score.value();
-    return py::make_tuple(std::move(value), py::cast(std::move(score)));
+    py::capsule native(new TextScore(std::move(score)), kName,
+                       [](PyObject* o) { delete static_cast<TextScore*>(PyCapsule_GetPointer(o, kName)); });
+    return py::make_tuple(std::move(value), std::move(native));
   }
+
+  static const TextScore& of(const py::handle& native) {
+    auto* score = static_cast<const TextScore*>(PyCapsule_GetPointer(native.ptr(), kName));
+    if (!score) throw py::error_already_set();
+    return *score;
+  }
+
+  static constexpr const char* kName = "aeval.TextScore";
 };
 
 // Releases the GIL around a metric with enough text for another thread to use the time; a tiny call would spend
@@ -117,13 +128,11 @@ py::tuple score_text(const std::string& name, const py::handle& hypotheses, cons
                                                       : fmt::format(" (it takes: {})", fmt::join(metric.parameters, ", "))));
     metrics::text_parameter(parameter).set(options, to_json(value, parameter));
   }
-  TextScore out;
+  TextScore out{&metric, std::move(options), {}, {}};
   {
     const GilReleasedFor release(segments);
-    out.corpus = metric.score(segments, options, &out.segments);
+    out.corpus = metric.score(segments, out.options, &out.segments);
   }
-  out.parameters = metric.parameter_values(options);
-  out.key = metric.key;
   return TextScore::with_value(std::move(out));
 }
 
@@ -143,13 +152,11 @@ py::tuple score_numbers(const std::string& name, const py::handle& hypotheses, c
   if (x.size() != y.size())
     throw py::value_error("references and hypotheses differ in number (" + std::to_string(x.size()) + " and " +
                           std::to_string(y.size()) + ")");
-  TextScore out;
+  TextScore out{&metric, {}, {}, {}};
   {
     const py::gil_scoped_release release;
     out.corpus = metric.numbers(x, y);
   }
-  out.parameters = nlohmann::json::object();
-  out.key = metric.key;
   return TextScore::with_value(std::move(out));
 }
 
@@ -246,15 +253,16 @@ PYBIND11_MODULE(_metrics, m) {
       PyErr_SetString(PyExc_ValueError, error.what());
     }
   });
-  py::class_<TextScore>(m, "TextScore")
-      .def("details", [](const TextScore& s) { return to_python(s.corpus); })
-      .def("segments",
-           [](const TextScore& s) {
-             py::list out;
-             for (const auto& segment : s.segments) out.append(to_python(segment));
-             return out;
-           })
-      .def("parameters", [](const TextScore& s) { return to_python(s.parameters); });
+  m.def("text_details", [](const py::handle& native) { return to_python(TextScore::of(native).corpus); });
+  m.def("text_segments", [](const py::handle& native) {
+    py::list out;
+    for (const auto& segment : TextScore::of(native).segments) out.append(to_python(segment));
+    return out;
+  });
+  m.def("text_parameters", [](const py::handle& native) {
+    const TextScore& s = TextScore::of(native);
+    return to_python(s.metric->parameter_values(s.options));
+  });
   m.def("list_metrics", &list_metrics);
   m.def("score_text", &score_text, py::arg("metric"), py::arg("hypotheses"), py::arg("references"),
         py::arg("parameters"));

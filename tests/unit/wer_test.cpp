@@ -60,6 +60,14 @@ TEST(Wer, SingleTabStaysInsideAWord) {
   EXPECT_EQ(aeval::metrics::jiwer_words("a\t\tb  c"), (std::vector<std::string>{"a", "b", "c"}));
 }
 
+// jiwer's RemoveMultipleSpaces is re.sub(r"\s\s+", " "): a run of any whitespace, non-ASCII too, is one space
+// (the regex search is skipped only where no two neighbouring characters can be whitespace).
+TEST(Wer, RunsOfAnyWhitespaceBecomeOneSpace) {
+  EXPECT_EQ(aeval::metrics::jiwer_words("a \u00a0b"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(aeval::metrics::jiwer_words("a\v b\r\nc"), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(aeval::metrics::jiwer_words("a\u00a0b c"), (std::vector<std::string>{"a\u00a0b", "c"}));
+}
+
 TEST(Wer, MismatchedListsAreAnError) {
   EXPECT_THROW(process_words({"a", "b"}, {"a"}), aeval::Error);
 }
