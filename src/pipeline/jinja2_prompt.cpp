@@ -77,16 +77,11 @@ class Jinja2Prompt final : public Prompt::EntryForm {
     if (!row.contains("WavPath") && !sample.audio.empty()) row["WavPath"] = sample.audio.string();
     const Json rendered = render_structure(row);
     RenderedPrompt r;
-    const auto audio_part = [&](const Json& path) {
-      r.audio.emplace_back(text::python_str(path));
-      return Json{{"type", "audio"}, {"index", r.audio.size() - 1}};
-    };
     const auto text_part = [](const Json& value) { return Json{{"type", "text"}, {"text", text::python_str(value)}}; };
     if (rendered.is_object()) {
       Json shape = Json::object();
       for (const auto& [field, value] : rendered.items())
-        shape[field] = field.find("audio") != std::string::npos && value.is_string() ? audio_part(value)
-                                                                                    : Json(text::python_str(value));
+        shape[field] = value.is_string() ? Json(r.field(field, value.get<std::string>())) : Json(text::python_str(value));
       r.shape = nlohmann::json(shape);
       return r;
     }
@@ -106,7 +101,7 @@ class Jinja2Prompt final : public Prompt::EntryForm {
               throw Error(ErrorCategory::config,
                           fmt::format("prompt '{}': a content part is {{type: audio|text, value: ...}}", name_));
             const Json value = part.contains("value") ? part["value"] : Json("");
-            parts.push_back(type == "audio" ? audio_part(value) : text_part(value));
+            parts.push_back(type == "audio" ? Json(r.audio_part(text::python_str(value))) : text_part(value));
           }
         } else {
           parts.push_back(text_part(contents));

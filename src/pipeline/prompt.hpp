@@ -18,6 +18,10 @@ namespace aeval::pipeline {
 struct RenderedPrompt {
   nlohmann::json shape;
   std::vector<std::filesystem::path> audio;
+  // Appends `path` to the audio sent; the content part that points at it.
+  nlohmann::json audio_part(std::filesystem::path path);
+  // A value of a fields shape: the audio a field whose name contains "audio" names, else the text.
+  nlohmann::json field(const std::string& name, const std::string& text);
   // Turns the shape into a model request once the audio is loaded.
   models::Request request(const std::string& sample_id, std::vector<Audio> loaded) const;
 };

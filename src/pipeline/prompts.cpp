@@ -19,12 +19,6 @@ nlohmann::ordered_json context_of(const Sample& sample) {
   return c;
 }
 
-// Audio named by a rendered template becomes a part pointing at the request's audio list.
-nlohmann::json audio_part(RenderedPrompt& r, const std::string& path) {
-  r.audio.emplace_back(path);
-  return nlohmann::json{{"type", "audio"}, {"index", r.audio.size() - 1}};
-}
-
 std::string label_of(const Entry& entry) { return fmt::format("prompt '{}' ({})", entry.name, entry.where()); }
 
 // The default prompt: the sample's audio, nothing else.
@@ -34,7 +28,7 @@ class AudioAlone final : public Prompt::Form {
     RenderedPrompt r;
     r.shape = nlohmann::json::object();
     if (sample.audio.empty()) return r;
-    r.shape = {{"audio", audio_part(r, sample.audio.string())}};
+    r.shape = {{"audio", r.audio_part(sample.audio)}};
     return r;
   }
   nlohmann::json identity() const override { return {{"class", "audio"}, {"description", "the sample's audio alone"}}; }
@@ -77,7 +71,7 @@ class ChatPrompt final : public Prompt::EntryForm {
       nlohmann::json parts = nlohmann::json::array();
       for (const auto& part : message.parts) {
         const std::string text = part.value.render(context);
-        parts.push_back(part.type == "audio" ? audio_part(r, text) : nlohmann::json{{"type", "text"}, {"text", text}});
+        parts.push_back(part.type == "audio" ? r.audio_part(text) : nlohmann::json{{"type", "text"}, {"text", text}});
       }
       r.shape.push_back({{"role", message.role}, {"content", parts}});
     }
@@ -114,8 +108,7 @@ class FieldsPrompt final : public Prompt::EntryForm {
     const nlohmann::ordered_json context = context_of(sample);
     r.shape = nlohmann::json::object();
     for (const auto& [field, value] : fields_) {
-      const std::string text = value.render(context);
-      r.shape[field] = field.find("audio") != std::string::npos ? audio_part(r, text) : nlohmann::json(text);
+      r.shape[field] = r.field(field, value.render(context));
     }
     return r;
   }
@@ -152,6 +145,15 @@ Prompt::EntryForm::EntryForm(const Entry& entry)
     : name_(entry.name), class_id_(entry.class_id), source_(yaml_to_json(entry.args)) {}
 
 nlohmann::json Prompt::EntryForm::identity() const { return {{"name", name_}, {"class", class_id_}, {"templates", source_}}; }
+
+nlohmann::json RenderedPrompt::audio_part(std::filesystem::path path) {
+  audio.push_back(std::move(path));
+  return nlohmann::json{{"type", "audio"}, {"index", audio.size() - 1}};
+}
+
+nlohmann::json RenderedPrompt::field(const std::string& name, const std::string& text) {
+  return name.find("audio") != std::string::npos ? audio_part(text) : nlohmann::json(text);
+}
 
 models::Request RenderedPrompt::request(const std::string& sample_id, std::vector<Audio> loaded) const {
   models::Request request;

@@ -48,13 +48,11 @@ bool is_space(char32_t c) {
          c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-namespace {
 bool is_ascii(std::string_view s) {
   for (char c : s)
     if (static_cast<unsigned char>(c) >= 0x80) return false;
   return true;
 }
-}  // namespace
 
 std::vector<std::string> split_whitespace(std::string_view s) {
   std::vector<std::string> out;

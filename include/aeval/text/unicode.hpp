@@ -13,6 +13,9 @@ std::u32string to_u32(std::string_view utf8);
 std::string to_utf8(std::u32string_view text);
 std::string to_utf8(char32_t c);
 
+// str.isascii().
+bool is_ascii(std::string_view s);
+
 // str.isspace() for one code point (includes \x1c-\x1f and \x85, unlike \p{White_Space}).
 bool is_space(char32_t c);
 

@@ -11,7 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -24,10 +23,6 @@ namespace {
 
 bool is_ascii_punctuation(char c) {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
-}
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 bool is_ascii_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -64,7 +59,7 @@ std::string normalize_answer(std::string_view text) {
   for (char c : s)
     if (!is_ascii_punctuation(c)) without_punctuation += c;
   const std::string without_articles =
-      is_ascii(without_punctuation) ? without_ascii_articles(without_punctuation) : articles.sub(without_punctuation, " ");
+      text::is_ascii(without_punctuation) ? without_ascii_articles(without_punctuation) : articles.sub(without_punctuation, " ");
   return text::join(text::split_whitespace(without_articles), " ");
 }
 
@@ -123,7 +118,7 @@ std::vector<std::string> ascii_tokens(std::string_view s, InRun in_run, bool sin
 std::vector<std::string> qa_exist_match_tokens(std::string_view text) {
   // In ASCII: runs of letters and digits ([\p{L}\p{N}\p{M}]+), and each other character but spaces (Z) and
   // controls (C).
-  if (is_ascii(text)) return ascii_tokens(text::lower(text), is_ascii_alnum, true);
+  if (text::is_ascii(text)) return ascii_tokens(text::lower(text), is_ascii_alnum, true);
   static const text::Regex token(R"(([\p{L}\p{N}\p{M}]+)|([^\p{Z}\p{C}]))");
   auto tokens = find_all(token, text::nfd(text));
   for (auto& t : tokens) t = text::lower(t);
@@ -147,7 +142,7 @@ double choice_strings_match(std::string_view prediction, std::string_view answer
   static const text::Regex word(R"([\p{L}\p{N}_]+)");
   const auto words = [](std::string_view s) {
     const std::string lowered = text::lower(s);
-    const auto found = is_ascii(lowered)
+    const auto found = text::is_ascii(lowered)
                            ? ascii_tokens(lowered, is_ascii_word, false)
                            : find_all(word, lowered);
     return std::set<std::string>(found.begin(), found.end());
