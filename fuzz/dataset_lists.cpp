@@ -18,8 +18,8 @@
 
 namespace {
 
-const aeval::pipeline::Registry& registry() {
-  static const aeval::pipeline::Registry loaded = [] {
+const aeval::registry::Registry& registry() {
+  static const aeval::registry::Registry loaded = [] {
     const auto& dir = aeval::fuzz::scratch_dir();
     std::filesystem::create_directories(dir / "registry" / "datasets");
     std::filesystem::create_directories(dir / "kaldi");
@@ -31,7 +31,7 @@ const aeval::pipeline::Registry& registry() {
         << "\n    columns: [id, path, sentence]\n    id_column: id\n    audio_column: path\n    text_column: sentence\n"
         << "fuzz-kaldi:\n  class: kaldi\n  args:\n    path: " << (dir / "kaldi").string() << "\n"
         << "fuzz-librispeech:\n  class: librispeech\n  args:\n    path: " << (dir / "librispeech").string() << "\n";
-    return aeval::pipeline::Registry({dir / "registry"});
+    return aeval::registry::Registry({dir / "registry"});
   }();
   return loaded;
 }

@@ -13,11 +13,11 @@
 
 namespace {
 
-using aeval::pipeline::Kind;
+using aeval::registry::Kind;
 
 bool is_kind_folder(std::string_view name) {
-  for (const Kind kind : aeval::pipeline::kAllKinds)
-    if (name == aeval::pipeline::folder_name(kind)) return true;
+  for (const Kind kind : aeval::registry::kAllKinds)
+    if (name == aeval::registry::folder_name(kind)) return true;
   return false;
 }
 
@@ -54,10 +54,10 @@ std::filesystem::path write_registry(std::string_view input) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const auto root = write_registry(std::string_view(reinterpret_cast<const char*>(data), size));
   try {
-    const aeval::pipeline::Registry registry({root});
+    const aeval::registry::Registry registry({root});
     // Provenance records carry every entry's arguments as JSON.
-    for (const Kind kind : aeval::pipeline::kAllKinds)
-      for (const auto& name : registry.names(kind)) aeval::pipeline::yaml_to_json(registry.get(kind, name).args).dump();
+    for (const Kind kind : aeval::registry::kAllKinds)
+      for (const auto& name : registry.names(kind)) aeval::registry::yaml_to_json(registry.get(kind, name).args).dump();
   } catch (const aeval::Error&) {
   }
   return 0;

@@ -10,9 +10,9 @@
 namespace {
 
 std::vector<aeval::pipeline::PostProcess> all_post_processes() {
-  static const aeval::pipeline::Registry registry({aeval::pipeline::builtin_registry_dir()});
+  static const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
   std::vector<aeval::pipeline::PostProcess> out;
-  for (const auto& name : registry.names(aeval::pipeline::Kind::post_process)) {
+  for (const auto& name : registry.names(aeval::registry::Kind::post_process)) {
     try {
       out.push_back(aeval::pipeline::load_post_process(registry, name));
     } catch (const aeval::Error&) {  // one that needs what is not here (a download)

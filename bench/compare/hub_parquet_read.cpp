@@ -46,7 +46,7 @@ fs::path split_dir(const fs::path& work, int scale) { return work / ("x" + std::
 void write_clips(const fs::path& work) {
   if (fs::exists(work / "wav")) return;
   fs::create_directories(work / "wav.tmp");
-  const aeval::pipeline::Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
   for (const auto& s : aeval::pipeline::load_dataset(registry, "asterisk-en").samples) {
     std::string name = s.id;  // ids name subfolders ("dictate/both_help")
     std::replace(name.begin(), name.end(), '/', '_');
@@ -87,7 +87,7 @@ void read(const fs::path& work, int scale) {
   const fs::path dir = split_dir(work, scale);
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   const auto start = std::chrono::steady_clock::now();
-  const aeval::pipeline::Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
   const auto dataset = aeval::pipeline::load_dataset(registry, "bench-asterisk");
   const double started = seconds_since(start);
   std::printf("start\t%zu samples\t%.3f s to resolve and list the cached split\tpeak RSS %ld MB\n", dataset.samples.size(),

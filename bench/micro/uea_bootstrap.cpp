@@ -14,7 +14,7 @@
 
 namespace {
 
-using aeval::pipeline::Kind;
+using aeval::registry::Kind;
 
 double seconds_of(const std::function<void()>& work) {
   const auto start = std::chrono::steady_clock::now();
@@ -47,13 +47,13 @@ int main(int argc, char** argv) {
 
   std::printf("%-6s %12s %16s\n", "agg", "one (s)", "bootstrap (s)");
   for (const char* name : {"wer", "bleu"}) {
-    aeval::pipeline::Registry registry;
+    aeval::registry::Registry registry;
     registry.add(Kind::aggregator, *aeval::uea::translate(uea, uea.get("agg", name)).entry);
     registry.add(Kind::evaluator, *aeval::uea::translate(uea, uea.get("evaluator", "em")).entry);
     std::vector<std::unique_ptr<aeval::pipeline::Evaluator>> evaluators;
     evaluators.push_back(aeval::pipeline::load_evaluator(registry, "em"));
     const double one = seconds_of([&] { aeval::pipeline::load_aggregator(registry, name).aggregate(evaluators, sample); });
-    aeval::pipeline::apply_assignment(registry, std::string(name) + ".bootstrap=1000");
+    aeval::registry::apply_assignment(registry, std::string(name) + ".bootstrap=1000");
     const double all = seconds_of([&] { aeval::pipeline::load_aggregator(registry, name).aggregate(evaluators, sample); });
     std::printf("%-6s %12.3f %16.3f\n", name, one, all);
   }

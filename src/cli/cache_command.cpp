@@ -69,7 +69,7 @@ Action add_cache_command(CLI::App& app, GlobalOptions& global) {
         std::printf("%s: %zu responses added\n", file.c_str(), cache.import(file));
       return 0;
     }
-    const pipeline::Registry registry(registry_folders(global));
+    const registry::Registry registry(registry_folders(global));
     const auto items = datasets::survey_cache(registry);
     if (*action != "remove" && !names->empty())
       throw Error(ErrorCategory::config, "cache " + *action + " takes no dataset names (did you mean `cache remove`?)");
@@ -82,7 +82,7 @@ Action add_cache_command(CLI::App& app, GlobalOptions& global) {
       std::copy_if(items.begin(), items.end(), std::back_inserter(chosen), [](const auto& i) { return i.prunable; });
     } else {
       if (names->empty()) throw Error(ErrorCategory::config, "cache remove: name one or more datasets");
-      for (const auto& name : *names) registry.get(pipeline::Kind::dataset, name);  // unknown names: did-you-mean
+      for (const auto& name : *names) registry.get(registry::Kind::dataset, name);  // unknown names: did-you-mean
       const auto named = [&](const std::string& n) { return std::count(names->begin(), names->end(), n) > 0; };
       for (const auto& item : items) {
         if (item.used_by.empty() || std::none_of(item.used_by.begin(), item.used_by.end(), named)) continue;

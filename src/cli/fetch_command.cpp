@@ -62,28 +62,28 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
     }
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
-    const pipeline::Registry registry = pipeline::load_registry(inv);
+    const registry::Registry registry = pipeline::load_registry(inv);
     std::vector<std::string> chosen = *names;
     if (*all) {
-      for (const auto& name : registry.names(pipeline::Kind::dataset))
+      for (const auto& name : registry.names(registry::Kind::dataset))
         if (pipeline::dataset_downloads(registry, name)) chosen.push_back(name);
-      for (const auto& name : registry.names(pipeline::Kind::task))
+      for (const auto& name : registry.names(registry::Kind::task))
         if (pipeline::defined_on_uea(registry, name)) chosen.push_back(name);
     }
     if (chosen.empty() && !*all)
       throw Error(ErrorCategory::config, "fetch dataset: name one or more datasets (or catalog tasks), or give --all");
     // A catalog task defined on UltraEval-Audio's registry fetches UEA's dataset entry of it; a name
     // aeval lacks may be such an entry itself.
-    std::optional<pipeline::Registry> with_uea;
+    std::optional<registry::Registry> with_uea;
     for (const auto& name : chosen) {
-      const bool uea_task = !registry.contains(pipeline::Kind::dataset, name) && pipeline::defined_on_uea(registry, name);
-      const bool from_uea = uea_task || !registry.contains(pipeline::Kind::dataset, name);
+      const bool uea_task = !registry.contains(registry::Kind::dataset, name) && pipeline::defined_on_uea(registry, name);
+      const bool from_uea = uea_task || !registry.contains(registry::Kind::dataset, name);
       if (from_uea && !with_uea) {
         inv.uea = std::filesystem::absolute(uea::uea_root({}));
         with_uea = pipeline::load_registry(inv);
       }
       const std::string dataset =
-          uea_task ? pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, name), pipeline::Kind::task).uea_dataset
+          uea_task ? pipeline::TaskClasses::make(registry.get(registry::Kind::task, name), registry::Kind::task).uea_dataset
                    : name;
       // Loading fetches what is missing.
       const pipeline::Dataset d = pipeline::load_dataset(from_uea ? *with_uea : registry, dataset);

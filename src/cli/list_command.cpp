@@ -21,21 +21,21 @@ namespace {
 // The kinds of entries, suites (the groups tasks name) and the benchmark catalog.
 std::vector<std::string> listable() {
   std::vector<std::string> out;
-  for (auto k : pipeline::kAllKinds) out.push_back(pipeline::folder_name(k));
+  for (auto k : registry::kAllKinds) out.push_back(registry::folder_name(k));
   out.push_back("suites");
   out.push_back("benchmarks");
   return out;
 }
 
-void print_class(const pipeline::ClassSpec& spec) {
-  std::printf("class %s (%s): %s\n", spec.id.c_str(), pipeline::kind_name(spec.kind), spec.summary.c_str());
+void print_class(const registry::ClassSpec& spec) {
+  std::printf("class %s (%s): %s\n", spec.id.c_str(), registry::kind_name(spec.kind), spec.summary.c_str());
   for (const auto& a : spec.args) {
-    std::string meta = pipeline::type_name(a.type);
+    std::string meta = registry::type_name(a.type);
     if (a.required) meta += ", required";
     if (const std::string shown = a.shown_default(); !shown.empty()) meta += ", default " + shown;
     if (!a.choices.empty()) meta += fmt::format(", one of {}", fmt::join(a.choices, ", "));
     if (const std::string range = a.range_text(); !range.empty()) meta += ", " + range;
-    if (a.refers_to) meta += fmt::format(", {} entries", pipeline::kind_name(*a.refers_to));
+    if (a.refers_to) meta += fmt::format(", {} entries", registry::kind_name(*a.refers_to));
     std::printf("  %-18s %s%s%s\n", a.name.c_str(), meta.c_str(), a.help.empty() ? "" : "\n                     ",
                 a.help.c_str());
   }
@@ -43,10 +43,10 @@ void print_class(const pipeline::ClassSpec& spec) {
 
 // Datasets with what a user needs before a run: where from, under which
 // licence, how large, and whether it is already here.
-void print_datasets(const pipeline::Registry& registry) {
+void print_datasets(const registry::Registry& registry) {
   std::printf("%-28s %-16s %-13s %-10s %-14s %s\n", "dataset", "class", "cached", "on disk", "license", "source");
-  for (const auto& name : registry.names(pipeline::Kind::dataset)) {
-    const auto& e = registry.get(pipeline::Kind::dataset, name);
+  for (const auto& name : registry.names(registry::Kind::dataset)) {
+    const auto& e = registry.get(registry::Kind::dataset, name);
     const auto state = datasets::dataset_cache_state(registry, name);
     const auto text_arg = [&](const char* key) { return e.args[key] ? e.args[key].as<std::string>() : std::string(); };
     const std::string license = text_arg("license"), size = text_arg("size");
@@ -58,10 +58,10 @@ void print_datasets(const pipeline::Registry& registry) {
 
 // What an entry is, in a line: a task by what it binds, any other entry by its
 // own `description` argument or else its class's summary.
-std::string entry_description(const pipeline::Entry& e, pipeline::Kind kind) {
-  const auto& spec = pipeline::class_spec(e, kind);
-  if (kind == pipeline::Kind::task) {
-    const pipeline::Args args(e, spec);
+std::string entry_description(const registry::Entry& e, registry::Kind kind) {
+  const auto& spec = registry::class_spec(e, kind);
+  if (kind == registry::Kind::task) {
+    const registry::Args args(e, spec);
     std::string out = args.text("dataset").empty() ? "" : "dataset " + args.text("dataset");
     if (!args.text("uea_dataset").empty()) out = "UltraEval-Audio's " + args.text("uea_dataset");
     if (!args.text("model").empty()) out += ", model " + args.text("model");
@@ -75,13 +75,13 @@ std::string entry_description(const pipeline::Entry& e, pipeline::Kind kind) {
 
 // The catalog (every task that belongs to a suite) as a Markdown table: docs/benchmarks.md
 // holds this output, and a test keeps it so.
-void print_benchmarks(const pipeline::Registry& registry) {
+void print_benchmarks(const registry::Registry& registry) {
   std::set<std::string> catalog;
   for (const auto& [suite, tasks] : pipeline::task_suites(registry)) catalog.insert(tasks.begin(), tasks.end());
   std::printf("| task | suites | language | metrics | source | licence | size |\n|---|---|---|---|---|---|---|\n");
   for (const auto& name : catalog) {
-    const auto& task = registry.get(pipeline::Kind::task, name);
-    const pipeline::Args args(task, pipeline::class_spec(task, pipeline::Kind::task));
+    const auto& task = registry.get(registry::Kind::task, name);
+    const registry::Args args(task, registry::class_spec(task, registry::Kind::task));
     const std::string dataset = args.text("dataset");
     std::string source, license = args.text("license"), size = args.text("size");
     std::string metrics = fmt::format("{}", fmt::join(args.strings("evaluators"), ", "));
@@ -89,9 +89,9 @@ void print_benchmarks(const pipeline::Registry& registry) {
       // Defined on UltraEval-Audio's registry, which this table does not download.
       source = "UltraEval-Audio `" + uea + "`";
       metrics = "UltraEval-Audio's " + (args.text("uea_task").empty() ? "default task" : "`" + args.text("uea_task") + "`");
-    } else if (registry.contains(pipeline::Kind::dataset, dataset)) {
-      const auto& d = registry.get(pipeline::Kind::dataset, dataset);
-      const pipeline::Args dargs(d, pipeline::class_spec(d, pipeline::Kind::dataset));
+    } else if (registry.contains(registry::Kind::dataset, dataset)) {
+      const auto& d = registry.get(registry::Kind::dataset, dataset);
+      const registry::Args dargs(d, registry::class_spec(d, registry::Kind::dataset));
       source = datasets::dataset_cache_state(registry, dataset).source;
       license = dargs.text("license");
       size = dargs.text("size");
@@ -114,7 +114,7 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
       "the groups of tasks `aeval run --suite NAME` runs; `aeval list benchmarks` the catalog as the\n"
       "Markdown table of docs/benchmarks.md.");
   return [kind, &global]() {
-    const pipeline::Registry registry(registry_folders(global));
+    const registry::Registry registry(registry_folders(global));
     if (*kind == "datasets") {
       print_datasets(registry);
       return 0;
@@ -128,9 +128,9 @@ Action add_list_command(CLI::App& app, GlobalOptions& global) {
         std::printf("%-16s %zu tasks: %s\n", suite.c_str(), tasks.size(), fmt::format("{}", fmt::join(tasks, ", ")).c_str());
       return 0;
     }
-    for (auto k : pipeline::kAllKinds) {
-      if (!kind->empty() && *kind != pipeline::folder_name(k)) continue;
-      std::printf("%s:\n", pipeline::folder_name(k));
+    for (auto k : registry::kAllKinds) {
+      if (!kind->empty() && *kind != registry::folder_name(k)) continue;
+      std::printf("%s:\n", registry::folder_name(k));
       int width = 28;  // the longest name of the kind, so that the columns stay aligned
       for (const auto& name : registry.names(k)) width = std::max(width, int(name.size()));
       for (const auto& name : registry.names(k)) {
@@ -154,18 +154,18 @@ namespace {
 
 // The models a task's evaluators ask (judges, ASR for generated speech, ...), which the user must be able to
 // reach besides --model: where each one points, and how to point it elsewhere.
-void print_models_called(const pipeline::Registry& registry, const pipeline::Entry& task) {
-  const pipeline::Args args(task, pipeline::class_spec(task, pipeline::Kind::task));
+void print_models_called(const registry::Registry& registry, const registry::Entry& task) {
+  const registry::Args args(task, registry::class_spec(task, registry::Kind::task));
   bool first = true;
   for (const auto& evaluator_name : args.strings("evaluators")) {
-    const auto& evaluator = registry.get(pipeline::Kind::evaluator, evaluator_name);
-    const auto& spec = pipeline::class_spec(evaluator, pipeline::Kind::evaluator);
-    const pipeline::Args evaluator_args(evaluator, spec);
+    const auto& evaluator = registry.get(registry::Kind::evaluator, evaluator_name);
+    const auto& spec = registry::class_spec(evaluator, registry::Kind::evaluator);
+    const registry::Args evaluator_args(evaluator, spec);
     for (const auto& arg : spec.args) {
-      if (arg.type != pipeline::ArgType::reference || arg.refers_to != pipeline::Kind::model) continue;
+      if (arg.type != registry::ArgType::reference || arg.refers_to != registry::Kind::model) continue;
       const std::string model_name = evaluator_args.text(arg.name);
-      if (model_name.empty() || !registry.contains(pipeline::Kind::model, model_name)) continue;
-      const auto& model = registry.get(pipeline::Kind::model, model_name);
+      if (model_name.empty() || !registry.contains(registry::Kind::model, model_name)) continue;
+      const auto& model = registry.get(registry::Kind::model, model_name);
       if (first) std::printf("models its evaluators call, besides --model:\n"), first = false;
       std::string where = "class " + model.class_id;
       if (const auto url = model.args["base_url"]) {
@@ -195,26 +195,26 @@ Action add_describe_command(CLI::App& app, GlobalOptions& global) {
       "Examples:\n  aeval describe asr-quickstart\n  aeval describe choice");
   describe->add_option("name", *name, "Entry or class")->required();
   return [name, &global]() {
-    const pipeline::Registry registry(registry_folders(global));
+    const registry::Registry registry(registry_folders(global));
     bool found = false;
-    for (auto k : pipeline::kAllKinds) {
+    for (auto k : registry::kAllKinds) {
       if (!registry.contains(k, *name)) continue;
       const auto& e = registry.get(k, *name);
-      std::printf("%s '%s' (%s)\n", pipeline::kind_name(k), name->c_str(), e.where().c_str());
-      std::printf("  args as written: %s\n", pipeline::yaml_to_json(e.args).dump().c_str());
-      print_class(pipeline::class_spec(e, k));
-      if (k == pipeline::Kind::task) print_models_called(registry, e);
+      std::printf("%s '%s' (%s)\n", registry::kind_name(k), name->c_str(), e.where().c_str());
+      std::printf("  args as written: %s\n", registry::yaml_to_json(e.args).dump().c_str());
+      print_class(registry::class_spec(e, k));
+      if (k == registry::Kind::task) print_models_called(registry, e);
       found = true;
     }
-    for (const auto* spec : pipeline::class_catalog())
+    for (const auto* spec : registry::class_catalog())
       if (spec->id == *name) print_class(*spec), found = true;
     if (!found) {
       std::vector<std::string> all;
-      for (auto k : pipeline::kAllKinds)
+      for (auto k : registry::kAllKinds)
         for (const auto& n : registry.names(k)) all.push_back(n);
-      for (const auto* spec : pipeline::class_catalog()) all.push_back(spec->id);
+      for (const auto* spec : registry::class_catalog()) all.push_back(spec->id);
       throw Error(ErrorCategory::config,
-                  "no entry or class named '" + *name + "'" + pipeline::suggestion_suffix(*name, all));
+                  "no entry or class named '" + *name + "'" + registry::suggestion_suffix(*name, all));
     }
     return 0;
   };

@@ -10,7 +10,7 @@
 namespace aeval::cli {
 
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global) {
-  std::vector<std::filesystem::path> folders{pipeline::builtin_registry_dir()};
+  std::vector<std::filesystem::path> folders{registry::builtin_registry_dir()};
   folders.insert(folders.end(), global.registries.begin(), global.registries.end());
   return folders;
 }

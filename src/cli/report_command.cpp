@@ -43,12 +43,12 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
                    "Exit with status 3 when a run deviates from a number its task entry publishes");
   return [o, &global]() {
     auto boards = report::collect_leaderboards(o->results);
-    const pipeline::Registry registry(registry_folders(global));
+    const registry::Registry registry(registry_folders(global));
     std::size_t deviations = 0;
     for (auto& board : boards) {
-      if (!registry.contains(pipeline::Kind::task, board.task)) continue;
+      if (!registry.contains(registry::Kind::task, board.task)) continue;
       report::check_published(
-          board, pipeline::TaskClasses::make(registry.get(pipeline::Kind::task, board.task), pipeline::Kind::task).published);
+          board, pipeline::TaskClasses::make(registry.get(registry::Kind::task, board.task), registry::Kind::task).published);
       for (const auto& check : board.published)
         if (check.deviates()) {
           ++deviations;

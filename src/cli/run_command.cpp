@@ -68,7 +68,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   pipeline::Invocation base;
   base.registry = registry_folders(global);
   base.sets = o.sets;
-  const pipeline::Registry registry = load_registry(base);
+  const registry::Registry registry = load_registry(base);
   const std::vector<std::string> tasks = o.suite.empty() ? std::vector<std::string>{o.task}
                                                           : pipeline::suite_tasks(registry, o.suite);
   // UEA's registry is found (downloaded, the first time) once, before runs go side by side.
@@ -84,7 +84,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   if (o.tasks_at_once > 1) run_options.log = nullptr;
   // `bind` binds the invocation's task and gives the registry it runs with (a task on UEA's registry has its own).
   const auto attempt = [&](std::size_t index, const std::string& title,
-                           const std::function<pipeline::Registry(pipeline::Invocation&)>& bind) {
+                           const std::function<registry::Registry(pipeline::Invocation&)>& bind) {
     {
       const std::lock_guard lock(print);
       std::printf("\n== %s (%zu in %s)%s\n", title.c_str(), index + 1, what.c_str(), o.tasks_at_once > 1 ? ": started" : "");
@@ -94,7 +94,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
     int run_status = 1;
     try {
       pipeline::Invocation inv = base;
-      const pipeline::Registry registry = bind(inv);
+      const registry::Registry registry = bind(inv);
       inv.limit = o.limit;
       if (!o.shard.empty()) inv.shard = pipeline::parse_shard(o.shard);
       const pipeline::RunResult result = pipeline::run_task(registry, inv, run_options);
@@ -296,7 +296,7 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
     inv.sets = o->sets;
-    const pipeline::Registry registry = pipeline::bind_task(inv, o->task, o->components.overrides());
+    const registry::Registry registry = pipeline::bind_task(inv, o->task, o->components.overrides());
     inv.limit = o->limit;
     if (!o->shard.empty()) inv.shard = pipeline::parse_shard(o->shard);
     if (!o->quiet)

@@ -128,7 +128,7 @@ Action add_score_command(CLI::App& app) {
       };
       for (const auto& m : metrics::text_metrics()) add(m);
       for (const auto& m : metrics::signal_metrics()) add(m);
-      throw Error(ErrorCategory::config, "unknown metric '" + a->metric + "'" + pipeline::suggestion_suffix(a->metric, names) +
+      throw Error(ErrorCategory::config, "unknown metric '" + a->metric + "'" + registry::suggestion_suffix(a->metric, names) +
                                              "; `aeval score --list` shows them all");
     }
     if (!renamed.empty()) std::fprintf(stderr, "aeval: note: %s\n", renamed.c_str());

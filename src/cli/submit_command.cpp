@@ -128,7 +128,7 @@ int submit_new(const SubmitOptions& o, const CLI::App& command, const GlobalOpti
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
   inv.sets = o.sets;
-  const pipeline::Registry registry = pipeline::bind_task(inv, o.task, o.components.overrides());
+  const registry::Registry registry = pipeline::bind_task(inv, o.task, o.components.overrides());
   inv.limit = o.limit;
   // Loading the dataset here downloads what it needs once, into the cache the shards then read.
   std::fprintf(stderr, "aeval: loading dataset %s, which every shard reads from the cache\n", inv.task.dataset.c_str());

@@ -42,12 +42,12 @@ std::string command_line_suggestion(const CLI::App& app, const std::vector<std::
     if (arg.rfind("--", 0) == 0) {
       const std::string name = arg.substr(0, arg.find('='));
       if (std::find(options.begin(), options.end(), name) == options.end())
-        for (const auto& best : pipeline::did_you_mean(name, options)) said.push_back(best);
+        for (const auto& best : registry::did_you_mean(name, options)) said.push_back(best);
     } else if (!commands.empty() && arg.front() != '-' && !(k > 1 && argv[k - 1].rfind("--", 0) == 0 &&
                                                               argv[k - 1].find('=') == std::string::npos)) {
       // A word where a command is due (not the value of the option before it).
       if (std::find(commands.begin(), commands.end(), arg) == commands.end())
-        for (const auto& best : pipeline::did_you_mean(arg, commands)) said.push_back(best);
+        for (const auto& best : registry::did_you_mean(arg, commands)) said.push_back(best);
       break;
     }
   }
@@ -61,7 +61,7 @@ CLI::Validator one_of(std::vector<std::string> names) {
       [names](const std::string& value) -> std::string {
         if (std::find(names.begin(), names.end(), value) != names.end()) return "";
         return fmt::format("'{}' is none of {}{}", value, fmt::join(names, ", "),
-                           pipeline::suggestion_suffix(value, names));
+                           registry::suggestion_suffix(value, names));
       },
       fmt::format("{{{}}}", fmt::join(names, ",")), "one of");
 }

@@ -41,13 +41,13 @@ void add_dir_option(CLI::App* command, UeaOptions& options) {
 }
 
 // One UEA entry as an aeval registry of that entry alone, or an error saying why it is unsupported.
-pipeline::Registry single_entry(const uea::UeaRegistry& registry, const std::string& kind, const std::string& name) {
+registry::Registry single_entry(const uea::UeaRegistry& registry, const std::string& kind, const std::string& name) {
   const uea::Translation t = uea::translate(registry, registry.get(kind, name));
   if (!t.entry) throw Error(ErrorCategory::config, fmt::format("UltraEval-Audio {} '{}': {}", kind, name, t.reason));
-  pipeline::Registry single;
-  const pipeline::Kind aeval_kind = *uea::aeval_kind(kind);
+  registry::Registry single;
+  const registry::Kind aeval_kind = *uea::aeval_kind(kind);
   single.add(aeval_kind, *t.entry);
-  pipeline::validate_entry(single, single.get(aeval_kind, name), aeval_kind);
+  registry::validate_entry(single, single.get(aeval_kind, name), aeval_kind);
   return single;
 }
 
@@ -123,7 +123,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
   inv.uea = std::filesystem::absolute(uea::uea_root(o.dir));
-  pipeline::Registry registry = pipeline::load_registry(inv);
+  registry::Registry registry = pipeline::load_registry(inv);
   pipeline::TaskOverrides overrides;
   overrides.model = o.model;
   if (!o.prompt.empty()) overrides.prompt = o.prompt;
@@ -134,7 +134,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   inv.task = std::move(bound.spec);
   inv.sets = std::move(bound.sets);
   inv.sets.insert(inv.sets.end(), o.sets.begin(), o.sets.end());
-  for (const auto& assignment : inv.sets) pipeline::apply_assignment(registry, assignment);
+  for (const auto& assignment : inv.sets) registry::apply_assignment(registry, assignment);
   inv.limit = o.limit;
   if (!o.quiet)
     std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", inv.task.name.c_str(),

@@ -28,6 +28,10 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::Kind;
+
 namespace {
 
 namespace fs = std::filesystem;

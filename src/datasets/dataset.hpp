@@ -20,20 +20,20 @@ struct Dataset {
 };
 
 // A registry dataset name, or the path of a JSONL manifest.
-Dataset load_dataset(const Registry& registry, const std::string& name_or_path);
+Dataset load_dataset(const registry::Registry& registry, const std::string& name_or_path);
 
 // Where downloaded datasets are cached: cache_dir()/datasets.
 std::filesystem::path dataset_cache_dir();
 
 // Whether the dataset's files come from the network (a Hub dataset, a `url`):
 // what `aeval fetch dataset --all` fetches.
-bool dataset_downloads(const Registry& registry, const std::string& name);
+bool dataset_downloads(const registry::Registry& registry, const std::string& name);
 
 // `args` followed by what every dataset class takes: the task run when only the
 // dataset is named, and what `aeval list datasets` shows of it (licence, homepage, size).
-std::vector<ArgSpec> with_catalog_args(std::vector<ArgSpec> args);
+std::vector<registry::ArgSpec> with_catalog_args(std::vector<registry::ArgSpec> args);
 
 // Dataset classes register here (registry/factory.hpp).
-using DatasetClasses = ClassFactories<Dataset>;
+using DatasetClasses = registry::ClassFactories<Dataset>;
 
 }  // namespace aeval::pipeline

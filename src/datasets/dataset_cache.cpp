@@ -34,22 +34,22 @@ std::uint64_t bytes_of(const fs::path& path) {
   return total;
 }
 
-pipeline::Args args_of(const pipeline::Registry& registry, const std::string& name) {
-  const auto& entry = registry.get(pipeline::Kind::dataset, name);
-  return pipeline::Args(entry, pipeline::class_spec(entry, pipeline::Kind::dataset));
+registry::Args args_of(const registry::Registry& registry, const std::string& name) {
+  const auto& entry = registry.get(registry::Kind::dataset, name);
+  return registry::Args(entry, registry::class_spec(entry, registry::Kind::dataset));
 }
 
 // The first path-valued argument that is set: `path`, or the class's own (the Asterisk prompts' folder).
-std::optional<fs::path> local_source(const pipeline::Args& args) {
-  for (const auto& spec : pipeline::class_spec(args.entry(), pipeline::Kind::dataset).args)
-    if (spec.type == pipeline::ArgType::path && !args.path(spec.name).empty()) return args.path(spec.name).lexically_normal();
+std::optional<fs::path> local_source(const registry::Args& args) {
+  for (const auto& spec : registry::class_spec(args.entry(), registry::Kind::dataset).args)
+    if (spec.type == registry::ArgType::path && !args.path(spec.name).empty()) return args.path(spec.name).lexically_normal();
   return std::nullopt;
 }
 
 // The files in the cache that each registry dataset reads.
-std::map<fs::path, std::set<std::string>> readers_of_cached_files(const pipeline::Registry& registry) {
+std::map<fs::path, std::set<std::string>> readers_of_cached_files(const registry::Registry& registry) {
   std::map<fs::path, std::set<std::string>> readers;
-  for (const auto& name : registry.names(pipeline::Kind::dataset)) {
+  for (const auto& name : registry.names(registry::Kind::dataset)) {
     for (const auto& request : hub_splits_read(args_of(registry, name))) {
       const auto cached = cached_hub_split(request);
       if (!cached) continue;
@@ -61,10 +61,10 @@ std::map<fs::path, std::set<std::string>> readers_of_cached_files(const pipeline
   return readers;
 }
 
-void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& items) {
+void survey_hub(const registry::Registry& registry, std::vector<CacheItem>& items) {
   const auto readers = readers_of_cached_files(registry);
   std::set<std::string> used_repos;
-  for (const auto& name : registry.names(pipeline::Kind::dataset)) {
+  for (const auto& name : registry.names(registry::Kind::dataset)) {
     for (const auto& request : hub_splits_read(args_of(registry, name)))
       used_repos.insert(hub_cache_dir(request.repo).filename().string());
   }
@@ -104,7 +104,7 @@ void survey_hub(const pipeline::Registry& registry, std::vector<CacheItem>& item
 
 }  // namespace
 
-DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const std::string& name) {
+DatasetCacheState dataset_cache_state(const registry::Registry& registry, const std::string& name) {
   const auto args = args_of(registry, name);
   DatasetCacheState s;
   if (const auto requests = hub_splits_read(args); !requests.empty()) {
@@ -126,7 +126,7 @@ DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const 
     s.state = present == 0 ? "not cached" : present == wanted ? "cached" : "partly cached";
     return s;
   }
-  if (const auto& spec = pipeline::class_spec(args.entry(), pipeline::Kind::dataset);
+  if (const auto& spec = registry::class_spec(args.entry(), registry::Kind::dataset);
       std::any_of(spec.args.begin(), spec.args.end(), [](const auto& a) { return a.name == "url"; }) &&
       !args.text("url").empty()) {
     s.source = args.text("url");
@@ -143,14 +143,14 @@ DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const 
   return s;
 }
 
-std::vector<CacheItem> survey_cache(const pipeline::Registry& registry) {
+std::vector<CacheItem> survey_cache(const registry::Registry& registry) {
   std::vector<CacheItem> items;
   survey_hub(registry, items);
   std::error_code error;
   for (const auto& folder : fs::directory_iterator(dataset_cache_dir(), error)) {
     const std::string name = folder.path().filename().string();
     if (name == "hub" || !folder.is_directory(error)) continue;
-    const bool known = registry.contains(pipeline::Kind::dataset, name);
+    const bool known = registry.contains(registry::Kind::dataset, name);
     items.push_back({fmt::format("files of dataset {}{}", name, known ? "" : " (no registry entry)"), {folder.path()},
                      bytes_of(folder.path()), known ? std::vector<std::string>{name} : std::vector<std::string>{},
                      !known});

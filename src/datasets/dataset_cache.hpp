@@ -17,7 +17,7 @@ struct DatasetCacheState {
   std::string state;        // cached, partly cached, not cached, local, missing
   std::uint64_t bytes = 0;  // of its files on disk
 };
-DatasetCacheState dataset_cache_state(const pipeline::Registry& registry, const std::string& name);
+DatasetCacheState dataset_cache_state(const registry::Registry& registry, const std::string& name);
 
 struct CacheItem {
   std::string what;  // e.g. "hub openslr/librispeech_asr@71cacbfb7e23", "files of dataset NAME", "response cache"
@@ -31,7 +31,7 @@ struct CacheItem {
 // files (Hub snapshots grouped by the entries that read them; each entry's
 // downloads and unpacked archives), then what runs keep (response cache,
 // Python environments, tables).
-std::vector<CacheItem> survey_cache(const pipeline::Registry& registry);
+std::vector<CacheItem> survey_cache(const registry::Registry& registry);
 
 // Removes the items' paths; returns the bytes freed.
 std::uint64_t remove_cache_items(const std::vector<CacheItem>& items);

@@ -13,6 +13,15 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::class_spec;
+using registry::Entry;
+using registry::is_manifest_path;
+using registry::Kind;
+using registry::Registry;
+
 namespace {
 
 Dataset from_manifest(const std::string& name, const std::filesystem::path& path, const ManifestFields& fields = {}) {

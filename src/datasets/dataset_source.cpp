@@ -10,6 +10,10 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+
 namespace fs = std::filesystem;
 
 namespace {

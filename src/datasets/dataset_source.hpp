@@ -17,7 +17,7 @@ struct SourceLocation {
 };
 
 // The arguments `path`, `url`, `sha256` and `member`; `what` says what `path` names.
-std::vector<ArgSpec> source_args(const std::string& what);
+std::vector<registry::ArgSpec> source_args(const std::string& what);
 
 // Where an entry's downloads and unpacked archives are kept: dataset_cache_dir()/ENTRY.
 std::filesystem::path source_cache_dir(const std::string& entry);
@@ -32,10 +32,10 @@ std::filesystem::path download_pinned(const std::string& entry, const std::strin
 // list downloaded from one place, audio published in another); `beside` (the
 // list's folder, or empty for the class's own rule) when not given. For a
 // downloaded list `missing` then says how to give it (Dataset::audio_dir_missing).
-std::filesystem::path audio_dir_arg(const Args& args, const std::filesystem::path& beside, std::string& missing);
+std::filesystem::path audio_dir_arg(const registry::Args& args, const std::filesystem::path& beside, std::string& missing);
 
 // Downloads and unpacks as needed. Throws aeval::Error: config (naming the
 // entry) for a missing or ambiguous source, data for a missing member.
-SourceLocation locate_source(const Args& args);
+SourceLocation locate_source(const registry::Args& args);
 
 }  // namespace aeval::pipeline

@@ -32,7 +32,7 @@ std::string choices(const std::string& what, const std::string& wanted, const st
   std::string list;
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   std::string text = fmt::format("; its {}: {}", what, list);
-  const auto closest = pipeline::did_you_mean(wanted, {known.begin(), known.end()});
+  const auto closest = registry::did_you_mean(wanted, {known.begin(), known.end()});
   if (!closest.empty()) text += fmt::format(" (did you mean '{}'?)", closest.front());
   return text;
 }
@@ -331,7 +331,7 @@ HubSplitsDeclaration::HubSplitsDeclaration(const std::string& class_id, HubSplit
   hub_split_declarations().emplace(class_id, std::move(splits));
 }
 
-std::vector<HubSplitRequest> hub_splits_read(const pipeline::Args& args) {
+std::vector<HubSplitRequest> hub_splits_read(const registry::Args& args) {
   const auto found = hub_split_declarations().find(args.entry().class_id);
   return found == hub_split_declarations().end() ? std::vector<HubSplitRequest>{} : found->second(args);
 }

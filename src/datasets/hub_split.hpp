@@ -49,11 +49,11 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
 // (`huggingface`: its one split; `audiocapbench`: its four sources), so that `aeval list datasets`,
 // `aeval cache` and `aeval fetch dataset --all` know them without naming classes. None for a class that
 // declares nothing.
-using HubSplitsOf = std::function<std::vector<HubSplitRequest>(const pipeline::Args& args)>;
+using HubSplitsOf = std::function<std::vector<HubSplitRequest>(const registry::Args& args)>;
 struct HubSplitsDeclaration {
   HubSplitsDeclaration(const std::string& class_id, HubSplitsOf splits);
 };
-std::vector<HubSplitRequest> hub_splits_read(const pipeline::Args& args);
+std::vector<HubSplitRequest> hub_splits_read(const registry::Args& args);
 
 // The cache folder of one repository.
 std::filesystem::path hub_cache_dir(const std::string& repo);

@@ -14,6 +14,9 @@
 
 namespace aeval::pipeline {
 
+using registry::Args;
+using registry::Kind;
+
 namespace {
 
 namespace fs = std::filesystem;

@@ -9,6 +9,10 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::Kind;
+
 namespace {
 
 namespace fs = std::filesystem;

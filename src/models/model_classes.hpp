@@ -8,6 +8,6 @@
 
 namespace aeval::models {
 
-using ModelClasses = pipeline::ClassFactories<std::unique_ptr<Model>>;
+using ModelClasses = registry::ClassFactories<std::unique_ptr<Model>>;
 
 }  // namespace aeval::models

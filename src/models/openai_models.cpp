@@ -387,8 +387,8 @@ std::unique_ptr<Model> make_openai_transcription(const OpenAiConfig& config) {
 std::unique_ptr<Model> make_openai_speech(const OpenAiConfig& config) { return std::make_unique<OpenAiSpeech>(config); }
 
 namespace {
-namespace arg = pipeline::arg;
-using pipeline::ArgSpec;
+namespace arg = registry::arg;
+using registry::ArgSpec;
 
 // Arguments every OpenAI-compatible backend takes (input_sample_rate those that send audio).
 std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra, bool sends_audio = true) {
@@ -414,7 +414,7 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra, bool sends_audio = 
 }
 
 // `sends_audio` false: a model of text alone (input_sample_rate 0: the pipeline decodes no audio for it).
-OpenAiConfig remote_config(const pipeline::Args& args, bool sends_audio = true) {
+OpenAiConfig remote_config(const registry::Args& args, bool sends_audio = true) {
   OpenAiConfig config;
   config.name = args.entry().name;
   config.base_urls = args.strings("base_url");
@@ -475,7 +475,7 @@ std::optional<YAML::Node> uea_advanced_gpt(const YAML::Node& uea, const std::fil
 }
 
 const ModelClasses::Registration kOpenAiChatClass{
-    {pipeline::Kind::model, "openai_chat",
+    {registry::Kind::model, "openai_chat",
      "An OpenAI-compatible chat completions endpoint: text and audio input, logprobs, spoken answers",
      remote_args({arg::optional_number("temperature"), arg::optional_integer("max_tokens"), arg::optional_integer("seed"),
                   arg::texts("stop", {}), arg::boolean("logprobs", false, "return token log-probabilities"),
@@ -487,7 +487,7 @@ const ModelClasses::Registration kOpenAiChatClass{
                   arg::boolean("stream", false, "ask for server-sent events and join them into the answer")}),
      {},
      {{"audio_evals.models.openai.GPT", uea_gpt}, {"audio_evals.models.openai.AdvancedGPT", uea_advanced_gpt}}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       OpenAiConfig config = remote_config(args);
       config.temperature = args.optional_number("temperature");
       config.max_tokens = args.optional_integer("max_tokens");
@@ -503,13 +503,13 @@ const ModelClasses::Registration kOpenAiChatClass{
     }};
 
 const ModelClasses::Registration kOpenAiSpeechClass{
-    {pipeline::Kind::model, "openai_speech",
+    {registry::Kind::model, "openai_speech",
      "An OpenAI-compatible /audio/speech endpoint: text to speech (the prompt's text field, or its last user turn)",
      remote_args({arg::text("voice", OpenAiConfig{}.voice, "the voice"),
                   arg::choice("audio_format", OpenAiConfig{}.audio_format, {"wav", "mp3", "flac", "opus", "pcm16"},
                               "the response_format asked for (pcm16: raw 24 kHz)")},
                  false)},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       OpenAiConfig config = remote_config(args, false);
       config.voice = args.text("voice");
       config.audio_format = args.text("audio_format");
@@ -517,10 +517,10 @@ const ModelClasses::Registration kOpenAiSpeechClass{
     }};
 
 const ModelClasses::Registration kOpenAiTranscriptionClass{
-    {pipeline::Kind::model, "openai_transcription",
+    {registry::Kind::model, "openai_transcription",
      "An OpenAI-compatible /audio/transcriptions endpoint (multipart upload)",
      remote_args({arg::text("language", "", "ISO-639-1 hint")})},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       OpenAiConfig config = remote_config(args);
       config.language = args.text("language");
       return make_openai_transcription(config);

@@ -394,10 +394,10 @@ std::unique_ptr<Model> make_process_model(const ProcessModelConfig& config) {
 }
 
 namespace {
-namespace arg = pipeline::arg;
+namespace arg = registry::arg;
 const ProcessModelConfig kProcessDefaults;
 const ModelClasses::Registration kProcessClass{
-    {pipeline::Kind::model, "process",
+    {registry::Kind::model, "process",
      "Any program speaking aeval's NDJSON protocol on stdin/stdout, started once and kept loaded "
      "(docs/process-protocol.md)",
      {arg::required_texts("command", "argv, e.g. [python3, my_model.py]; relative paths from this YAML's folder"),
@@ -409,7 +409,7 @@ const ModelClasses::Registration kProcessClass{
       arg::number("bitrate_kbps", kProcessDefaults.bitrate_kbps, "codecs: the bitrate leaderboards show"),
       arg::path("requirements", "",
                 "a requirements.txt: the command's python3/python runs in a virtual environment built once for it")}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       ProcessModelConfig config;
       config.name = args.entry().name;
       config.command = args.strings("command");

@@ -27,14 +27,14 @@ struct Aggregator {
                            const std::vector<const nlohmann::json*>& records) const;
   nlohmann::json identity() const;
 };
-Aggregator load_aggregator(const Registry& registry, const std::string& name);
+Aggregator load_aggregator(const registry::Registry& registry, const std::string& name);
 
 // The arguments of the `summary` class (group_by, bootstrap, confidence, seed), which UEA's
 // aggregations take too, and reading them into an aggregator.
-std::vector<ArgSpec> summary_args();
-void read_summary_args(const Args& args, Aggregator& a);
+std::vector<registry::ArgSpec> summary_args();
+void read_summary_args(const registry::Args& args, Aggregator& a);
 
 // Aggregator classes register here (registry/factory.hpp).
-using AggregatorClasses = ClassFactories<Aggregator>;
+using AggregatorClasses = registry::ClassFactories<Aggregator>;
 
 }  // namespace aeval::pipeline

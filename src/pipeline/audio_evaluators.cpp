@@ -11,6 +11,11 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::Kind;
+using registry::Registry;
+
 using nlohmann::json;
 
 namespace {

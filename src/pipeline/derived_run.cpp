@@ -12,6 +12,8 @@
 
 namespace aeval::pipeline {
 
+using registry::Registry;
+
 RunResult derive_run(const Registry& registry, const Invocation& inv, const std::map<std::size_t, StoredFrom>& samples,
                      bool rescore, const nlohmann::json& model_identity, const std::filesystem::path& output_root,
                      const std::string& suffix) {

@@ -23,7 +23,7 @@ struct StoredFrom {
 // position), their output audio copied along; with `rescore`, samples that
 // have a prediction are post-processed and scored again by the invocation's
 // components, else they are kept as they are.
-RunResult derive_run(const Registry& registry, const Invocation& invocation,
+RunResult derive_run(const registry::Registry& registry, const Invocation& invocation,
                      const std::map<std::size_t, StoredFrom>& samples, bool rescore,
                      const nlohmann::json& model_identity, const std::filesystem::path& output_root,
                      const std::string& suffix);

@@ -49,7 +49,7 @@ class Evaluator {
 };
 // Evaluators that need a model (ASR of output audio) take it from `scoring`,
 // shared by all evaluators of a run (null: one of their own).
-std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
+std::unique_ptr<Evaluator> load_evaluator(const registry::Registry& registry, const std::string& name,
                                           const std::shared_ptr<ScoringModels>& scoring = nullptr);
 
 // The mean of scores[evaluator][key] over the records holding a number
@@ -61,7 +61,7 @@ nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, con
 nlohmann::json number_or_null(double v);
 
 // The argument of evaluators that may compare against a list field.
-ArgSpec references_field_arg();
+registry::ArgSpec references_field_arg();
 
 // The sample's reference text; throws aeval::Error (data) when its row had none.
 const std::string& reference_text(const Sample& sample);
@@ -71,6 +71,6 @@ std::vector<std::string> references_of(const Sample& sample, const std::string& 
 
 // Evaluator classes register here (registry/factory.hpp); a factory gets the
 // registry (for the entries it names) and the run's scoring models.
-using EvaluatorClasses = ClassFactories<std::unique_ptr<Evaluator>, const Registry&, const std::shared_ptr<ScoringModels>&>;
+using EvaluatorClasses = registry::ClassFactories<std::unique_ptr<Evaluator>, const registry::Registry&, const std::shared_ptr<ScoringModels>&>;
 
 }  // namespace aeval::pipeline

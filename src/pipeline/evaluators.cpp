@@ -10,6 +10,11 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+
 using nlohmann::json;
 
 using Records = std::vector<const json*>;

@@ -15,6 +15,11 @@
 
 namespace aeval::pipeline {
 
+using registry::apply_assignment;
+using registry::Entry;
+using registry::Kind;
+using registry::Registry;
+
 using nlohmann::json;
 
 json Invocation::to_json() const {

@@ -10,7 +10,7 @@
 namespace aeval::pipeline {
 
 // The invocation's registry folders with its --set assignments applied.
-Registry load_registry(const Invocation& invocation);
+registry::Registry load_registry(const Invocation& invocation);
 
 // The registry a run uses, with inv.task bound: `task` (may be empty) resolved with `overrides`
 // (resolve_task). A task defined on UltraEval-Audio's registry (uea_dataset) runs UEA's definition:
@@ -18,10 +18,10 @@ Registry load_registry(const Invocation& invocation);
 // the assignments its evaluators need join inv.sets, the model's uea_prompts choose its prompt,
 // and the task's own aggregators follow UEA's aggregation.
 // The UEA folder given in inv.uea is used only by such a task.
-Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides& overrides);
+registry::Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides& overrides);
 
 // Whether the registry's task `task` is defined on UltraEval-Audio's registry (uea_dataset).
-bool defined_on_uea(const Registry& registry, const std::string& task);
+bool defined_on_uea(const registry::Registry& registry, const std::string& task);
 
 // The invocation recorded in RUN_DIR/run.sqlite; throws aeval::Error (data)
 // when `run_dir` is not a run directory.

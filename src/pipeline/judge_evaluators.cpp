@@ -16,6 +16,12 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+
 using nlohmann::json;
 
 namespace {

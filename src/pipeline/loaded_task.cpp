@@ -10,6 +10,8 @@
 
 namespace aeval::pipeline {
 
+using registry::Registry;
+
 LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool with_model) {
   LoadedTask t{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {},
                std::make_shared<ScoringModels>(registry), {}, {}};

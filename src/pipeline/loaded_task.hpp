@@ -25,7 +25,7 @@ struct LoadedTask {
   std::vector<Aggregator> aggregators;
 
   // `registry` must outlive the result: the scoring models load from it as they are asked for.
-  static LoadedTask load(const Registry& registry, const TaskSpec& task, bool with_model);
+  static LoadedTask load(const registry::Registry& registry, const TaskSpec& task, bool with_model);
 };
 
 }  // namespace aeval::pipeline

@@ -24,6 +24,13 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+using registry::yaml_as_python;
+
 using nlohmann::json;
 
 namespace {

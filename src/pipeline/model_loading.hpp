@@ -8,6 +8,6 @@
 
 namespace aeval::pipeline {
 
-std::unique_ptr<models::Model> load_model(const Registry& registry, const std::string& name);
+std::unique_ptr<models::Model> load_model(const registry::Registry& registry, const std::string& name);
 
 }  // namespace aeval::pipeline

@@ -18,6 +18,13 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+using registry::UeaClass;
+
 namespace {
 
 // "yes" or "no" when the answer says exactly one of them, else "".

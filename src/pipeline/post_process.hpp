@@ -28,10 +28,10 @@ class ScoringModels;
 // `scoring`: the models a post-process may ask (UltraEval-Audio's speech2text asks an ASR model),
 // shared with the task's evaluators; none: such a post-process loads its own from `registry`,
 // which must then outlive it.
-PostProcess load_post_process(const Registry& registry, const std::string& name,
+PostProcess load_post_process(const registry::Registry& registry, const std::string& name,
                               const std::shared_ptr<ScoringModels>& scoring = nullptr);
 
 // Post-process classes register here (registry/factory.hpp); most take their arguments alone.
-using PostProcessClasses = ClassFactories<PostProcess, const Registry&, const std::shared_ptr<ScoringModels>&>;
+using PostProcessClasses = registry::ClassFactories<PostProcess, const registry::Registry&, const std::shared_ptr<ScoringModels>&>;
 
 }  // namespace aeval::pipeline

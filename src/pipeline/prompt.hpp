@@ -45,7 +45,7 @@ class Prompt {
   // which make its identity.
   class EntryForm : public Form {
    public:
-    explicit EntryForm(const Entry& entry);
+    explicit EntryForm(const registry::Entry& entry);
     nlohmann::json identity() const override;
 
    protected:
@@ -55,7 +55,7 @@ class Prompt {
 
   explicit Prompt(std::shared_ptr<const Form> form) : form_(std::move(form)) {}
   // name "" is the default prompt: the sample's audio, nothing else.
-  static Prompt load(const Registry& registry, const std::string& name);
+  static Prompt load(const registry::Registry& registry, const std::string& name);
   RenderedPrompt render(const Sample& sample) const { return form_->render(sample); }
   nlohmann::json identity() const { return form_->identity(); }
   // The default prompt: nothing but the sample's audio is sent, so records need not show it.
@@ -69,6 +69,6 @@ class Prompt {
 };
 
 // Prompt classes register here (registry/factory.hpp).
-using PromptClasses = ClassFactories<Prompt>;
+using PromptClasses = registry::ClassFactories<Prompt>;
 
 }  // namespace aeval::pipeline

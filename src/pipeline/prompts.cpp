@@ -8,6 +8,13 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::Entry;
+using registry::Kind;
+using registry::Registry;
+using registry::yaml_to_json;
+
 namespace {
 
 // What a template sees: every manifest field, plus id, audio and reference.

@@ -7,6 +7,12 @@
 
 namespace aeval::pipeline {
 
+using registry::Entry;
+using registry::is_manifest_path;
+using registry::Kind;
+using registry::Registry;
+using registry::yaml_to_json;
+
 using nlohmann::json;
 
 namespace {

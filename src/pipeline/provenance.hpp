@@ -10,7 +10,7 @@
 
 namespace aeval::pipeline {
 
-nlohmann::json provenance(const Registry& registry, const Invocation& invocation, const LoadedTask& task,
+nlohmann::json provenance(const registry::Registry& registry, const Invocation& invocation, const LoadedTask& task,
                           const nlohmann::json& model_identity);
 
 }  // namespace aeval::pipeline

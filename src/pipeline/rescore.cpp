@@ -6,6 +6,9 @@
 
 namespace aeval::pipeline {
 
+using registry::Kind;
+using registry::Registry;
+
 RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides& overrides,
                       const std::filesystem::path& output_root) {
   Invocation inv = recorded_invocation(run_dir);

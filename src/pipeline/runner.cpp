@@ -27,6 +27,8 @@
 
 namespace aeval::pipeline {
 
+using registry::Registry;
+
 using nlohmann::json;
 
 namespace {

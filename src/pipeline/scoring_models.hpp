@@ -17,16 +17,19 @@
 #include "aeval/metrics/embedding.hpp"
 #include "aeval/models/model.hpp"
 
+namespace aeval::registry {
+class Registry;
+}  // namespace aeval::registry
+
 namespace aeval::pipeline {
 
-class Registry;
 class ResponseCache;
 class Prompt;
 struct Sample;
 
 class ScoringModels {
  public:
-  explicit ScoringModels(const Registry& registry) : registry_(registry) {}
+  explicit ScoringModels(const registry::Registry& registry) : registry_(registry) {}
 
   // What `model` (a registry name) makes of `audio`: a transcript, scores or an embedding, as the
   // model declares. Each (model, audio content) is asked once per run however many evaluators ask,
@@ -51,7 +54,7 @@ class ScoringModels {
   models::Response cached_infer(models::Model& model, const std::string& key,
                                 const std::function<models::Request()>& request);
 
-  const Registry& registry_;
+  const registry::Registry& registry_;
   ResponseCache* cache_ = nullptr;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<models::Model>> models_;

@@ -10,6 +10,15 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::class_spec;
+using registry::Entry;
+using registry::is_manifest_path;
+using registry::Kind;
+using registry::Registry;
+using registry::suggestion_suffix;
+
 nlohmann::json TaskSpec::to_json() const {
   return {{"name", name},
           {"dataset", dataset},

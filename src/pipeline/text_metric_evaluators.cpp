@@ -10,6 +10,14 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::ArgType;
+using registry::ClassSpec;
+using registry::Kind;
+using registry::Registry;
+
 using nlohmann::json;
 
 namespace {

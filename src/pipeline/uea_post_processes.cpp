@@ -21,6 +21,11 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::Kind;
+using registry::Registry;
+
 namespace {
 
 using Value = nlohmann::ordered_json;

@@ -39,6 +39,15 @@
 
 namespace aeval::pipeline {
 
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::class_spec;
+using registry::Entry;
+using registry::Kind;
+using registry::Registry;
+using registry::UeaClass;
+
 namespace {
 
 using Value = nlohmann::ordered_json;

@@ -20,9 +20,9 @@ std::string yaml_text(const std::string& s) {
 
 }  // namespace
 
-BoundTask bind_task(const pipeline::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
+BoundTask bind_task(const registry::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
                     const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col) {
-  using pipeline::Kind;
+  using registry::Kind;
   const UeaRegistry uea(uea_root);
   // An entry of UEA's is supported when the registry holds it from UEA's own files (add_uea_entries);
   // only one that is not needs the whole registry translated again, for the reason.
@@ -72,8 +72,8 @@ BoundTask bind_task(const pipeline::Registry& registry, const std::filesystem::p
   if (!ref_col.empty()) bound.sets.push_back("dataset:" + dataset + ".text_column=" + yaml_text(reference));
   std::vector<std::string> evaluators = bound.spec.evaluators;
   for (std::size_t k = 0; k < evaluators.size(); ++k) {
-    const pipeline::Entry& e = registry.get(Kind::evaluator, evaluators[k]);
-    if (!pipeline::class_spec(e, Kind::evaluator).find("label_field")) continue;
+    const registry::Entry& e = registry.get(Kind::evaluator, evaluators[k]);
+    if (!registry::class_spec(e, Kind::evaluator).find("label_field")) continue;
     bound.sets.push_back("evaluator:" + evaluators[k] + ".label_field=" + yaml_text(reference));
     if (e.args["components"])
       for (const auto& c : e.args["components"]) evaluators.push_back(c.Scalar());

@@ -20,7 +20,7 @@ struct BoundTask {
 // `task`, else the dataset entry's default_task; each override replaces that part of it, as
 // main.py's options do; `ref_col` (--dataset_ref_col) replaces the entry's. An entry aeval
 // does not support is an aeval::Error (config) with UEA's kind, name and the reason.
-BoundTask bind_task(const pipeline::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
+BoundTask bind_task(const registry::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
                     const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col = "");
 
 }  // namespace aeval::uea

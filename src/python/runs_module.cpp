@@ -115,13 +115,13 @@ class PythonCallable final : public models::BlockingModel {
   int sample_rate_, concurrency_;
 };
 
-namespace arg = pipeline::arg;
+namespace arg = registry::arg;
 const models::ModelClasses::Registration kPythonCallableClass{
-    {pipeline::Kind::model, "python_callable",
+    {registry::Kind::model, "python_callable",
      "A Python function answering each request (aeval.run(model=callable) registers it; Python only)",
      {arg::integer("input_sample_rate", 16000, "rate of the audio arrays it gets (0: none)"),
       arg::integer("max_concurrency", 1, "calls at once (the GIL is held during each)").at_least(1)}},
-    [](const pipeline::Args& args) -> std::unique_ptr<models::Model> {
+    [](const registry::Args& args) -> std::unique_ptr<models::Model> {
       return std::make_unique<PythonCallable>(args.entry().name, args.integer("input_sample_rate"),
                                               args.integer("max_concurrency"));
     }};
@@ -147,7 +147,7 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
              const std::vector<std::string>& sets, const std::vector<std::string>& registries, const std::string& output,
              std::size_t limit, int jobs, bool use_cache, bool quiet, const std::vector<std::string>& command_line) {
   pipeline::Invocation inv;
-  inv.registry = {pipeline::builtin_registry_dir()};
+  inv.registry = {registry::builtin_registry_dir()};
   for (const auto& r : registries) inv.registry.emplace_back(r);
   inv.sets = sets;
   pipeline::TaskOverrides overrides;
@@ -166,7 +166,7 @@ py::dict run(const py::object& task, const py::object& model, const py::object& 
   pipeline::RunResult result;
   {
     const py::gil_scoped_release release;  // a callable model takes the GIL back for its calls
-    const pipeline::Registry registry =
+    const registry::Registry registry =
         pipeline::bind_task(inv, task.is_none() ? "" : task.cast<std::string>(), overrides);
     inv.limit = limit;
     result = pipeline::run_task(registry, inv, options);

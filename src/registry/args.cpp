@@ -2,7 +2,7 @@
 
 #include "aeval/error.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 namespace {
 
@@ -93,4 +93,4 @@ YAML::Node Args::node(const std::string& key) const {
   return entry_.args[key];
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -12,7 +12,7 @@
 
 #include "registry/classes.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 class Args {
  public:
@@ -42,4 +42,4 @@ class Args {
   const ClassSpec& spec_;
 };
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -9,7 +9,7 @@
 
 #include "aeval/error.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 namespace {
 
@@ -207,4 +207,4 @@ std::string manifest_hint(const std::string& name) {
   return "; a manifest is a JSON Lines file and its name must end in .jsonl";
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -12,7 +12,7 @@
 
 #include "registry/registry.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 enum class ArgType { text, path, boolean, integer, number, text_list, list, map, structure, reference, references };
 
@@ -106,4 +106,4 @@ bool is_manifest_path(const std::string& name);
 // For an unknown dataset name that looks like a file: a note that manifests end in .jsonl; else "".
 std::string manifest_hint(const std::string& name);
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

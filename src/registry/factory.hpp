@@ -18,7 +18,7 @@
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 template <class Product, class... Context>
 class ClassFactories {
@@ -53,4 +53,4 @@ class ClassFactories {
   }
 };
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

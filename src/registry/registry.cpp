@@ -16,7 +16,7 @@
 #include "aeval/text/utf8.hpp"
 #include "registry/classes.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 namespace {
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -336,4 +336,4 @@ std::string suggestion_suffix(const std::string& name, const std::vector<std::st
   return out + "?)";
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 enum class Kind { dataset, prompt, model, post_process, evaluator, aggregator, task };
 inline constexpr Kind kAllKinds[] = {Kind::task,         Kind::dataset,   Kind::prompt,    Kind::model,
@@ -73,4 +73,4 @@ std::vector<std::string> did_you_mean(const std::string& name, const std::vector
 // " (did you mean: a, b?)" or "".
 std::string suggestion_suffix(const std::string& name, const std::vector<std::string>& candidates);
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -7,7 +7,7 @@
 
 namespace aeval::uea {
 
-using pipeline::Kind;
+using registry::Kind;
 
 std::optional<Kind> aeval_kind(const std::string& uea_kind) {
   if (uea_kind == "dataset") return Kind::dataset;
@@ -27,11 +27,11 @@ Translation translate(const UeaRegistry& uea, const UeaEntry& entry) {
   if (!entry.has_args)
     return {std::nullopt, "unsupported: " + path + " (the entry has no args, so UltraEval-Audio cannot build it either)"};
   std::string refused;
-  for (const pipeline::ClassSpec* spec : pipeline::class_catalog()) {
+  for (const registry::ClassSpec* spec : registry::class_catalog()) {
     if (spec->kind != *kind) continue;
     for (const auto& mapping : spec->uea) {
       if (mapping.path != entry.class_path) continue;
-      pipeline::Entry e;
+      registry::Entry e;
       e.name = entry.name;
       e.class_id = spec->id;
       e.file = entry.file;
@@ -73,7 +73,7 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
   // A task's dataset and model only say what UEA's main.py replaces (--dataset and --model are
   // required there): a task naming ones aeval cannot read keeps none rather than failing.
   for (const auto& name : out.registry.names(Kind::task)) {
-    pipeline::Entry task = out.registry.get(Kind::task, name);
+    registry::Entry task = out.registry.get(Kind::task, name);
     task.args = YAML::Clone(task.args);
     for (const auto& [key, kind] : {std::pair{"model", Kind::model}, std::pair{"dataset", Kind::dataset}})
       if (task.args[key] && !out.registry.contains(kind, task.args[key].Scalar())) task.args.remove(key);
@@ -86,8 +86,8 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
     return std::string();
   };
   // "its evaluator 'x' is unsupported" for a reference to an entry UEA has and aeval cannot run.
-  const auto unsupported_reference = [&](const pipeline::Entry& entry, Kind kind) -> std::string {
-    const pipeline::ClassSpec& spec = pipeline::class_spec(entry, kind);
+  const auto unsupported_reference = [&](const registry::Entry& entry, Kind kind) -> std::string {
+    const registry::ClassSpec& spec = registry::class_spec(entry, kind);
     for (const auto& arg : spec.args) {
       if (!arg.refers_to || !entry.args[arg.name]) continue;
       const YAML::Node value = entry.args[arg.name];
@@ -107,13 +107,13 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (Kind kind : pipeline::kAllKinds)
+    for (Kind kind : registry::kAllKinds)
       for (const auto& name : out.registry.names(kind)) {
         const std::string& uea_kind = uea_kind_of.at({kind, name});
         std::string reason = unsupported_reference(out.registry.get(kind, name), kind);
         if (reason.empty()) {
           try {
-            pipeline::validate_entry(out.registry, out.registry.get(kind, name), kind);
+            registry::validate_entry(out.registry, out.registry.get(kind, name), kind);
             continue;
           } catch (const Error& e) {
             reason = e.what();
@@ -127,11 +127,11 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
   return out;
 }
 
-void add_uea_entries(pipeline::Registry& registry, const std::filesystem::path& uea_root) {
+void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root) {
   TranslatedRegistry translated = translate_registry(UeaRegistry(uea_root));
-  for (Kind kind : pipeline::kAllKinds)
+  for (Kind kind : registry::kAllKinds)
     for (const auto& name : translated.registry.names(kind)) registry.add(kind, translated.registry.get(kind, name));
-  pipeline::validate_registry(registry);
+  registry::validate_registry(registry);
 }
 
 }  // namespace aeval::uea

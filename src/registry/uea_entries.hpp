@@ -14,10 +14,10 @@ namespace aeval::uea {
 
 // The aeval kind of a UEA kind (eval_task is a task, process a post-process, agg an
 // aggregator); nullopt for recorder, which aeval's run store replaces.
-std::optional<pipeline::Kind> aeval_kind(const std::string& uea_kind);
+std::optional<registry::Kind> aeval_kind(const std::string& uea_kind);
 
 struct Translation {
-  std::optional<pipeline::Entry> entry;  // set when supported
+  std::optional<registry::Entry> entry;  // set when supported
   std::string reason;                    // why not: "unsupported: <class path> (...)"
 };
 
@@ -29,13 +29,13 @@ Translation translate(const UeaRegistry& uea, const UeaEntry& entry);
 // references included: an entry naming an unsupported one is unsupported too), and
 // the reasons for the rest, by kind and name.
 struct TranslatedRegistry {
-  pipeline::Registry registry;
+  registry::Registry registry;
   std::map<std::string, std::map<std::string, std::string>> unsupported;  // uea kind → name → reason
 };
 TranslatedRegistry translate_registry(const UeaRegistry& uea);
 
 // `registry` with every supported entry of the UEA folder at `uea_root` added (UEA's
 // names win), validated: what `aeval uea run` and its --resume run with.
-void add_uea_entries(pipeline::Registry& registry, const std::filesystem::path& uea_root);
+void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root);
 
 }  // namespace aeval::uea

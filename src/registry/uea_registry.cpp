@@ -97,7 +97,7 @@ const UeaEntry& UeaRegistry::get(const std::string& kind, const std::string& nam
   std::vector<std::string> names;
   for (const auto& [n, e] : all) names.push_back(n);
   throw Error(ErrorCategory::config, fmt::format("UltraEval-Audio has no {} '{}'{} in {}", kind, name,
-                                                 pipeline::suggestion_suffix(name, names), registry_.string()));
+                                                 registry::suggestion_suffix(name, names), registry_.string()));
 }
 
 bool UeaRegistry::has_python() const { return fs::is_directory(root_ / "audio_evals"); }

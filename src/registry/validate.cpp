@@ -6,7 +6,7 @@
 #include "aeval/error.hpp"
 #include "registry/classes.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::registry {
 
 namespace {
 
@@ -109,4 +109,4 @@ void validate_registry(const Registry& registry) {
     for (const auto& name : registry.names(kind)) validate_entry(registry, registry.get(kind, name), kind);
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::registry

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace aeval::pipeline;
+using namespace aeval::registry;
 
 std::vector<nlohmann::json> vectors() { return aeval::testing::read_test_data("long_tts_norm/long_tts_norm.jsonl"); }
 

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace aeval::pipeline;
+using namespace aeval::registry;
 
 TEST(SeedTtsWerConformance, TheTextsAndTheRateAreProcessOnes) {
   const Registry registry({builtin_registry_dir()});

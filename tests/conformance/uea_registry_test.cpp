@@ -42,10 +42,10 @@ std::vector<Json> read_ordered(const std::string& file) {
 
 
 // A registry of the UEA entry alone, translated; fails the test when aeval does not support it.
-aeval::pipeline::Registry single(const aeval::uea::UeaRegistry& uea, const std::string& kind, const std::string& name) {
+aeval::registry::Registry single(const aeval::uea::UeaRegistry& uea, const std::string& kind, const std::string& name) {
   const auto t = aeval::uea::translate(uea, uea.get(kind, name));
   if (!t.entry) throw std::runtime_error(name + ": " + t.reason);
-  aeval::pipeline::Registry r;
+  aeval::registry::Registry r;
   r.add(*aeval::uea::aeval_kind(kind), *t.entry);
   return r;
 }
@@ -198,9 +198,9 @@ TEST(UeaRegistry, AnAggregationsIntervalAndGroupsAreOfItsOwnNumber) {
   AEVAL_REQUIRE_SHARED_UEA();
   const aeval::uea::UeaRegistry uea(aeval::testing::shared_uea_dir());
   auto registry = single(uea, "agg", "acc");
-  registry.add(aeval::pipeline::Kind::evaluator, single(uea, "evaluator", "em").get(aeval::pipeline::Kind::evaluator, "em"));
+  registry.add(aeval::registry::Kind::evaluator, single(uea, "evaluator", "em").get(aeval::registry::Kind::evaluator, "em"));
   for (const char* assignment : {"acc.bootstrap=1000", "acc.group_by=[part]"})
-    aeval::pipeline::apply_assignment(registry, assignment);
+    aeval::registry::apply_assignment(registry, assignment);
   const auto aggregator = aeval::pipeline::load_aggregator(registry, "acc");
   std::vector<std::unique_ptr<aeval::pipeline::Evaluator>> evaluators;
   evaluators.push_back(aeval::pipeline::load_evaluator(registry, "em"));

@@ -31,7 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using aeval::datasets::TableReader;
-using aeval::pipeline::Kind;
+using aeval::registry::Kind;
 
 // A column as the Hub's Parquet files store it: the `datasets` feature types
 // in DuckDB's terms. `audio` is the Audio feature, a struct of bytes and path.
@@ -115,18 +115,18 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
   aeval::testing::TempDir dir;
   aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
   aeval::testing::ScopedEnv offline("HF_HUB_OFFLINE", nullptr);
-  const aeval::pipeline::Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
 
   // The catalog: every Hub dataset whose default task the registry defines.
   std::vector<CatalogEntry> catalog;
   for (const auto& name : registry.names(Kind::dataset)) {
     const auto& e = registry.get(Kind::dataset, name);
     if (e.class_id != "huggingface") continue;
-    const aeval::pipeline::Args args(e, aeval::pipeline::class_spec(e, Kind::dataset));
+    const aeval::registry::Args args(e, aeval::registry::class_spec(e, Kind::dataset));
     // A judge benchmark's task needs a judge's log-probabilities: seed_methods_e2e_test.cpp runs it.
     if (registry.contains(Kind::task, args.text("default_task"))) {
       const auto& judged = registry.get(Kind::task, args.text("default_task"));
-      const auto suites = aeval::pipeline::Args(judged, aeval::pipeline::class_spec(judged, Kind::task)).strings("suites");
+      const auto suites = aeval::registry::Args(judged, aeval::registry::class_spec(judged, Kind::task)).strings("suites");
       if (std::find(suites.begin(), suites.end(), "seed-methods") != suites.end()) continue;
     }
     ASSERT_TRUE(hub_schemas().count(args.text("repo")))
@@ -134,7 +134,7 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     ASSERT_TRUE(registry.contains(Kind::task, args.text("default_task"))) << name << ": its default task is missing";
     const auto& task = registry.get(Kind::task, args.text("default_task"));
     const std::string language =
-        aeval::pipeline::Args(task, aeval::pipeline::class_spec(task, Kind::task)).text("language");
+        aeval::registry::Args(task, aeval::registry::class_spec(task, Kind::task)).text("language");
     // Without an id_column the class takes `id` when the split has one.
     std::string id_column = args.text("id_column");
     const auto& columns = hub_schemas().count(args.text("repo")) ? hub_schemas().at(args.text("repo")).columns
@@ -142,14 +142,14 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     if (id_column.empty() && std::any_of(columns.begin(), columns.end(), [](const Column& c) { return c.name == "id"; }))
       id_column = "id";
     // The reference: the text column, or the field the task's first evaluator reads it from.
-    const aeval::pipeline::Args task_args(task, aeval::pipeline::class_spec(task, Kind::task));
+    const aeval::registry::Args task_args(task, aeval::registry::class_spec(task, Kind::task));
     std::string reference_column = args.text("text_column");
     const auto evaluators = task_args.strings("evaluators");
     ASSERT_FALSE(evaluators.empty()) << name;
     const auto& evaluator = registry.get(Kind::evaluator, evaluators.front());
-    const auto& evaluator_spec = aeval::pipeline::class_spec(evaluator, Kind::evaluator);
+    const auto& evaluator_spec = aeval::registry::class_spec(evaluator, Kind::evaluator);
     if (evaluator_spec.find("references_field")) {
-      const aeval::pipeline::Args evaluator_args(evaluator, evaluator_spec);
+      const aeval::registry::Args evaluator_args(evaluator, evaluator_spec);
       // A field the entry computes from its columns (MMAU's answer and choices) keeps the reference in text_column.
       const std::string field = evaluator_args.text("references_field");
       if (!field.empty() && std::any_of(columns.begin(), columns.end(), [&](const Column& c) { return c.name == field; }))
@@ -287,7 +287,7 @@ for line in sys.stdin:
     // Every task of the catalog on this dataset: its default one and the others (spoken answers).
     for (const auto& task_name : registry.names(Kind::task)) {
       const auto& task = registry.get(Kind::task, task_name);
-      const aeval::pipeline::Args task_args(task, aeval::pipeline::class_spec(task, Kind::task));
+      const aeval::registry::Args task_args(task, aeval::registry::class_spec(task, Kind::task));
       if (task_args.text("dataset") != c.dataset) continue;
       SCOPED_TRACE(task_name);
       ran.insert(task_name);
@@ -321,7 +321,7 @@ for line in sys.stdin:
   // Every task of a suite on a Hub dataset (the catalog's) ran here, but the judges' (seed-methods).
   for (const auto& name : registry.names(Kind::task)) {
     const auto& task = registry.get(Kind::task, name);
-    const aeval::pipeline::Args args(task, aeval::pipeline::class_spec(task, Kind::task));
+    const aeval::registry::Args args(task, aeval::registry::class_spec(task, Kind::task));
     const bool on_the_hub = registry.contains(Kind::dataset, args.text("dataset")) &&
                             registry.get(Kind::dataset, args.text("dataset")).class_id == "huggingface";
     const auto suites = args.strings("suites");

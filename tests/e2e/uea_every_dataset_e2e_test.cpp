@@ -74,11 +74,11 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
   const auto& registry = translated.registry;
 
   // The catalog's tasks defined on UEA's registry: each runs its entry with its eval task.
-  const aeval::pipeline::Registry builtin({aeval::pipeline::builtin_registry_dir()});
+  const aeval::registry::Registry builtin({aeval::registry::builtin_registry_dir()});
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> catalog;  // dataset → (catalog task, UEA task)
-  for (const auto& name : builtin.names(aeval::pipeline::Kind::task)) {
-    const auto spec = aeval::pipeline::TaskClasses::make(builtin.get(aeval::pipeline::Kind::task, name),
-                                                         aeval::pipeline::Kind::task);
+  for (const auto& name : builtin.names(aeval::registry::Kind::task)) {
+    const auto spec = aeval::pipeline::TaskClasses::make(builtin.get(aeval::registry::Kind::task, name),
+                                                         aeval::registry::Kind::task);
     if (!spec.uea_dataset.empty()) catalog[spec.uea_dataset].emplace_back(name, spec.uea_task);
   }
 
@@ -100,13 +100,13 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       for (const auto& named : catalog.at(name)) tasks.insert(eval_task_of(name, named.second));
     else
       tasks.insert(eval_task_of(name, ""));
-    if (!registry.contains(aeval::pipeline::Kind::dataset, name)) continue;
+    if (!registry.contains(aeval::registry::Kind::dataset, name)) continue;
     const YAML::Node& a = entry.args;
     const std::string config = a["subset"] && !a["subset"].IsNull() ? a["subset"].Scalar() : "default";
     const std::string split = a["split"] && !a["split"].Scalar().empty() ? a["split"].Scalar() : "test";
     const std::string key = a["name"].Scalar() + "|" + config + "|" + split;
     for (const auto& task : tasks) {
-      if (!registry.contains(aeval::pipeline::Kind::task, task)) continue;
+      if (!registry.contains(aeval::registry::Kind::task, task)) continue;
       Served& f = files[key];
       f.repo = a["name"].Scalar();
       f.config = config;
@@ -117,9 +117,9 @@ TEST(UeaEveryDataset, EverySupportedEntryAndEveryCatalogTaskOnItRuns) {
       const auto column = [&](const std::string& c) { return renamed.count(c) ? renamed[c] : c; };
       if (renamed.count("audio")) f.audio_column = renamed["audio"];
       std::set<std::string> wanted{a["ref_col"].Scalar(), "question", "meta_info", "instruction", "text_norm"};
-      const auto& t = registry.get(aeval::pipeline::Kind::task, task);
-      if (t.args["prompt"] && registry.contains(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()))
-        template_variables(registry.get(aeval::pipeline::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
+      const auto& t = registry.get(aeval::registry::Kind::task, task);
+      if (t.args["prompt"] && registry.contains(aeval::registry::Kind::prompt, t.args["prompt"].Scalar()))
+        template_variables(registry.get(aeval::registry::Kind::prompt, t.args["prompt"].Scalar()).args, wanted);
       for (const auto& c : wanted)
         if (c != "WavPath" && c != "choices" && column(c) != f.audio_column) f.columns.insert(column(c));
       runs.push_back({name, task, key});
@@ -218,7 +218,7 @@ for line in sys.stdin:
   // fails every sample: docs/uea.md).
   std::function<void(const std::string&, std::string&)> evaluator_sets = [&](const std::string& evaluator,
                                                                              std::string& sets) {
-    const auto& e = registry.get(aeval::pipeline::Kind::evaluator, evaluator);
+    const auto& e = registry.get(aeval::registry::Kind::evaluator, evaluator);
     if (e.class_id == "uea-ensemble")
       for (const auto& component : e.args["components"]) evaluator_sets(component.Scalar(), sets);
     if (e.class_id == "uea-seed-tts-asr-wer" || e.class_id == "uea-long-tts-asr-wer")
@@ -229,13 +229,13 @@ for line in sys.stdin:
     if (evaluator == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
   };
   const auto model_for = [&](const std::string& task) -> std::string {
-    const YAML::Node& args = registry.get(aeval::pipeline::Kind::task, task).args;
+    const YAML::Node& args = registry.get(aeval::registry::Kind::task, task).args;
     std::string model = "test-model", sets;
     for (std::size_t k = 0; args["post_process"] && k < args["post_process"].size(); ++k) {
       const std::string process = args["post_process"][k].Scalar();
       // A spoken answer: to a text prompt alone (UEA's tts), from a TTS model; else from a chat model.
       if (process == "extract_audio") model = args["prompt"].Scalar() == "tts" ? "tts-model" : "speaking-model";
-      if (registry.get(aeval::pipeline::Kind::post_process, process).class_id != "speech_to_text") continue;
+      if (registry.get(aeval::registry::Kind::post_process, process).class_id != "speech_to_text") continue;
       model = "speaking-model";
       sets += " --set " + process + ".model=pocketsphinx-en";
     }

@@ -12,7 +12,7 @@
 
 namespace {
 
-using namespace aeval::pipeline;
+using namespace aeval::registry;
 using aeval::testing::config_error;
 
 // A class only this test declares: a post-process "product" that is a string.
@@ -84,9 +84,9 @@ TEST(Classes, EveryBuiltinEntryBuildsThroughItsClass) {
   // passed) and the loaders build them without a list of class ids.
   const Registry registry({builtin_registry_dir()});
   for (const auto& name : registry.names(Kind::post_process))
-    EXPECT_NO_THROW(load_post_process(registry, name)) << name;
-  for (const auto& name : registry.names(Kind::aggregator)) EXPECT_NO_THROW(load_aggregator(registry, name)) << name;
-  for (const auto& name : registry.names(Kind::prompt)) EXPECT_NO_THROW(Prompt::load(registry, name)) << name;
+    EXPECT_NO_THROW(aeval::pipeline::load_post_process(registry, name)) << name;
+  for (const auto& name : registry.names(Kind::aggregator)) EXPECT_NO_THROW(aeval::pipeline::load_aggregator(registry, name)) << name;
+  for (const auto& name : registry.names(Kind::prompt)) EXPECT_NO_THROW(aeval::pipeline::Prompt::load(registry, name)) << name;
 }
 
 }  // namespace

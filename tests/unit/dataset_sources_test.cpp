@@ -54,7 +54,7 @@ class ScopedCache {
 Dataset load(const TempDir& dir, const std::string& yaml, const std::string& name) {
   fs::create_directories(dir / "registry" / "datasets");
   write_bytes(dir / "registry" / "datasets" / "sources.yaml", yaml);
-  const aeval::pipeline::Registry registry({dir / "registry"});
+  const aeval::registry::Registry registry({dir / "registry"});
   return aeval::pipeline::load_dataset(registry, name);
 }
 

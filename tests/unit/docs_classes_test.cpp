@@ -18,9 +18,9 @@ TEST(DocsClasses, FrameworkTableNamesEveryClassInItsKindsRow) {
     if (line.rfind("| ", 0) == 0 && line.find(" | ", 2) != std::string::npos)
       rows.emplace(line.substr(2, line.find(" | ", 2) - 2), line);
   std::size_t classes = 0;
-  for (const auto* spec : aeval::pipeline::class_catalog()) {
+  for (const auto* spec : aeval::registry::class_catalog()) {
     if (spec->summary.ends_with("(test only)")) continue;  // declared by a test of this binary
-    const std::string kind = aeval::pipeline::kind_name(spec->kind);
+    const std::string kind = aeval::registry::kind_name(spec->kind);
     ++classes;
     if (!rows.count(kind)) {
       ADD_FAILURE() << "docs/framework.md has no row for " << kind;

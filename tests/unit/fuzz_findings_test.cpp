@@ -80,7 +80,7 @@ std::string prompts_file_error(const std::string& text) {
   TempDir dir;
   std::filesystem::create_directories(dir / "prompts");
   write_bytes(dir / "prompts" / "p.yaml", text);
-  return aeval::testing::config_error([&] { aeval::pipeline::Registry({dir.path()}); });
+  return aeval::testing::config_error([&] { aeval::registry::Registry({dir.path()}); });
 }
 
 // registry_yaml: bytes that are not UTF-8 loaded, then broke the strict JSON

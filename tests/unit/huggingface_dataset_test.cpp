@@ -61,14 +61,14 @@ struct Fixture {
   }
 
   // A registry with one `huggingface` entry named `hub` (extra args appended).
-  aeval::pipeline::Registry registry(const std::string& args = "") {
+  aeval::registry::Registry registry(const std::string& args = "") {
     return write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/prompts\n" + args);
   }
 
-  aeval::pipeline::Registry write_entry(const std::string& yaml) {
+  aeval::registry::Registry write_entry(const std::string& yaml) {
     std::filesystem::create_directories(dir / "registry" / "datasets");
     std::ofstream(dir / "registry" / "datasets" / "hub.yaml") << yaml;
-    return aeval::pipeline::Registry({dir / "registry"});
+    return aeval::registry::Registry({dir / "registry"});
   }
 
   std::string error(const std::string& args = "") {

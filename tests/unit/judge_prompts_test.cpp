@@ -14,7 +14,7 @@
 namespace {
 
 using aeval::pipeline::Prompt;
-using aeval::pipeline::Registry;
+using aeval::registry::Registry;
 using nlohmann::json;
 
 std::string rendered_text(const json& shape) {
@@ -26,7 +26,7 @@ std::string rendered_text(const json& shape) {
 }
 
 TEST(JudgePrompts, EveryRubricStageRendersInEnglishAndChinese) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   aeval::pipeline::Sample s;
   s.id = "x";
   s.audio = "/tmp/clip.wav";
@@ -55,7 +55,7 @@ TEST(JudgePrompts, EveryRubricStageRendersInEnglishAndChinese) {
 }
 
 TEST(JudgePrompts, CaptionJudgeGuidanceFollowsTheCategory) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   const Prompt prompt = Prompt::load(registry, "caption-judge");
   aeval::pipeline::Sample s;
   s.id = "x";

@@ -15,11 +15,11 @@
 namespace {
 
 using aeval::pipeline::Invocation;
-using aeval::pipeline::Kind;
-using aeval::pipeline::Registry;
+using aeval::registry::Kind;
+using aeval::registry::Registry;
 using aeval::pipeline::TaskOverrides;
 
-Invocation invocation(const std::vector<std::filesystem::path>& folders = {aeval::pipeline::builtin_registry_dir()}) {
+Invocation invocation(const std::vector<std::filesystem::path>& folders = {aeval::registry::builtin_registry_dir()}) {
   Invocation inv;
   inv.registry = folders;
   inv.uea = aeval::testing::shared_uea_dir();
@@ -56,7 +56,7 @@ TEST(ModelPrompts, EachModelGetsUltraEvalAudiosPromptForItPerTaskPromptAndLangua
 // checked against UEA's prompts instead (a misspelt key would never be chosen).
 TEST(ModelPrompts, EveryUeaPromptAModelNamesIsUltraEvalAudios) {
   AEVAL_REQUIRE_SHARED_UEA();
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   const aeval::uea::TranslatedRegistry uea = aeval::uea::translate_registry(aeval::uea::UeaRegistry(aeval::testing::shared_uea_dir()));
   std::size_t checked = 0;
   for (const auto& model : registry.names(Kind::model))
@@ -77,7 +77,7 @@ TEST(ModelPrompts, AMissingUeaPromptIsAnError) {
                               "lost-model:\n  class: predictions_file\n  args:\n    path: p.jsonl\n"
                               "    uea_prompts: {asr@en: no-such-prompt}\n");
   try {
-    prompt_of(invocation({aeval::pipeline::builtin_registry_dir(), dir.path()}), "librispeech-test-clean", "lost-model");
+    prompt_of(invocation({aeval::registry::builtin_registry_dir(), dir.path()}), "librispeech-test-clean", "lost-model");
     ADD_FAILURE() << "a missing prompt was accepted";
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("uea_prompts: 'asr@en' must name an UltraEval-Audio prompt entry"),

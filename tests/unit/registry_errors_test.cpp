@@ -9,7 +9,7 @@
 
 namespace {
 
-using aeval::pipeline::Registry;
+using aeval::registry::Registry;
 using aeval::testing::config_error;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
@@ -20,7 +20,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 std::string load_error(const TempDir& dir, const std::string& kind, const std::string& file, const std::string& yaml) {
   std::filesystem::create_directories(dir / kind);
   write_bytes(dir / kind / file, yaml);
-  return config_error([&] { Registry({aeval::pipeline::builtin_registry_dir(), dir.path()}); });
+  return config_error([&] { Registry({aeval::registry::builtin_registry_dir(), dir.path()}); });
 }
 
 TEST(RegistryErrors, AnEntryNameWrittenTwiceInOneFileNamesBothLines) {
@@ -52,8 +52,8 @@ TEST(RegistryErrors, ALaterFolderStillOverridesAnEarlierOne) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   write_bytes(dir / "evaluators" / "e.yaml", "wer:\n  class: error_rate\n  args:\n    unit: chars\n");
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
-  EXPECT_EQ(registry.get(aeval::pipeline::Kind::evaluator, "wer").file, dir / "evaluators" / "e.yaml");
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
+  EXPECT_EQ(registry.get(aeval::registry::Kind::evaluator, "wer").file, dir / "evaluators" / "e.yaml");
 }
 
 TEST(RegistryErrors, DeepNestingSaysSoWithItsLine) {
@@ -80,8 +80,8 @@ TEST(RegistryErrors, ASetValueErrorSaysItCameFromTheSet) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   write_bytes(dir / "evaluators" / "e.yaml", "mine:\n  class: error_rate\n  args:\n    unit: words\n");
-  Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
-  const std::string message = config_error([&] { aeval::pipeline::apply_assignment(registry, "mine.unit=letters"); });
+  Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
+  const std::string message = config_error([&] { aeval::registry::apply_assignment(registry, "mine.unit=letters"); });
   EXPECT_TRUE(contains(message, "--set mine.unit=letters: ")) << message;
   EXPECT_TRUE(contains(message, "argument 'unit' of 'mine' must be one of words, chars")) << message;
   EXPECT_FALSE(contains(message, "e.yaml:4")) << "the line the --set replaced is not where the error is: " << message;
@@ -120,15 +120,15 @@ TEST(RegistryErrors, ANegativeConcurrencyFromSetIsRefused) {
   TempDir dir;
   std::filesystem::create_directories(dir / "models");
   write_bytes(dir / "models" / "m.yaml", "scorer:\n  class: dataset_only\n");
-  Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
+  Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
   const std::string message =
-      config_error([&] { aeval::pipeline::apply_assignment(registry, "scorer.max_concurrency=0"); });
+      config_error([&] { aeval::registry::apply_assignment(registry, "scorer.max_concurrency=0"); });
   EXPECT_TRUE(contains(message, "--set scorer.max_concurrency=0: ")) << message;
   EXPECT_TRUE(contains(message, "must be at least 1, not 0")) << message;
 }
 
 TEST(RegistryErrors, ADatasetPathThatIsNotJsonlSaysManifestsEndInJsonl) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   aeval::pipeline::TaskOverrides overrides;
   overrides.dataset = "data/x.json";
   const std::string message = config_error([&] { aeval::pipeline::resolve_task(registry, "asr-quickstart", overrides); });

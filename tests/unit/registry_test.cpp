@@ -14,13 +14,13 @@
 
 namespace {
 
-using aeval::pipeline::Kind;
-using aeval::pipeline::Registry;
+using aeval::registry::Kind;
+using aeval::registry::Registry;
 using aeval::testing::TempDir;
 using aeval::testing::config_error;
 
 TEST(Registry, BuiltinTaskResolves) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   const auto task = aeval::pipeline::resolve_task(registry, "asr-quickstart");
   EXPECT_EQ(task.dataset, "asterisk-en");
   EXPECT_EQ(task.model, "pocketsphinx-en");
@@ -28,7 +28,7 @@ TEST(Registry, BuiltinTaskResolves) {
 }
 
 TEST(Registry, UnknownNamesSuggestTheClosest) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   const std::string message = config_error([&] { aeval::pipeline::resolve_task(registry, "asr-quikstart"); });
   EXPECT_NE(message.find("did you mean: asr-quickstart"), std::string::npos) << message;
   aeval::pipeline::TaskOverrides overrides;
@@ -50,7 +50,7 @@ TEST(Registry, UnknownArgumentIsRejectedWithItsLineWhenTheRegistryLoads) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   aeval::testing::write_bytes(dir / "evaluators" / "e.yaml", "wer2:\n  class: error_rate\n  args:\n    unti: words\n");
-  const std::string message = config_error([&] { Registry({aeval::pipeline::builtin_registry_dir(), dir.path()}); });
+  const std::string message = config_error([&] { Registry({aeval::registry::builtin_registry_dir(), dir.path()}); });
   EXPECT_NE(message.find("e.yaml:4"), std::string::npos) << message;
   EXPECT_NE(message.find("unknown argument 'unti'"), std::string::npos) << message;
   EXPECT_NE(message.find("did you mean: unit"), std::string::npos) << message;
@@ -62,7 +62,7 @@ TEST(Registry, ATypoInATaskReferenceNamesFileLineAndFix) {
   aeval::testing::write_bytes(dir / "tasks" / "t.yaml",
                               "mine:\n  class: task\n  args:\n    dataset: asterisk-en\n    model: pocketsphinx-en\n"
                               "    evaluators: [wer, cre]\n");
-  const std::string message = config_error([&] { Registry({aeval::pipeline::builtin_registry_dir(), dir.path()}); });
+  const std::string message = config_error([&] { Registry({aeval::registry::builtin_registry_dir(), dir.path()}); });
   EXPECT_NE(message.find("t.yaml:6"), std::string::npos) << message;
   EXPECT_NE(message.find("evaluator 'cre'"), std::string::npos) << message;
   EXPECT_NE(message.find("did you mean: cer"), std::string::npos) << message;
@@ -89,15 +89,15 @@ TEST(Registry, LaterFoldersOverrideEarlierOnesAndSetChangesOneArgument) {
   TempDir dir;
   std::filesystem::create_directories(dir / "evaluators");
   aeval::testing::write_bytes(dir / "evaluators" / "e.yaml", "wer:\n  class: error_rate\n  args:\n    unit: chars\n");
-  Registry registry({aeval::pipeline::builtin_registry_dir(), dir.path()});
+  Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
   EXPECT_EQ(aeval::pipeline::load_evaluator(registry, "wer")->identity()["unit"], "chars");
-  aeval::pipeline::apply_assignment(registry, "wer.unit=words");
+  aeval::registry::apply_assignment(registry, "wer.unit=words");
   EXPECT_EQ(aeval::pipeline::load_evaluator(registry, "wer")->identity()["unit"], "words");
-  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "wer.unti=words"); }).find("did you mean: unit"),
+  EXPECT_NE(config_error([&] { aeval::registry::apply_assignment(registry, "wer.unti=words"); }).find("did you mean: unit"),
             std::string::npos);
-  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "werr.unit=words"); }).find("did you mean"),
+  EXPECT_NE(config_error([&] { aeval::registry::apply_assignment(registry, "werr.unit=words"); }).find("did you mean"),
             std::string::npos);
-  EXPECT_NE(config_error([&] { aeval::pipeline::apply_assignment(registry, "wer.unit"); }).find("NAME.ARG=VALUE"),
+  EXPECT_NE(config_error([&] { aeval::registry::apply_assignment(registry, "wer.unit"); }).find("NAME.ARG=VALUE"),
             std::string::npos);
 }
 
@@ -106,7 +106,7 @@ TEST(Registry, LaterFoldersOverrideEarlierOnesAndSetChangesOneArgument) {
 namespace {
 
 TEST(PostProcess, YesNoTakesTheFirstWordElseTheOnlyAnswerGiven) {
-  const Registry registry({aeval::pipeline::builtin_registry_dir()});
+  const Registry registry({aeval::registry::builtin_registry_dir()});
   const auto yes_no = aeval::pipeline::load_post_process(registry, "yes-no");
   const aeval::pipeline::Sample sample;
   EXPECT_EQ(yes_no.apply("Yes.", sample), "yes");

@@ -15,7 +15,7 @@
 
 namespace {
 
-using aeval::pipeline::Registry;
+using aeval::registry::Registry;
 using aeval::pipeline::ResponseCache;
 using aeval::pipeline::ScoringModels;
 using aeval::testing::read_bytes;
@@ -58,7 +58,7 @@ TEST(ScoringModels, EachAudioIsTranscribedOnceHoweverManyAskAtOnce) {
   write_tone(dir / "a.wav", 440);
   write_tone(dir / "b.wav", 660);
   std::filesystem::copy_file(dir / "a.wav", dir / "a-copy.wav");  // same content, other name
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
   {
     ScoringModels scoring(registry);
     std::vector<std::thread> threads;
@@ -76,7 +76,7 @@ TEST(ScoringModels, TranscriptsComeBackFromTheCacheInALaterRun) {
   TempDir dir;
   write_counting_asr(dir.path());
   write_tone(dir / "a.wav", 440);
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
   ResponseCache cache(dir / "responses.sqlite");
   for (int run = 0; run < 2; ++run) {
     ScoringModels scoring(registry);
@@ -90,7 +90,7 @@ TEST(ScoringModels, AModelThatReadsNoAudioCannotTranscribe) {
   TempDir dir;
   write_counting_asr(dir.path());
   write_tone(dir / "a.wav", 440);
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
   ScoringModels scoring(registry);
   try {
     scoring.transcribe("no-audio", dir / "a.wav");
@@ -120,7 +120,7 @@ TEST(ScoringModels, ScoresAndEmbeddingsComeBackFromTheCacheInALaterRun) {
   write_bytes(dir / "registry" / "models" / "m.yaml",
               "embedder:\n  class: process\n  args:\n    command: [python3, ../../embedder.py]\n");
   write_tone(dir / "a.wav", 440);
-  const Registry registry({aeval::pipeline::builtin_registry_dir(), dir / "registry"});
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
   ResponseCache cache(dir / "responses.sqlite");
   for (int run = 0; run < 2; ++run) {
     ScoringModels scoring(registry);

@@ -7,14 +7,14 @@
 namespace {
 
 aeval::pipeline::PostProcess first_option(bool separate) {
-  aeval::pipeline::Registry registry;
-  aeval::pipeline::Entry e;
+  aeval::registry::Registry registry;
+  aeval::registry::Entry e;
   e.name = "first_option";
   e.class_id = "first_option";
   e.args = YAML::Load(separate ? "{options: ABCD, separate_joined_patterns: true}" : "{options: ABCD}");
   e.file = "test.yaml";
-  registry.add(aeval::pipeline::Kind::post_process, e);
-  aeval::pipeline::validate_registry(registry);
+  registry.add(aeval::registry::Kind::post_process, e);
+  aeval::registry::validate_registry(registry);
   return aeval::pipeline::load_post_process(registry, "first_option");
 }
 

@@ -11,14 +11,16 @@
 #include "aeval/pipeline/run_types.hpp"
 #include "aeval/pipeline/task_spec.hpp"
 
-namespace aeval::pipeline {
-
+namespace aeval::registry {
 class Registry;  // the registry an invocation names (src/registry/registry.hpp)
+}  // namespace aeval::registry
+
+namespace aeval::pipeline {
 
 // A new run in OUTPUT/<task>/<model>/<run-id>/. `registry` is the one the
 // invocation names (its folders with its --set assignments applied), which
 // the caller has loaded to resolve the task.
-RunResult run_task(const Registry& registry, const Invocation& invocation, const RunOptions& options);
+RunResult run_task(const registry::Registry& registry, const Invocation& invocation, const RunOptions& options);
 // Continues RUN_DIR with the configuration its store recorded, redoing only
 // samples that are missing or failed.
 RunResult resume_run(const std::filesystem::path& run_dir, const RunOptions& options);

@@ -249,16 +249,16 @@ class CodecModel final : public BlockingModel {
 std::unique_ptr<Model> make_codec_model(const CodecConfig& config) { return std::make_unique<CodecModel>(config); }
 
 namespace {
-namespace arg = pipeline::arg;
+namespace arg = registry::arg;
 const CodecConfig kCodecDefaults;
 const ModelClasses::Registration kCodecClass{
-    {pipeline::Kind::model, "codec",
+    {registry::Kind::model, "codec",
      "A built-in audio codec: audio in, reconstructed audio out (libopus, libcodec2, LAME, libgsm)",
      {arg::choice("codec", kCodecDefaults.codec, codec_names()),
       arg::integer("bitrate_kbps", kCodecDefaults.bitrate_kbps, "opus and mp3"),
       arg::integer("mode", kCodecDefaults.mode, "codec2 bit rate: 3200, 2400, 1600, 1400, 1300, 1200"),
       arg::integer("max_concurrency", kCodecDefaults.max_concurrency).at_least(1)}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       CodecConfig config;
       config.codec = args.text("codec");
       config.bitrate_kbps = args.integer("bitrate_kbps");

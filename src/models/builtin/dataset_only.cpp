@@ -25,10 +25,10 @@ std::unique_ptr<Model> make_dataset_only(int max_concurrency) { return std::make
 
 namespace {
 const ModelClasses::Registration kDatasetOnlyClass{
-    {pipeline::Kind::model, "dataset_only",
+    {registry::Kind::model, "dataset_only",
      "No model: samples are scored as they are (judge benchmarks, correlation with human ratings); answers are empty",
-     {pipeline::arg::integer("max_concurrency", 16, "samples scored at once (each may call judges)").at_least(1)}},
-    [](const pipeline::Args& args) { return make_dataset_only(args.integer("max_concurrency")); }};
+     {registry::arg::integer("max_concurrency", 16, "samples scored at once (each may call judges)").at_least(1)}},
+    [](const registry::Args& args) { return make_dataset_only(args.integer("max_concurrency")); }};
 }  // namespace
 
 }  // namespace aeval::models

@@ -64,15 +64,15 @@ class EspeakTts final : public BlockingModel {
 std::unique_ptr<Model> make_espeak_tts(const EspeakConfig& config) { return std::make_unique<EspeakTts>(config); }
 
 namespace {
-namespace arg = pipeline::arg;
+namespace arg = registry::arg;
 const EspeakConfig kEspeakDefaults;
 const ModelClasses::Registration kEspeakClass{
-    {pipeline::Kind::model, "espeak", "espeak-ng text-to-speech, run as a subprocess",
+    {registry::Kind::model, "espeak", "espeak-ng text-to-speech, run as a subprocess",
      {arg::text("voice", kEspeakDefaults.voice, "an espeak-ng voice (espeak-ng --voices)"),
       arg::integer("words_per_minute", kEspeakDefaults.words_per_minute),
       arg::integer("pitch", kEspeakDefaults.pitch, "0-99"),
       arg::integer("max_concurrency", kEspeakDefaults.max_concurrency).at_least(1)}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       EspeakConfig config;
       config.voice = args.text("voice");
       config.words_per_minute = args.integer("words_per_minute");

@@ -120,8 +120,8 @@ std::unique_ptr<Model> make_pocketsphinx_asr(const PocketSphinxConfig& config) {
 }
 
 namespace {
-using pipeline::Kind;
-namespace arg = pipeline::arg;
+using registry::Kind;
+namespace arg = registry::arg;
 const PocketSphinxConfig kPocketSphinxDefaults;
 const ModelClasses::Registration kPocketSphinxClass{
     {Kind::model, "pocketsphinx", "CMU PocketSphinx speech recognition, linked natively",
@@ -129,7 +129,7 @@ const ModelClasses::Registration kPocketSphinxClass{
       arg::path("language_model", kPocketSphinxDefaults.language_model.string()),
       arg::path("dictionary", kPocketSphinxDefaults.dictionary.string()),
       arg::integer("max_concurrency", kPocketSphinxDefaults.max_concurrency, "decoders run in parallel").at_least(1)}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       PocketSphinxConfig config;
       config.acoustic_model = args.path("acoustic_model");
       config.language_model = args.path("language_model");

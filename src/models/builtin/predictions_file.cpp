@@ -68,15 +68,15 @@ std::unique_ptr<Model> make_predictions_file(const PredictionsFileConfig& config
 }
 
 namespace {
-namespace arg = pipeline::arg;
+namespace arg = registry::arg;
 const PredictionsFileConfig kPredictionsDefaults;
 const ModelClasses::Registration kPredictionsFileClass{
-    {pipeline::Kind::model, "predictions_file",
+    {registry::Kind::model, "predictions_file",
      "Answers a model produced elsewhere, read from a JSONL file by sample id (score existing outputs)",
      {arg::required_path("path", "the JSONL file, relative to this YAML file"),
       arg::text("id_field", kPredictionsDefaults.id_field, "field with the sample id"),
       arg::text("prediction_field", kPredictionsDefaults.prediction_field, "field with the model's answer")}},
-    [](const pipeline::Args& args) {
+    [](const registry::Args& args) {
       PredictionsFileConfig config;
       config.path = args.path("path");
       config.id_field = args.text("id_field");
