@@ -8,11 +8,11 @@
 #include "datasets/manifest.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  aeval::pipeline::AsteriskPromptsConfig config;  // the installed prompts, so names can match audio files
+  aeval::datasets::AsteriskPromptsConfig config;  // the installed prompts, so names can match audio files
   config.transcripts = aeval::fuzz::input_file("core-sounds-en.txt", data, size);
   try {
-    const auto built = aeval::pipeline::build_asterisk_manifest(config, aeval::fuzz::scratch_dir() / "manifest.jsonl");
-    aeval::pipeline::read_manifest(built.path);
+    const auto built = aeval::datasets::build_asterisk_manifest(config, aeval::fuzz::scratch_dir() / "manifest.jsonl");
+    aeval::datasets::read_manifest(built.path);
   } catch (const aeval::Error&) {
   }
   return 0;

@@ -1,5 +1,5 @@
 // The plain-text dataset formats, through the dataset classes that read them
-// (`pipeline::load_dataset` of a registry entry, as a run does): a TSV list
+// (`datasets::load_dataset` of a registry entry, as a run does): a TSV list
 // with a header (Common Voice), a CSV list, a headerless TSV with named
 // columns (FLEURS), a LibriSpeech transcript file in its layout, and a Kaldi
 // data directory. Input: up to four parts split by 0xFF bytes; the first is
@@ -38,7 +38,7 @@ const aeval::registry::Registry& registry() {
 
 void load(const std::string& name) {
   try {
-    for (const auto& sample : aeval::pipeline::load_dataset(registry(), name).samples)
+    for (const auto& sample : aeval::datasets::load_dataset(registry(), name).samples)
       if (sample.id.empty() && sample.audio.empty() && !sample.reference) return;
   } catch (const aeval::Error&) {
   }

@@ -7,7 +7,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const auto path = aeval::fuzz::input_file("manifest.jsonl", data, size);
   try {
-    aeval::pipeline::read_manifest(path);
+    aeval::datasets::read_manifest(path);
   } catch (const aeval::Error&) {
   }
   return 0;

@@ -47,7 +47,7 @@ void write_clips(const fs::path& work) {
   if (fs::exists(work / "wav")) return;
   fs::create_directories(work / "wav.tmp");
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
-  for (const auto& s : aeval::pipeline::load_dataset(registry, "asterisk-en").samples) {
+  for (const auto& s : aeval::datasets::load_dataset(registry, "asterisk-en").samples) {
     std::string name = s.id;  // ids name subfolders ("dictate/both_help")
     std::replace(name.begin(), name.end(), '/', '_');
     aeval::write_wav(work / "wav.tmp" / (name + ".wav"), aeval::decode_audio(s.audio));
@@ -88,7 +88,7 @@ void read(const fs::path& work, int scale) {
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   const auto start = std::chrono::steady_clock::now();
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
-  const auto dataset = aeval::pipeline::load_dataset(registry, "bench-asterisk");
+  const auto dataset = aeval::datasets::load_dataset(registry, "bench-asterisk");
   const double started = seconds_since(start);
   std::printf("start\t%zu samples\t%.3f s to resolve and list the cached split\tpeak RSS %ld MB\n", dataset.samples.size(),
               started, peak_rss_mb());

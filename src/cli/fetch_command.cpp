@@ -66,7 +66,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
     std::vector<std::string> chosen = *names;
     if (*all) {
       for (const auto& name : registry.names(registry::Kind::dataset))
-        if (pipeline::dataset_downloads(registry, name)) chosen.push_back(name);
+        if (datasets::dataset_downloads(registry, name)) chosen.push_back(name);
       for (const auto& name : registry.names(registry::Kind::task))
         if (pipeline::defined_on_uea(registry, name)) chosen.push_back(name);
     }
@@ -86,7 +86,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
           uea_task ? pipeline::TaskClasses::make(registry.get(registry::Kind::task, name), registry::Kind::task).uea_dataset
                    : name;
       // Loading fetches what is missing.
-      const pipeline::Dataset d = pipeline::load_dataset(from_uea ? *with_uea : registry, dataset);
+      const datasets::Dataset d = datasets::load_dataset(from_uea ? *with_uea : registry, dataset);
       std::printf("%s: %zu samples cached%s\n", name.c_str(), d.samples.size(),
                   d.audio_dir_missing.empty() ? "" : fmt::format(" (a run needs its audio: {})", d.audio_dir_missing).c_str());
       for (const auto& note : d.notes) std::fprintf(stderr, "note: %s: %s\n", name.c_str(), note.c_str());

@@ -70,7 +70,7 @@ fs::path this_binary() {
 }
 
 // Every shard must hold a sample: an empty one would fail its array task, and the merge would never run.
-void refuse_empty_shards(const pipeline::Dataset& dataset, const pipeline::Invocation& base, int shards) {
+void refuse_empty_shards(const datasets::Dataset& dataset, const pipeline::Invocation& base, int shards) {
   std::vector<int> empty;
   for (int i = 0; i < shards; ++i) {
     pipeline::Invocation inv = base;
@@ -132,7 +132,7 @@ int submit_new(const SubmitOptions& o, const CLI::App& command, const GlobalOpti
   inv.limit = o.limit;
   // Loading the dataset here downloads what it needs once, into the cache the shards then read.
   std::fprintf(stderr, "aeval: loading dataset %s, which every shard reads from the cache\n", inv.task.dataset.c_str());
-  refuse_empty_shards(pipeline::load_dataset(registry, inv.task.dataset), inv, o.shards);
+  refuse_empty_shards(datasets::load_dataset(registry, inv.task.dataset), inv, o.shards);
 
   SlurmArrayJob job;
   job.aeval = o.aeval.empty() ? this_binary() : fs::absolute(o.aeval);

@@ -11,7 +11,7 @@
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace {
 
@@ -88,4 +88,4 @@ AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, co
   return result;
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 struct AsteriskPromptsConfig {
   std::string name = "asterisk-en";  // the dataset entry, for messages
@@ -30,4 +30,4 @@ AsteriskManifest build_asterisk_manifest(const AsteriskPromptsConfig& config, co
 // The reason a transcript cannot serve as an ASR reference, or "" when it can.
 std::string unusable_transcript_reason(const std::string& transcript);
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

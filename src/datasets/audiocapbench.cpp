@@ -26,17 +26,16 @@
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
 namespace fs = std::filesystem;
-using datasets::TableReader;
-using datasets::TableRow;
 using nlohmann::json;
 
 // How the builder turns a source's rows into one clip's references.
@@ -142,7 +141,7 @@ std::string aspect_text(const std::string& aspects) {
 }
 
 // The rows of one Hub dataset that the list names, by key, as the builder collects them.
-std::map<std::string, Clip> matched_clips(const Source& source, const datasets::HubSplit& split,
+std::map<std::string, Clip> matched_clips(const Source& source, const HubSplit& split,
                                          const std::set<std::string>& wanted) {
   const TableReader table = TableReader::parquet(split.files);
   const auto has = [&](const char* column) { return table.column(column) != nullptr; };
@@ -169,7 +168,7 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
                   if (source.rows == Rows::first_with_transcript && seen) return;
                   Clip& clip = clips[id];
                   if (!seen || source.rows == Rows::last_with_aspects)
-                    clip.locator = datasets::parquet_clip_locator(file, std::stoull(*row[0]), "audio");
+                    clip.locator = parquet_clip_locator(file, std::stoull(*row[0]), "audio");
                   switch (source.rows) {
                     case Rows::every_caption:
                       if (!caption.empty()) clip.captions.push_back(caption);
@@ -196,13 +195,13 @@ std::map<std::string, Clip> matched_clips(const Source& source, const datasets::
 }
 
 // The four Hub splits its sources are read from.
-std::vector<datasets::HubSplitRequest> hub_splits_of(const Args& args) {
+std::vector<HubSplitRequest> hub_splits_of(const Args& args) {
   const YAML::Node repos = args.node("hub");
-  std::vector<datasets::HubSplitRequest> requests;
+  std::vector<HubSplitRequest> requests;
   for (const auto& source : kSources) {
     if (!repos[source.name] || !repos[source.name].IsScalar())
       args.fail(fmt::format("hub names no dataset for {}", source.name));
-    datasets::HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split,
+    HubSplitRequest r{repos[source.name].as<std::string>(), "default", source.split,
                                 args.text("revision"), args.text("token_env"), ""};
     r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}` and copy {} here",
                                   args.entry().name, dataset_cache_dir().string());
@@ -211,7 +210,7 @@ std::vector<datasets::HubSplitRequest> hub_splits_of(const Args& args) {
   return requests;
 }
 
-const datasets::HubSplitsDeclaration kAudioCapBenchSplits{"audiocapbench", hub_splits_of};
+const HubSplitsDeclaration kAudioCapBenchSplits{"audiocapbench", hub_splits_of};
 
 Dataset load_audiocapbench(const Args& args) {
   Dataset d;
@@ -226,7 +225,7 @@ Dataset load_audiocapbench(const Args& args) {
     const std::string& repo = requests[k].repo;
     const int count = counts && counts[source.name] ? counts[source.name].as<int>() : source.count;
     const auto ids = listed_ids(released_file(args, std::string("eval_data_ids/") + source.list), source.key, count);
-    const datasets::HubSplit split = datasets::fetch_hub_split(requests[k]);
+    const HubSplit split = fetch_hub_split(requests[k]);
     const auto clips = matched_clips(source, split, std::set<std::string>(ids.begin(), ids.end()));
     std::vector<std::string> missing;
     const json& choices = instructions.contains(source.category) ? instructions[source.category] : instructions["sound"];
@@ -275,5 +274,5 @@ const DatasetClasses::Registration kAudioCapBenchClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets
 

@@ -11,17 +11,16 @@
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
 namespace fs = std::filesystem;
-using datasets::TableReader;
-using datasets::TableRow;
 
 std::vector<Sample> read_caption_pairs(const fs::path& file, const std::vector<std::string>& captions,
                                        const std::vector<std::string>& clips, const fs::path& audio_dir) {
@@ -86,4 +85,4 @@ const DatasetClasses::Registration kCaptionPairsClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -7,11 +7,11 @@
 #include "aeval/pipeline/sample.hpp"
 #include "registry/factory.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 struct Dataset {
   std::string name;
-  std::vector<Sample> samples;
+  std::vector<pipeline::Sample> samples;
   nlohmann::json description;      // class, source files, counts
   std::vector<std::string> notes;  // things the user should be told (skipped rows)
   // Set when the entry's audio is published apart from its list and its folder was not given: how to
@@ -36,4 +36,4 @@ std::vector<registry::ArgSpec> with_catalog_args(std::vector<registry::ArgSpec> 
 // Dataset classes register here (registry/factory.hpp).
 using DatasetClasses = registry::ClassFactories<Dataset>;
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

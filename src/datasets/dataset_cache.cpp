@@ -15,9 +15,6 @@
 namespace aeval::datasets {
 
 namespace fs = std::filesystem;
-using pipeline::dataset_cache_dir;
-using pipeline::downloaded_file;
-using pipeline::source_cache_dir;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "datasets/hub_split.hpp"
 #include "datasets/manifest.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
@@ -49,7 +49,7 @@ std::filesystem::path dataset_cache_dir() { return cache_dir() / "datasets"; }
 
 bool dataset_downloads(const Registry& registry, const std::string& name) {
   const Entry& entry = registry.get(Kind::dataset, name);
-  return !datasets::hub_splits_read(Args(entry, class_spec(entry, Kind::dataset))).empty() ||
+  return !hub_splits_read(Args(entry, class_spec(entry, Kind::dataset))).empty() ||
          (entry.args.IsMap() && entry.args["url"]);
 }
 
@@ -126,4 +126,4 @@ const DatasetClasses::Registration kAsteriskClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

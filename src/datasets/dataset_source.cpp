@@ -8,7 +8,7 @@
 #include "datasets/dataset.hpp"
 #include "util/download.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
@@ -95,18 +95,18 @@ SourceLocation locate_source(const Args& args) {
     file = download_pinned(args.entry().name, url, known_sha256);
     source.description = {{"url", url}, {"sha256", known_sha256}, {"file", file.string()}};
   }
-  if (!datasets::is_archive(file)) {
+  if (!is_archive(file)) {
     if (!member.empty()) args.fail("`member` applies only to archives, and " + file.string() + " is not one");
     source.path = file;
     return source;
   }
   if (!fs::is_regular_file(file))
     throw Error(ErrorCategory::data, args.entry().where() + ": no archive " + file.string());
-  const fs::path extracted = datasets::extract_archive(file, cache / "extracted", known_sha256);
+  const fs::path extracted = extract_archive(file, cache / "extracted", known_sha256);
   source.description["extracted"] = extracted.string();
   if (!member.empty()) source.description["member"] = member;
   source.path = inside(extracted, member, args);
   return source;
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

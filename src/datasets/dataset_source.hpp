@@ -9,7 +9,7 @@
 
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 struct SourceLocation {
   std::filesystem::path path;  // the file or folder to read
@@ -38,4 +38,4 @@ std::filesystem::path audio_dir_arg(const registry::Args& args, const std::files
 // entry) for a missing or ambiguous source, data for a missing member.
 SourceLocation locate_source(const registry::Args& args);
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

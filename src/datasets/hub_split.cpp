@@ -339,7 +339,7 @@ std::vector<HubSplitRequest> hub_splits_read(const registry::Args& args) {
 std::filesystem::path hub_cache_dir(const std::string& repo) {
   std::string name = repo;
   for (std::size_t at; (at = name.find('/')) != std::string::npos;) name.replace(at, 1, "--");
-  return pipeline::dataset_cache_dir() / "hub" / name;
+  return dataset_cache_dir() / "hub" / name;
 }
 
 HubSplit fetch_hub_split(const HubSplitRequest& r) {

@@ -21,19 +21,19 @@
 #include "util/download.hpp"
 #include "util/sha256.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
 using registry::yaml_as_python;
+using pipeline::Sample;
 
 namespace {
 
-using datasets::TableReader;
 
 struct HubDatasetConfig {
-  datasets::HubSplitRequest split;
+  HubSplitRequest split;
   std::string id_column, audio_column = "audio", text_column = "text", filter;
   std::string sample_per;  // a list column: a sample per element (AnyAudio-Judge Bench's rubric items)
   std::vector<std::string> fields;  // empty: every other column
@@ -60,11 +60,11 @@ std::string column_list(const TableReader& table) {
 }
 
 Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config) {
-  const datasets::HubSplit split = datasets::fetch_hub_split(config.split);
+  const HubSplit split = fetch_hub_split(config.split);
   const TableReader table = TableReader::parquet(split.files);
   const auto where = fmt::format("{}@{} ({}/{})", config.split.repo, split.commit.substr(0, 12), config.split.config,
                                  config.split.split);
-  const auto require = [&](const std::string& column, const std::string& role) -> const datasets::TableColumn& {
+  const auto require = [&](const std::string& column, const std::string& role) -> const TableColumn& {
     const auto* c = table.column(column);
     if (!c)
       throw Error(ErrorCategory::config, fmt::format("dataset '{}': {} has no column '{}' ({}); its columns: {}", name,
@@ -100,8 +100,8 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
 
   // Class-label columns (integers in the files) are read as their names; the schema is the same in every file.
   const auto labels = split.files.empty() || !config.label_names ? std::map<std::string, std::vector<std::string>>{}
-                                                                  : datasets::class_label_names(table, split.files.front());
-  const auto value = [&](const std::string& column) { return datasets::column_value_sql(column, labels); };
+                                                                  : class_label_names(table, split.files.front());
+  const auto value = [&](const std::string& column) { return column_value_sql(column, labels); };
   // One scan per file keeps each row's position in its file, which its clip locator names.
   std::vector<std::string> select = {"CAST(file_row_number AS VARCHAR)",
                                      id_column.empty() ? "NULL::VARCHAR" : "CAST(" + value(id_column) + " AS VARCHAR)",
@@ -141,7 +141,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
     if (!config.filter.empty()) sql += " WHERE (" + config.filter + ")";
     sql += config.sample_per.empty() ? " ORDER BY file_row_number" : " ORDER BY file_row_number, element.item.k";
     if (config.limit > 0) sql += fmt::format(" LIMIT {}", std::size_t(config.limit) - d.samples.size());
-    table.query(sql, [&](datasets::TableRow& row) {
+    table.query(sql, [&](TableRow& row) {
       Sample s;
       const std::uint64_t file_row = std::stoull(row[0].value_or("0"));
       if (!config.sample_per.empty()) {  // a row's elements share its position
@@ -162,7 +162,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
         repository_audio.push_back(*row[3]);
         repository_audio_of.push_back(d.samples.size());
       } else if (!audio_type.empty()) {
-        s.audio = datasets::parquet_clip_locator(file, file_row, audio_column);
+        s.audio = parquet_clip_locator(file, file_row, audio_column);
       }
       s.fields = nlohmann::json::object();
       for (std::size_t f = 0; f < fields.size(); ++f)
@@ -185,7 +185,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
     });
   }
   if (!repository_audio.empty()) {
-    const auto local = datasets::fetch_hub_repository_files(config.split, split.commit, repository_audio);
+    const auto local = fetch_hub_repository_files(config.split, split.commit, repository_audio);
     std::vector<std::string> missing;  // their samples have no audio and fail alone
     for (std::size_t k = 0; k < local.size(); ++k) {
       d.samples[repository_audio_of[k]].audio = local[k];
@@ -208,7 +208,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   nlohmann::json paths = split.repository_paths;
   d.description = {{"class", "huggingface"}, {"repo", config.split.repo}, {"config", config.split.config},
                    {"split", config.split.split}, {"revision", config.split.revision}, {"commit", split.commit},
-                   {"source", split.source}, {"files", paths}, {"reader", "DuckDB " + datasets::duckdb_version()},
+                   {"source", split.source}, {"files", paths}, {"reader", "DuckDB " + duckdb_version()},
                    {"samples", d.samples.size()}};
   if (split.source_commit != split.commit) d.description["source_commit"] = split.source_commit;
   if (!config.filter.empty()) d.description["filter"] = config.filter;
@@ -279,8 +279,8 @@ std::optional<YAML::Node> uea_gigaspeech(const YAML::Node& uea, const std::files
 }
 
 // The split an entry names, and how to fill the cache where there is no network.
-datasets::HubSplitRequest hub_split_of(const Args& args) {
-  datasets::HubSplitRequest r;
+HubSplitRequest hub_split_of(const Args& args) {
+  HubSplitRequest r;
   r.repo = args.text("repo");
   r.config = args.text("config");
   r.split = args.text("split");
@@ -288,12 +288,12 @@ datasets::HubSplitRequest hub_split_of(const Args& args) {
   r.token_env = args.text("token_env");
   r.prefetch_hint = fmt::format("On a machine with network run `aeval fetch dataset {}`, copy {} to the same place "
                                 "here and set HF_HUB_OFFLINE=1; or name a Hub mirror in HF_ENDPOINT",
-                                args.entry().name, datasets::hub_cache_dir(r.repo).string());
+                                args.entry().name, hub_cache_dir(r.repo).string());
   return r;
 }
 
-const datasets::HubSplitsDeclaration kHuggingfaceSplits{
-    "huggingface", [](const Args& args) { return std::vector<datasets::HubSplitRequest>{hub_split_of(args)}; }};
+const HubSplitsDeclaration kHuggingfaceSplits{
+    "huggingface", [](const Args& args) { return std::vector<HubSplitRequest>{hub_split_of(args)}; }};
 
 const DatasetClasses::Registration kHuggingfaceClass{
     {Kind::dataset, "huggingface",
@@ -347,4 +347,4 @@ const DatasetClasses::Registration kHuggingfaceClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -12,10 +12,11 @@
 #include "datasets/dataset_source.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
@@ -168,4 +169,4 @@ const DatasetClasses::Registration kKaldiClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -11,11 +11,12 @@
 #include "datasets/dataset_source.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
@@ -110,4 +111,4 @@ const DatasetClasses::Registration kLibriSpeechClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -5,7 +5,9 @@
 
 #include "aeval/error.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
+
+using pipeline::Sample;
 
 std::vector<Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields) {
   std::ifstream in(path);
@@ -55,4 +57,4 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
   return samples;
 }
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

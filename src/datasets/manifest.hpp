@@ -9,7 +9,7 @@
 
 #include "aeval/pipeline/sample.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 struct ManifestFields {
   std::string id = "id";
@@ -21,6 +21,6 @@ struct ManifestFields {
 // Throws aeval::Error (data) naming the file and line for malformed rows,
 // missing fields and duplicate ids. A missing audio file is not an error
 // here: it fails its own sample when the audio is decoded.
-std::vector<Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
+std::vector<pipeline::Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

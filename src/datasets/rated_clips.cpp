@@ -18,17 +18,16 @@
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
 namespace fs = std::filesystem;
-using datasets::TableReader;
-using datasets::TableRow;
 
 struct RatedClipsConfig {
   std::string audio_column = "wavname";
@@ -182,4 +181,4 @@ const DatasetClasses::Registration kRatedClipsClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -14,17 +14,16 @@
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
 using registry::Kind;
+using pipeline::Sample;
 
 namespace {
 
 namespace fs = std::filesystem;
-using datasets::TableReader;
-using datasets::TableRow;
 
 struct TableConfig {
   std::string delimiter;  // empty: from the extension
@@ -133,4 +132,4 @@ const DatasetClasses::Registration kTableClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -7,7 +7,7 @@
 #include "datasets/manifest.hpp"
 #include "registry/args.hpp"
 
-namespace aeval::pipeline {
+namespace aeval::datasets {
 
 namespace arg = registry::arg;
 using registry::Args;
@@ -53,4 +53,4 @@ const DatasetClasses::Registration kWavPathClass{
 
 }  // namespace
 
-}  // namespace aeval::pipeline
+}  // namespace aeval::datasets

@@ -11,6 +11,7 @@
 namespace aeval::pipeline {
 
 using registry::Registry;
+using datasets::load_dataset;
 
 LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool with_model) {
   LoadedTask t{load_dataset(registry, task.dataset), Prompt::load(registry, task.prompt), nullptr, {},

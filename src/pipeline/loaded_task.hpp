@@ -16,7 +16,7 @@
 namespace aeval::pipeline {
 
 struct LoadedTask {
-  Dataset dataset;
+  datasets::Dataset dataset;
   Prompt prompt;
   std::unique_ptr<models::Model> model;  // none when scores are recomputed from stored predictions
   std::vector<PostProcess> post_process;

@@ -12,6 +12,8 @@
 
 namespace aeval::pipeline {
 
+using datasets::Dataset;
+
 namespace {
 
 std::uint64_t fnv1a(const std::string& s) {

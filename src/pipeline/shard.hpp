@@ -11,6 +11,6 @@
 namespace aeval::pipeline {
 
 // Dataset positions, ascending.
-std::vector<std::size_t> select_positions(const Dataset& dataset, const Invocation& invocation);
+std::vector<std::size_t> select_positions(const datasets::Dataset& dataset, const Invocation& invocation);
 
 }  // namespace aeval::pipeline

@@ -32,11 +32,11 @@ using aeval::testing::python_references_available;
 // Real sentences: the Asterisk prompt transcripts Debian ships (when installed).
 std::vector<Tokens> real_sentences() {
   std::vector<Tokens> out;
-  const aeval::pipeline::AsteriskPromptsConfig config;
+  const aeval::datasets::AsteriskPromptsConfig config;
   if (!std::filesystem::exists(config.transcripts) || !std::filesystem::exists(config.sounds_dir)) return out;
   aeval::testing::TempDir dir;
-  const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "manifest.jsonl");
-  for (const auto& sample : aeval::pipeline::read_manifest(built.path)) {
+  const auto built = aeval::datasets::build_asterisk_manifest(config, dir / "manifest.jsonl");
+  for (const auto& sample : aeval::datasets::read_manifest(built.path)) {
     out.push_back(aeval::metrics::lower_split(sample.reference.value_or("")));
     if (out.size() >= 200) break;
   }

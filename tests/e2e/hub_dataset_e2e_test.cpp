@@ -35,7 +35,7 @@ TEST(HubDatasetE2E, TheAsteriskPromptsAsAHubParquetSplitGiveTheSameWer) {
   TempDir dir;
   // A cache of its own: a split cached by an earlier version of this test has the same made-up commit.
   const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
-  const auto asterisk = aeval::pipeline::load_dataset(aeval::registry::Registry({aeval::registry::builtin_registry_dir()}),
+  const auto asterisk = aeval::datasets::load_dataset(aeval::registry::Registry({aeval::registry::builtin_registry_dir()}),
                                                       "asterisk-en");
   ASSERT_GE(asterisk.samples.size(), kSamples);
   // Float WAV keeps the decoded G.722 samples exactly; the split keeps the manifest's order.

@@ -33,7 +33,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using aeval::pipeline::Dataset;
+using aeval::datasets::Dataset;
 using aeval::testing::read_bytes;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
@@ -55,7 +55,7 @@ Dataset load(const TempDir& dir, const std::string& yaml, const std::string& nam
   fs::create_directories(dir / "registry" / "datasets");
   write_bytes(dir / "registry" / "datasets" / "sources.yaml", yaml);
   const aeval::registry::Registry registry({dir / "registry"});
-  return aeval::pipeline::load_dataset(registry, name);
+  return aeval::datasets::load_dataset(registry, name);
 }
 
 std::string data_error(const std::function<void()>& f) {

@@ -118,7 +118,7 @@ TEST(FuzzFindings, ManifestNumberTooLargeIsMalformedJson) {
   TempDir dir;
   write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": 555e55000}\n");
   try {
-    aeval::pipeline::read_manifest(dir / "m.jsonl", {});
+    aeval::datasets::read_manifest(dir / "m.jsonl", {});
     ADD_FAILURE() << "the manifest was read";
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("m.jsonl:2: malformed JSON"), std::string::npos) << e.what();
@@ -142,11 +142,11 @@ TEST(FuzzFindings, TemplateNumbersTooLargeAreSyntaxErrors) {
 // std::filesystem::filesystem_error from the audio file's existence check.
 TEST(FuzzFindings, AsteriskTranscriptWithANameTooLongForAFile) {
   TempDir dir;
-  aeval::pipeline::AsteriskPromptsConfig config;
+  aeval::datasets::AsteriskPromptsConfig config;
   config.sounds_dir = dir.path();
   config.transcripts = dir / "core-sounds-en.txt";
   write_bytes(config.transcripts, std::string(5000, 'x') + ": Hello there.\n");
-  const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "m.jsonl");
+  const auto built = aeval::datasets::build_asterisk_manifest(config, dir / "m.jsonl");
   ASSERT_EQ(built.skipped.size(), 1u);
   EXPECT_EQ(built.skipped[0].second, "no audio file");
 }

@@ -73,7 +73,7 @@ struct Fixture {
 
   std::string error(const std::string& args = "") {
     try {
-      aeval::pipeline::load_dataset(registry(args), "hub");
+      aeval::datasets::load_dataset(registry(args), "hub");
     } catch (const aeval::Error& e) {
       return e.what();
     }
@@ -86,7 +86,7 @@ TEST(HuggingfaceDataset, ASplitOfParquetFilesLoadsAndItsAudioDecodesAsTheOrigina
   Fixture f;
   HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());  // a mirror is just another endpoint
-  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  const auto d = aeval::datasets::load_dataset(f.registry(), "hub");
   ASSERT_EQ(d.samples.size(), kPrompts.size());
   auto sorted = kPrompts;
   std::sort(sorted.begin(), sorted.end());
@@ -105,14 +105,14 @@ TEST(HuggingfaceDataset, ASplitOfParquetFilesLoadsAndItsAudioDecodesAsTheOrigina
   // Cached: the branch is asked for its commit, nothing is downloaded again;
   // pinned to the commit, the network is not used at all.
   const int api = hub.api_requests();
-  aeval::pipeline::load_dataset(f.registry(), "hub");
+  aeval::datasets::load_dataset(f.registry(), "hub");
   EXPECT_EQ(hub.api_requests(), api + 1);
-  aeval::pipeline::load_dataset(f.registry("    revision: " + test_commit("main") + "\n"), "hub");
+  aeval::datasets::load_dataset(f.registry("    revision: " + test_commit("main") + "\n"), "hub");
   EXPECT_EQ(hub.api_requests(), api + 1);
   EXPECT_EQ(hub.downloads(), 1);
 
   // limit and filter
-  const auto some = aeval::pipeline::load_dataset(f.registry("    filter: id LIKE 'a%'\n    limit: 1\n"), "hub");
+  const auto some = aeval::datasets::load_dataset(f.registry("    filter: id LIKE 'a%'\n    limit: 1\n"), "hub");
   ASSERT_EQ(some.samples.size(), 1u);
   EXPECT_EQ(some.samples[0].id, "activated");
 }
@@ -129,19 +129,19 @@ TEST(HuggingfaceDataset, DeclaredConfigsAndTheParquetConversionAreFollowed) {
   HubTestServer hub({{"acme/prompts", declared}, {"acme/raw", converted}});
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
 
-  const auto d = aeval::pipeline::load_dataset(f.registry("    config: clean\n"), "hub");
+  const auto d = aeval::datasets::load_dataset(f.registry("    config: clean\n"), "hub");
   EXPECT_EQ(d.samples.size(), kPrompts.size());
   EXPECT_EQ(d.description["files"], nlohmann::json::array({"clean/eval.parquet"}));
   EXPECT_NE(f.error("    config: clen\n").find("no config 'clen'; its configs: clean (did you mean 'clean'?)"), std::string::npos);
   EXPECT_NE(f.error("    config: clean\n    split: tset\n").find("no split 'tset'; its splits: test (did you mean 'test'?)"), std::string::npos);
 
-  const auto c = aeval::pipeline::load_dataset(
+  const auto c = aeval::datasets::load_dataset(
       f.write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/raw\n    config: clean\n"), "hub");
   EXPECT_EQ(c.samples.size(), kPrompts.size());
   EXPECT_EQ(c.description["source"], "parquet conversion");
   EXPECT_EQ(c.description["source_commit"], test_commit("conversion"));
   try {
-    aeval::pipeline::load_dataset(
+    aeval::datasets::load_dataset(
         f.write_entry("hub:\n  class: huggingface\n  args:\n    repo: acme/raw\n    config: clean\n    split: valdation\n"),
         "hub");
     ADD_FAILURE() << "a missing split loaded";
@@ -165,7 +165,7 @@ TEST(HuggingfaceDataset, AudioNamedByUrlIsFetchedOnceIntoTheEntrysFolder) {
                   aeval::datasets::TableReader::literal(hub.endpoint() + "/datasets/acme/prompts/resolve/main/wav/"),
                   fmt::format("('{}')", fmt::join(kPrompts, "'), ('"))),
       f.dir / "urls.parquet");
-  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  const auto d = aeval::datasets::load_dataset(f.registry(), "hub");
   ASSERT_EQ(d.samples.size(), kPrompts.size());
   EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size()));
   for (const auto& s : d.samples) {
@@ -173,7 +173,7 @@ TEST(HuggingfaceDataset, AudioNamedByUrlIsFetchedOnceIntoTheEntrysFolder) {
     EXPECT_EQ(s.audio.parent_path(), f.dir / "cache" / "aeval" / "datasets" / "hub" / "audio");
     EXPECT_EQ(aeval::decode_audio(s.audio).samples, aeval::decode_audio(f.dir / "wav" / (s.id + ".wav")).samples);
   }
-  aeval::pipeline::load_dataset(f.registry(), "hub");
+  aeval::datasets::load_dataset(f.registry(), "hub");
   EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size())) << "fetched once";
 }
 
@@ -182,14 +182,14 @@ TEST(HuggingfaceDataset, ComputedFieldsAreDuckDbExpressionsOverTheColumns) {
   Fixture f;
   HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
-  const auto d = aeval::pipeline::load_dataset(
+  const auto d = aeval::datasets::load_dataset(
       f.registry("    computed_fields: {both: \"list_prepend(text, [id])\", loud: \"upper(text)\"}\n"), "hub");
   ASSERT_FALSE(d.samples.empty());
   const auto& s = d.samples.front();
   EXPECT_EQ(s.fields["both"], nlohmann::json::array({"words of " + s.id, s.id}));
   EXPECT_EQ(s.fields["loud"], "WORDS OF " + aeval::text::upper(s.id));
   // A computed field can be the reference (a label derived from other columns).
-  const auto labelled = aeval::pipeline::load_dataset(
+  const auto labelled = aeval::datasets::load_dataset(
       f.registry("    text_column: loud\n    computed_fields: {loud: \"upper(text)\"}\n"), "hub");
   ASSERT_FALSE(labelled.samples.empty());
   EXPECT_EQ(labelled.samples.front().reference, "WORDS OF " + aeval::text::upper(labelled.samples.front().id));
@@ -216,7 +216,7 @@ TEST(HuggingfaceDataset, AClassLabelColumnReadsAsItsNames) {
   repo.main = {test_commit("labels"), {{"data/test-00000-of-00001.parquet", labelled}}};
   HubTestServer hub({{"acme/prompts", repo}});
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
-  const auto as_text = aeval::pipeline::load_dataset(f.registry("    text_column: genre\n"), "hub");
+  const auto as_text = aeval::datasets::load_dataset(f.registry("    text_column: genre\n"), "hub");
   std::map<std::string, std::string> references;
   for (const auto& s : as_text.samples) {
     references[s.id] = s.reference.value_or("");
@@ -226,7 +226,7 @@ TEST(HuggingfaceDataset, AClassLabelColumnReadsAsItsNames) {
   EXPECT_EQ(references, (std::map<std::string, std::string>{
                             {"activated", "classical"}, {"agent-alreadyon", "country"}, {"conf-adminmenu-18", ""},
                             {"vm-goodbye", "blues"}}));
-  const auto as_field = aeval::pipeline::load_dataset(f.registry("    text_column: ''\n"), "hub");
+  const auto as_field = aeval::datasets::load_dataset(f.registry("    text_column: ''\n"), "hub");
   for (const auto& s : as_field.samples)
     EXPECT_EQ(s.fields["genre"], references[s.id].empty() ? nlohmann::json(nullptr) : nlohmann::json(references[s.id]));
 }
@@ -255,9 +255,9 @@ TEST(HuggingfaceDataset, AGatedDatasetSaysHowToGetAccessAndOpensWithTheToken) {
       << denied;
   EXPECT_NE(denied.find("$HF_TOKEN (it is not set)"), std::string::npos) << denied;
   ScopedEnv mine("MY_HUB_TOKEN", "hf_secret");
-  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").samples.size(), kPrompts.size());
+  EXPECT_EQ(aeval::datasets::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").samples.size(), kPrompts.size());
   // The token is never part of what the dataset records.
-  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").description.dump().find("hf_secret"),
+  EXPECT_EQ(aeval::datasets::load_dataset(f.registry("    token_env: MY_HUB_TOKEN\n"), "hub").description.dump().find("hf_secret"),
             std::string::npos);
 }
 
@@ -268,7 +268,7 @@ TEST(HuggingfaceDataset, ThrottlingServerErrorsAndACutDownloadAreRetriedAndResum
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   const auto size = std::filesystem::file_size(f.parquet);
   hub.set_faults({.throttled = 1, .unavailable = 1, .cut_after = size / 2, .corrupted = 0});
-  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  const auto d = aeval::datasets::load_dataset(f.registry(), "hub");
   EXPECT_EQ(d.samples.size(), kPrompts.size());
   // The second attempt asked for the bytes after those the cut one delivered.
   EXPECT_EQ(hub.ranges(), std::vector<std::string>{fmt::format("bytes={}-", size / 2)});
@@ -282,7 +282,7 @@ TEST(HuggingfaceDataset, AWrongDownloadIsFetchedAgainOnceThenRefused) {
   HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
   ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
   hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 1});
-  EXPECT_EQ(aeval::pipeline::load_dataset(f.registry(), "hub").samples.size(), kPrompts.size());
+  EXPECT_EQ(aeval::datasets::load_dataset(f.registry(), "hub").samples.size(), kPrompts.size());
   EXPECT_EQ(hub.downloads(), 2);
 
   std::filesystem::remove_all(f.dir / "cache");
@@ -300,7 +300,7 @@ TEST(HuggingfaceDataset, OfflineAWarmCacheWorksAndAColdOneSaysHowToFetch) {
   {
     HubTestServer hub({{"acme/prompts", f.repo_with_split_file()}});
     ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
-    aeval::pipeline::load_dataset(f.registry(), "hub");
+    aeval::datasets::load_dataset(f.registry(), "hub");
   }
   // The server is gone: an unreachable endpoint, then offline mode.
   ScopedEnv endpoint("HF_ENDPOINT", "http://127.0.0.1:9");
@@ -318,7 +318,7 @@ TEST(HuggingfaceDataset, OfflineAWarmCacheWorksAndAColdOneSaysHowToFetch) {
   EXPECT_NE(pinned.find("(cache folder "), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("aeval fetch dataset hub"), std::string::npos) << pinned;
   ScopedEnv offline("HF_HUB_OFFLINE", "1");
-  const auto d = aeval::pipeline::load_dataset(f.registry(), "hub");
+  const auto d = aeval::datasets::load_dataset(f.registry(), "hub");
   EXPECT_EQ(d.samples.size(), kPrompts.size());
   EXPECT_EQ(d.description["commit"], test_commit("main"));
   const std::string cold = f.error("    split: validation\n");

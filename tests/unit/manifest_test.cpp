@@ -15,7 +15,7 @@ TEST(Manifest, ResolvesAudioRelativeToTheManifest) {
   aeval::testing::write_bytes(dir / "m.jsonl",
                               "{\"id\": \"a\", \"audio\": \"clips/a.wav\", \"text\": \"hello\", \"speaker\": 3}\n\n"
                               "{\"id\": 7, \"audio\": \"/abs/b.wav\", \"text\": \"bye\"}\n");
-  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  const auto samples = aeval::datasets::read_manifest(dir / "m.jsonl");
   ASSERT_EQ(samples.size(), 2u);
   EXPECT_EQ(samples[0].audio, dir / "clips/a.wav");
   EXPECT_EQ(samples[0].fields["speaker"], 3);
@@ -27,7 +27,7 @@ TEST(Manifest, OtherAudioFieldsResolveAndTextMayBeAbsent) {
   TempDir dir;
   aeval::testing::write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"audio\": \"a.wav\", \"audio_b\": \"b.wav\", "
                                                "\"captions\": [\"a dog\", \"a barking dog\"]}\n");
-  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  const auto samples = aeval::datasets::read_manifest(dir / "m.jsonl");
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_EQ(samples[0].fields["audio_b"], (dir / "b.wav").string());
   EXPECT_FALSE(samples[0].reference.has_value()) << "a row without the field has no reference, not an empty one";
@@ -39,7 +39,7 @@ TEST(Manifest, ALinkToAManifestKeepsItsPathsTheManifests) {
   std::filesystem::create_directories(dir / "work");
   aeval::testing::write_bytes(dir / "corpus" / "m.jsonl", "{\"id\": \"a\", \"audio\": \"clips/a.wav\"}\n");
   std::filesystem::create_symlink(dir / "corpus" / "m.jsonl", dir / "work" / "m.jsonl");
-  const auto samples = aeval::pipeline::read_manifest(dir / "work" / "m.jsonl");
+  const auto samples = aeval::datasets::read_manifest(dir / "work" / "m.jsonl");
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_EQ(samples[0].audio, std::filesystem::canonical(dir / "corpus") / "clips/a.wav");
 }
@@ -48,7 +48,7 @@ TEST(Manifest, ANullTextOrAudioIsNoValue) {
   TempDir dir;
   aeval::testing::write_bytes(dir / "m.jsonl", "{\"id\": \"a\", \"audio\": \"a.wav\", \"text\": null}\n"
                                                "{\"id\": \"b\", \"audio\": null, \"text\": \"x\"}\n");
-  const auto samples = aeval::pipeline::read_manifest(dir / "m.jsonl");
+  const auto samples = aeval::datasets::read_manifest(dir / "m.jsonl");
   ASSERT_EQ(samples.size(), 2u);
   EXPECT_FALSE(samples[0].reference.has_value());
   EXPECT_TRUE(samples[1].audio.empty());
@@ -60,7 +60,7 @@ TEST(Manifest, ErrorsNameFileAndLine) {
   const auto expect_error = [&](const std::string& content, const std::string& fragment) {
     aeval::testing::write_bytes(dir / "m.jsonl", content);
     try {
-      aeval::pipeline::read_manifest(dir / "m.jsonl");
+      aeval::datasets::read_manifest(dir / "m.jsonl");
       ADD_FAILURE() << "no error for " << content;
     } catch (const aeval::Error& e) {
       EXPECT_EQ(e.category(), aeval::ErrorCategory::data);
@@ -75,7 +75,7 @@ TEST(Manifest, ErrorsNameFileAndLine) {
 }
 
 TEST(AsteriskPrompts, TranscriptUsability) {
-  using aeval::pipeline::unusable_transcript_reason;
+  using aeval::datasets::unusable_transcript_reason;
   EXPECT_EQ(unusable_transcript_reason("Thank you."), "");
   EXPECT_EQ(unusable_transcript_reason("dash [-]"), "");
   EXPECT_EQ(unusable_transcript_reason("[this is a simple beep tone]"), "stage direction only");
@@ -84,12 +84,12 @@ TEST(AsteriskPrompts, TranscriptUsability) {
 }
 
 TEST(AsteriskPrompts, BuildsManifestFromDebianPackages) {
-  aeval::pipeline::AsteriskPromptsConfig config;
+  aeval::datasets::AsteriskPromptsConfig config;
   AEVAL_REQUIRE(std::filesystem::exists(config.transcripts) && std::filesystem::exists(config.sounds_dir),
                 "asterisk-core-sounds-en(-g722)");
   TempDir dir;
-  const auto built = aeval::pipeline::build_asterisk_manifest(config, dir / "m.jsonl");
-  const auto samples = aeval::pipeline::read_manifest(built.path);
+  const auto built = aeval::datasets::build_asterisk_manifest(config, dir / "m.jsonl");
+  const auto samples = aeval::datasets::read_manifest(built.path);
   EXPECT_EQ(samples.size(), built.samples);
   EXPECT_GT(samples.size(), 300u);
   EXPECT_FALSE(built.skipped.empty());
