@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
-#include "pipeline/template.hpp"
+#include "components/template.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "aeval/error.hpp"
-#include "pipeline/post_process.hpp"
+#include "components/post_process.hpp"
 #include "registry/registry.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/aggregator.hpp"
-#include "pipeline/evaluator.hpp"
+#include "components/aggregator.hpp"
+#include "components/evaluator.hpp"
 #include "registry/uea_entries.hpp"
 
 namespace {

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "aeval/pipeline/run_types.hpp"
-#include "pipeline/aggregator.hpp"
+#include "components/aggregator.hpp"
 #include "datasets/dataset.hpp"
-#include "pipeline/evaluator.hpp"
-#include "pipeline/model_loading.hpp"
-#include "pipeline/post_process.hpp"
-#include "pipeline/prompt.hpp"
-#include "pipeline/task.hpp"
+#include "components/evaluator.hpp"
+#include "components/model_loading.hpp"
+#include "components/post_process.hpp"
+#include "components/prompt.hpp"
+#include "components/task.hpp"
 
 namespace aeval::cli {
 

@@ -9,7 +9,7 @@
 #include "datasets/dataset_cache.hpp"
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
-#include "pipeline/task.hpp"
+#include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "cli/commands.hpp"
 #include "util/download.hpp"

@@ -5,7 +5,7 @@
 
 #include "aeval/error.hpp"
 #include "commands.hpp"
-#include "pipeline/shard.hpp"
+#include "run/shard.hpp"
 
 namespace aeval::cli {
 

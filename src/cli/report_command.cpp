@@ -4,7 +4,7 @@
 #include "aeval/report/leaderboard.hpp"
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
-#include "pipeline/task.hpp"
+#include "components/task.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::cli {

@@ -12,9 +12,9 @@
 #include "cluster/run_progress.hpp"
 #include "cluster/slurm_array.hpp"
 #include "datasets/dataset.hpp"
-#include "pipeline/invocation.hpp"
-#include "pipeline/run_id.hpp"
-#include "pipeline/shard.hpp"
+#include "run/invocation.hpp"
+#include "run/run_id.hpp"
+#include "run/shard.hpp"
 
 namespace aeval::cli {
 

@@ -7,12 +7,12 @@
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
-#include "pipeline/invocation.hpp"
-#include "pipeline/task.hpp"
+#include "run/invocation.hpp"
+#include "components/task.hpp"
 #include "registry/classes.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
-#include "pipeline/uea_task.hpp"
+#include "components/uea_task.hpp"
 
 namespace aeval::cli {
 

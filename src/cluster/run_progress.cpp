@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "aeval/error.hpp"
-#include "pipeline/run_store.hpp"
+#include "run/run_store.hpp"
 
 namespace aeval::cluster {
 

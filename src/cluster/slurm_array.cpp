@@ -9,7 +9,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/version.hpp"
-#include "pipeline/run_id.hpp"
+#include "run/run_id.hpp"
 #include "util/atomic_file.hpp"
 #include "util/subprocess.hpp"
 

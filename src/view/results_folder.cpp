@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "aeval/error.hpp"
-#include "pipeline/run_store.hpp"
+#include "run/run_store.hpp"
 
 namespace aeval::view {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "pipeline/run_store.hpp"
+#include "run/run_store.hpp"
 
 namespace aeval::view {
 

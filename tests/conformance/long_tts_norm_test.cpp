@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/text/number_words.hpp"
-#include "pipeline/post_process.hpp"
+#include "components/post_process.hpp"
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 #include "registry/registry.hpp"

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
-#include "pipeline/post_process.hpp"
-#include "pipeline/uea_tts_text.hpp"
+#include "components/post_process.hpp"
+#include "components/uea_tts_text.hpp"
 #include "registry/registry.hpp"
 #include "support/reference.hpp"
 

@@ -19,7 +19,7 @@
 #include "aeval/audio_io.hpp"
 #include "datasets/table_reader.hpp"
 #include "models/espeak_tts.hpp"
-#include "pipeline/task.hpp"
+#include "components/task.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"

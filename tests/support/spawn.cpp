@@ -7,7 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "cluster/run_progress.hpp"
-#include "pipeline/run_store.hpp"
+#include "run/run_store.hpp"
 
 namespace aeval::testing {
 

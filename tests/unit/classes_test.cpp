@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "pipeline/aggregator.hpp"
-#include "pipeline/post_process.hpp"
-#include "pipeline/prompt.hpp"
+#include "components/aggregator.hpp"
+#include "components/post_process.hpp"
+#include "components/prompt.hpp"
 #include "registry/factory.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -2,13 +2,13 @@
 // are given (and fail no template) for a sample shaped as the judges build it.
 #include <gtest/gtest.h>
 
-#include "pipeline/aggregator.hpp"
+#include "components/aggregator.hpp"
 #include "datasets/dataset.hpp"
-#include "pipeline/evaluator.hpp"
-#include "pipeline/model_loading.hpp"
-#include "pipeline/post_process.hpp"
-#include "pipeline/prompt.hpp"
-#include "pipeline/task.hpp"
+#include "components/evaluator.hpp"
+#include "components/model_loading.hpp"
+#include "components/post_process.hpp"
+#include "components/prompt.hpp"
+#include "components/task.hpp"
 #include "registry/registry.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "pipeline/invocation.hpp"
-#include "pipeline/task.hpp"
+#include "run/invocation.hpp"
+#include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/reference.hpp"

@@ -2,7 +2,7 @@
 // place: each is refused with the file and line it is on.
 #include <gtest/gtest.h>
 
-#include "pipeline/task.hpp"
+#include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -1,4 +1,4 @@
-#include "pipeline/scheduler.hpp"
+#include "run/scheduler.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "registry/registry.hpp"
-#include "pipeline/response_cache.hpp"
-#include "pipeline/scoring_models.hpp"
+#include "components/response_cache.hpp"
+#include "components/scoring_models.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

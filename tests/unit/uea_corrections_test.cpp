@@ -1,7 +1,7 @@
 // Corrections of UltraEval-Audio's bugs are options; UEA's behaviour stays the default.
 #include <gtest/gtest.h>
 
-#include "pipeline/post_process.hpp"
+#include "components/post_process.hpp"
 #include "registry/classes.hpp"
 
 namespace {

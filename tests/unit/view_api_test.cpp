@@ -12,7 +12,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "pipeline/run_store.hpp"
+#include "run/run_store.hpp"
 #include "support/temp_dir.hpp"
 #include "view/results_folder.hpp"
 #include "view/view_api.hpp"

@@ -1,0 +1,76 @@
+#pragma once
+// Evaluators: per-sample scores and their corpus value, built from registry entries.
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "aeval/pipeline/sample.hpp"
+#include "components/scoring_models.hpp"
+#include "registry/factory.hpp"
+
+namespace aeval::pipeline {
+
+// What an evaluator scores: the processed prediction and references, the
+// audio the model produced (codecs, TTS; empty when it produced none), the
+// scores of the evaluators listed before it (a judge's decision rule reads
+// the judge's score) and the log-probabilities the model returned with its
+// answer (null when it returned none).
+struct Scored {
+  const std::string& prediction;
+  const std::vector<std::string>& references;
+  const Sample& sample;
+  const std::filesystem::path& output_audio;
+  const nlohmann::json& earlier;
+  const nlohmann::json& logprobs = kNoLogprobs;
+
+  static const nlohmann::json kNoLogprobs;
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // Per-sample score: {"value": v, ...details}.
+  virtual nlohmann::json score(const Scored& scored) const = 0;
+  // Corpus value over sample records (as written to samples.jsonl; only
+  // samples without error): the mean of per-sample values unless the metric
+  // is defined on the corpus (WER, BLEU, CIDEr).
+  virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
+  virtual nlohmann::json identity() const = 0;
+  // Whether it compares with the sample's references (or `references_field`);
+  // a run stops before inference when no sample has what its evaluators need.
+  virtual bool compares_with_references() const { return true; }
+
+  std::string name;
+  std::string references_field;  // "" : the sample's reference text
+  // Keeps its own corpus value under UltraEval-Audio's aggregations (aeval's evaluator beside UEA's).
+  bool own_corpus = false;
+};
+// Evaluators that need a model (ASR of output audio) take it from `scoring`,
+// shared by all evaluators of a run (null: one of their own).
+std::unique_ptr<Evaluator> load_evaluator(const registry::Registry& registry, const std::string& name,
+                                          const std::shared_ptr<ScoringModels>& scoring = nullptr);
+
+// The mean of scores[evaluator][key] over the records holding a number
+// there; null when none does. The corpus value of mean-aggregated metrics.
+nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
+                          const std::string& key = "value");
+
+// A statistic as JSON: null when it is NaN or infinite (JSON has no such numbers).
+nlohmann::json number_or_null(double v);
+
+// The argument of evaluators that may compare against a list field.
+registry::ArgSpec references_field_arg();
+
+// The sample's reference text; throws aeval::Error (data) when its row had none.
+const std::string& reference_text(const Sample& sample);
+
+// The references an evaluator compares against for one sample.
+std::vector<std::string> references_of(const Sample& sample, const std::string& references_field);
+
+// Evaluator classes register here (registry/factory.hpp); a factory gets the
+// registry (for the entries it names) and the run's scoring models.
+using EvaluatorClasses = registry::ClassFactories<std::unique_ptr<Evaluator>, const registry::Registry&, const std::shared_ptr<ScoringModels>&>;
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,76 @@
+// What all evaluators share: loading one, the references it compares
+// against, the mean as the default corpus value.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "aeval/error.hpp"
+#include "components/evaluator.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+namespace arg = registry::arg;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+
+using nlohmann::json;
+
+using Records = std::vector<const json*>;
+
+json mean_score(const Records& records, const std::string& evaluator, const std::string& key) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const json* r : records) {
+    const json& v = (*r)["scores"][evaluator][key];
+    if (v.is_number()) sum += v.get<double>(), ++n;
+  }
+  return n ? json(sum / double(n)) : json(nullptr);
+}
+
+const json Scored::kNoLogprobs;
+
+json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+const std::string& reference_text(const Sample& sample) {
+  if (!sample.reference)
+    throw Error(ErrorCategory::data, fmt::format("sample '{}' has no reference text (its row lacks the dataset's "
+                                                 "reference field, e.g. 'text'); an empty reference is written \"\"",
+                                                 sample.id));
+  return *sample.reference;
+}
+
+std::vector<std::string> references_of(const Sample& sample, const std::string& references_field) {
+  if (references_field.empty()) return {reference_text(sample)};
+  const json& f = sample.fields;
+  if (!f.is_object() || !f.contains(references_field))
+    throw Error(ErrorCategory::data, fmt::format("sample '{}' has no field '{}'", sample.id, references_field));
+  const json& v = f[references_field];
+  if (v.is_string()) return {v.get<std::string>()};
+  std::vector<std::string> out;
+  if (v.is_array())
+    for (const auto& r : v)
+      if (r.is_string()) out.push_back(r);
+  if (out.empty() || (v.is_array() && out.size() != v.size()))
+    throw Error(ErrorCategory::data,
+                fmt::format("sample '{}': field '{}' must be a string or a list of strings", sample.id, references_field));
+  return out;
+}
+
+ArgSpec references_field_arg() {
+  return arg::text("references_field", "",
+                   "sample field holding a list of references (default: the sample's reference text)");
+}
+
+std::unique_ptr<Evaluator> load_evaluator(const Registry& registry, const std::string& name,
+                                          const std::shared_ptr<ScoringModels>& scoring) {
+  const auto models = scoring ? scoring : std::make_shared<ScoringModels>(registry);
+  auto e = EvaluatorClasses::make(registry.get(Kind::evaluator, name), Kind::evaluator, registry, models);
+  e->name = name;
+  return e;
+}
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,407 @@
+// Evaluators that ask language models: AQAScore (yes/no log-probabilities),
+// the dynamic rubric judge of AnyAudio-Judge, the AudioCapBench captioning
+// judge, rating judges (SpeechAlpacaEval, AIR-Bench chat). docs/judges.md explains each against its paper; the
+// judges judged against people are meta_evaluators.cpp.
+#include "components/evaluator.hpp"
+#include "components/prompt.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "aeval/error.hpp"
+#include "aeval/metrics/judges.hpp"
+#include "aeval/metrics/yes_no.hpp"
+#include "aeval/text/unicode.hpp"
+
+namespace aeval::pipeline {
+
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::Kind;
+using registry::Registry;
+
+using nlohmann::json;
+
+namespace {
+
+using Records = std::vector<const json*>;
+
+// What a judge hears and reads for one sample.
+struct JudgeInput {
+  std::string audio = "auto";  // auto (output, else the sample's), output, sample, or a sample field
+  std::string text_field;      // "": the sample's reference text
+
+  std::filesystem::path audio_of(const Scored& s, const std::string& evaluator) const {
+    std::filesystem::path path;
+    if (audio == "auto") path = s.output_audio.empty() ? s.sample.audio : s.output_audio;
+    else if (audio == "output") path = s.output_audio;
+    else if (audio == "sample") path = s.sample.audio;
+    else path = field(s.sample, audio, evaluator);
+    if (path.empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} has no audio to judge ({})", s.sample.id, evaluator, audio));
+    return path;
+  }
+  std::string text_of(const Scored& s, const std::string& evaluator) const {
+    return text_field.empty() ? reference_text(s.sample) : field(s.sample, text_field, evaluator);
+  }
+  static std::string field(const Sample& sample, const std::string& name, const std::string& evaluator) {
+    if (!sample.fields.is_object() || !sample.fields.contains(name) || !sample.fields[name].is_string())
+      throw Error(ErrorCategory::data,
+                  fmt::format("sample '{}': {} needs the text field '{}'", sample.id, evaluator, name));
+    return sample.fields[name];
+  }
+  json identity() const { return {{"audio", audio}, {"text_field", text_field.empty() ? "reference" : text_field}}; }
+};
+
+// A sample-shaped context for a judge's prompt: the sample's own fields,
+// with the audio and text being judged and any extra fields on top.
+Sample context_for(const Sample& s, const std::filesystem::path& audio, const std::string& text, const json& extra = {}) {
+  Sample c;
+  c.id = s.id;
+  c.audio = audio;
+  c.reference = text;
+  c.fields = s.fields.is_object() ? s.fields : json::object();
+  c.fields["text"] = text;
+  if (extra.is_object()) c.fields.update(extra);
+  return c;
+}
+
+// ---------------------------------------------------------------- AQAScore
+
+// One AQAScore as a sample's score: p(yes) and the two log-probabilities it came from.
+json aqascore_json(const metrics::YesNoProbability& r) {
+  return {{"value", r.p_yes}, {"logprob_yes", number_or_null(r.logprob_yes.value_or(NAN))},
+          {"logprob_no", number_or_null(r.logprob_no.value_or(NAN))}};
+}
+
+class AqaScore final : public Evaluator {
+ public:
+  enum class Mode { single, pair_audio, pair_text, compa };
+  AqaScore(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt question, Mode mode, JudgeInput input,
+           std::string label_field)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), question_(std::move(question)), mode_(mode),
+        input_(std::move(input)), label_field_(std::move(label_field)) {}
+
+  json score(const Scored& s) const override {
+    const auto p = [&](const std::filesystem::path& audio, const std::string& text) {
+      const auto answer = scoring_->ask(judge_, question_, context_for(s.sample, audio, text));
+      return metrics::yes_no_probability(answer.logprobs);
+    };
+    const auto field = [&](const char* name) { return JudgeInput::field(s.sample, name, this->name); };
+    switch (mode_) {
+      case Mode::single: {
+        return aqascore_json(p(input_.audio_of(s, name), input_.text_of(s, name)));
+      }
+      case Mode::pair_audio: {
+        const std::string text = input_.text_of(s, name);
+        const double a = p(field("audio_a"), text).p_yes, b = p(field("audio_b"), text).p_yes;
+        return preference(s, a > b ? "a" : b > a ? "b" : "tie", {{"score_a", a}, {"score_b", b}});
+      }
+      case Mode::pair_text: {
+        // One comparative question (the prompt names text_a and text_b): yes prefers a.
+        const std::string text = input_.text_field.empty() ? s.sample.reference.value_or("") : input_.text_of(s, name);
+        const double yes = p(input_.audio_of(s, name), text).p_yes;
+        return preference(s, yes > 0.5 ? "a" : yes < 0.5 ? "b" : "tie", {{"p_yes", yes}});
+      }
+      case Mode::compa: {
+        // s[i][j]: audio i with caption j; caption a describes audio a.
+        const std::filesystem::path audio[2] = {field("audio_a"), field("audio_b")};
+        const std::string caption[2] = {field("text_a"), field("text_b")};
+        double m[2][2];
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j) m[i][j] = p(audio[i], caption[j]).p_yes;
+        const bool text_ok = m[0][0] > m[0][1] && m[1][1] > m[1][0];   // each audio prefers its caption
+        const bool audio_ok = m[0][0] > m[1][0] && m[1][1] > m[0][1];  // each caption prefers its audio
+        return {{"value", text_ok && audio_ok ? 1.0 : 0.0}, {"text_score", text_ok ? 1.0 : 0.0},
+                {"audio_score", audio_ok ? 1.0 : 0.0}, {"scores", {{m[0][0], m[0][1]}, {m[1][0], m[1][1]}}}};
+      }
+    }
+    return {};
+  }
+  json corpus(const Records& records) const override {
+    json out = Evaluator::corpus(records);
+    if (mode_ == Mode::compa) {
+      out["text_score"] = mean_score(records, name, "text_score");
+      out["audio_score"] = mean_score(records, name, "audio_score");
+      out["group_score"] = out["value"];
+    }
+    return out;
+  }
+  bool compares_with_references() const override {
+    return input_.text_field.empty() && (mode_ == Mode::single || mode_ == Mode::pair_audio);
+  }
+  json identity() const override {
+    static const char* modes[] = {"single", "pair_audio", "pair_text", "compa"};
+    json j = {{"name", name}, {"class", "aqascore"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+              {"question", question_.identity()}, {"mode", modes[int(mode_)]},
+              {"score", "p(yes) = e^yes / (e^yes + e^no) over the first token's top logprobs, variants by max"}};
+    j.update(input_.identity());
+    if (mode_ == Mode::pair_audio || mode_ == Mode::pair_text) j["label_field"] = label_field_;
+    return j;
+  }
+
+ private:
+  // 1 when the judge prefers the labelled one, 0.5 for a tie.
+  json preference(const Scored& s, const std::string& preferred, json details) const {
+    const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
+    if (label != "a" && label != "b")
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': field '{}' must be a or b", s.sample.id, label_field_));
+    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? 0.5 : 0.0;
+    details["preferred"] = preferred;
+    return details;
+  }
+
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string judge_;
+  Prompt question_;
+  Mode mode_;
+  JudgeInput input_;
+  std::string label_field_;
+};
+
+// AQAScore with the judge as the model under test (`aeval run --model JUDGE` with an AQAScore
+// question as the task's prompt): p(yes) from the log-probabilities of its own answer, so a
+// leaderboard ranks judges as the papers' tables do.
+class AnswerAqaScore final : public Evaluator {
+ public:
+  json score(const Scored& s) const override {
+    if (s.logprobs.is_null())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs the model's log-probabilities (an openai_chat "
+                                                   "entry with logprobs: true and top_logprobs of 20)",
+                                                   s.sample.id, name));
+    return aqascore_json(metrics::yes_no_probability(s.logprobs));
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "answer_aqascore"},
+            {"score", "p(yes) = e^yes / (e^yes + e^no) over the first token's top logprobs of the model's answer, "
+                      "variants by max"}};
+  }
+};
+
+// ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
+
+using metrics::RubricItem;
+
+class RubricJudge final : public Evaluator {
+ public:
+  struct Prompts {
+    Prompt decompose, filter, judge, generate;
+  };
+  RubricJudge(std::shared_ptr<ScoringModels> scoring, std::string decomposer, std::string judge, Prompts prompts,
+              bool generate, bool filter, std::string holistic_dimension, JudgeInput input)
+      : scoring_(std::move(scoring)), decomposer_(std::move(decomposer)), judge_(std::move(judge)),
+        prompts_(std::move(prompts)), generate_(generate), filter_(filter),
+        holistic_dimension_(std::move(holistic_dimension)), input_(std::move(input)) {}
+
+  json score(const Scored& s) const override {
+    const std::string text = input_.text_of(s, name);
+    const std::filesystem::path audio = input_.audio_of(s, name);
+    // Stages 1 and 2 read only the text: their answers are cached by it, once for every model judged.
+    const Sample text_only = context_for(s.sample, {}, text);
+    std::vector<RubricItem> items = metrics::parse_rubric_items(scoring_->ask(decomposer_, prompts_.decompose, text_only).text);
+    const std::size_t proposed = items.size();
+    if (filter_ && !items.empty()) items = filtered(items, s.sample, text);
+    const bool fallback = items.empty();
+    if (fallback) items = {{holistic_dimension_, text, text}};
+
+    json details = json::array();
+    std::vector<double> p_yes;
+    if (!generate_) {
+      for (const auto& item : items) {
+        json d = {{"dimension", item.dimension}, {"question", item.question}, {"basis", item.basis}};
+        try {
+          const auto answer = scoring_->ask(
+              judge_, prompts_.judge, context_for(s.sample, audio, text, {{"dimension", item.dimension}, {"question", item.question}}));
+          const double p = metrics::yes_no_probability(answer.logprobs).p_yes;
+          d["p_yes"] = p;
+          d["answer"] = p >= 0.5 ? "yes" : "no";
+          p_yes.push_back(p);
+        } catch (const Error& e) {  // as the reference: an unanswerable item drops out of the mean
+          d["error"] = e.what();
+        }
+        details.push_back(d);
+      }
+    } else {
+      const auto answer =
+          scoring_->ask(judge_, prompts_.generate, context_for(s.sample, audio, text, {{"items", metrics::rubric_items_json(items)}}));
+      const auto answers = metrics::parse_rubric_answers(answer.text, items.size());
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        json d = {{"dimension", items[i].dimension}, {"question", items[i].question}, {"basis", items[i].basis}};
+        if (answers[i].yes)
+          d.update({{"answer", *answers[i].yes ? "yes" : "no"}, {"evidence", answers[i].evidence},
+                    {"p_yes", *answers[i].yes ? 1.0 : 0.0}});
+        details.push_back(d);
+      }
+      for (const auto& d : details)
+        if (d.contains("p_yes")) p_yes.push_back(d["p_yes"]);
+    }
+    if (p_yes.empty())
+      throw Error(ErrorCategory::model, fmt::format("sample '{}': the judge answered none of the {} rubric items", s.sample.id,
+                                                    items.size()));
+    return {{"value", metrics::rubric_score(p_yes)}, {"items", details}, {"proposed_items", proposed},
+            {"kept_items", fallback ? 0 : items.size()}, {"holistic_fallback", fallback}};
+  }
+
+  bool compares_with_references() const override { return input_.text_field.empty(); }
+  json identity() const override {
+    json j = {{"name", name}, {"class", "rubric_judge"}, {"decomposer", decomposer_},
+              {"decomposer_identity", scoring_->identity(decomposer_)}, {"judge", judge_},
+              {"judge_identity", scoring_->identity(judge_)}, {"mode", generate_ ? "generate" : "logits"},
+              {"filter", filter_}, {"holistic_dimension", holistic_dimension_},
+              {"prompts", {{"decompose", prompts_.decompose.identity()}, {"filter", prompts_.filter.identity()},
+                           {"judge", generate_ ? prompts_.generate.identity() : prompts_.judge.identity()}}},
+              {"score", generate_ ? "yes answers / answered items" : "mean over items of p(yes) (two-way softmax)"}};
+    j.update(input_.identity());
+    return j;
+  }
+
+ private:
+  // Stage 2: items the decomposer itself finds unsupported by the text go.
+  std::vector<RubricItem> filtered(const std::vector<RubricItem>& items, const Sample& sample, const std::string& text) const {
+    const auto answer = scoring_->ask(decomposer_, prompts_.filter, context_for(sample, {}, text, {{"items", metrics::rubric_items_json(items)}}));
+    const std::vector<bool> keep = metrics::parse_rubric_filter(answer.text, items.size());
+    std::vector<RubricItem> out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (keep[i]) out.push_back(items[i]);
+    return out;
+  }
+
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string decomposer_, judge_;
+  Prompts prompts_;
+  bool generate_, filter_;
+  std::string holistic_dimension_;
+  JudgeInput input_;
+};
+
+// ------------------------------------------------- Captioning judge (AudioCapBench)
+
+class CaptionJudge final : public Evaluator {
+ public:
+  CaptionJudge(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)) {}
+
+  json score(const Scored& s) const override {
+    Sample c = context_for(s.sample, {}, s.prediction, {{"prediction", s.prediction}, {"references", s.references}});
+    std::string last;
+    for (int attempt = 0; attempt < 2; ++attempt) {  // a reply that does not parse is asked for once more
+      last = scoring_->ask(judge_, prompt_, c, attempt).text;  // a retry is a new request, not a cached one
+      const auto judged = metrics::parse_caption_judgement(last);
+      if (!judged) continue;
+      json out{{"accuracy", judged->accuracy}, {"completeness", judged->completeness},
+               {"hallucination", judged->hallucination}, {"value", judged->overall}, {"reasoning", judged->reasoning}};
+      out["attempts"] = attempt + 1;
+      return out;
+    }
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': the captioning judge gave no scores twice; last reply: {}",
+                                                  s.sample.id, last.substr(0, 300)));
+  }
+  json corpus(const Records& records) const override {
+    json out = Evaluator::corpus(records);
+    for (const char* criterion : {"accuracy", "completeness", "hallucination"})
+      out[criterion] = mean_score(records, name, criterion);
+    return out;
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "caption_judge"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+            {"prompt", prompt_.identity()},
+            {"score", "mean of accuracy, completeness, hallucination (0-10, 10 = none), clamped, rounded to 2 decimals"},
+            {"references_field", references_field}};
+  }
+
+ private:
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string judge_;
+  Prompt prompt_;
+};
+
+// A prompt argument whose default depends on the language: `base`-en or `base`-zh.
+Prompt prompt_arg(const Registry& registry, const Args& args, const std::string& key, const std::string& base,
+                  const std::string& language) {
+  const std::string name = args.text(key);
+  return Prompt::load(registry, name.empty() ? fmt::format("{}-{}", base, language) : name);
+}
+
+// What a judge hears and reads, plus the judge's own arguments.
+std::vector<ArgSpec> judge_input(std::vector<ArgSpec> args) {
+  args.push_back(arg::text("audio", "auto",
+                           "the audio judged: auto (the model's output audio, else the sample's), output, sample, or a field"));
+  args.push_back(arg::text("text_field", "", "the text judged (default: the sample's reference text)"));
+  return args;
+}
+
+JudgeInput judge_input(const Args& args) { return {args.text("audio"), args.text("text_field")}; }
+
+const EvaluatorClasses::Registration kAqaScoreClass{
+    {Kind::evaluator, "aqascore",
+     "AQAScore: p(yes) of an audio-language judge asked a yes/no question about audio and text, from its first "
+     "token's log-probabilities; pairwise and CompA modes",
+     judge_input({arg::required_reference("judge", Kind::model, "the audio-language model (openai_chat with logprobs)"),
+                  arg::reference("prompt", Kind::prompt, "aqascore-contains",
+                                 "the question (a chat prompt: {{ audio }}, and the text as {{ reference }} or {{ text }})"),
+                  arg::choice("mode", "single", {"single", "pair_audio", "pair_text", "compa"},
+                              "single; pair_audio (fields audio_a, audio_b), pair_text (text_a, text_b): 1 when the "
+                              "preferred one matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio "
+                              "and group scores"),
+                  arg::text("label_field", "preferred", "pair modes: the field saying a or b")})},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      const std::string mode = args.text("mode");
+      const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
+                     : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
+      return std::make_unique<AqaScore>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")), m,
+                                        judge_input(args), args.text("label_field"));
+    }};
+
+const EvaluatorClasses::Registration kAnswerAqaScoreClass{
+    {Kind::evaluator, "answer_aqascore",
+     "AQAScore of the model under test: p(yes) from its answer's first-token log-probabilities (run a judge as "
+     "--model with an AQAScore question as the prompt)",
+     {}},
+    [](const Args&, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<AnswerAqaScore>();
+    }};
+
+const EvaluatorClasses::Registration kRubricJudgeClass{
+    {Kind::evaluator, "rubric_judge",
+     "AnyAudio-Judge's dynamic rubric: a text LLM decomposes the description into yes/no items and filters "
+     "ungrounded ones; an audio LLM answers each; score = mean p(yes)",
+     judge_input({arg::required_reference("decomposer", Kind::model, "the text LLM of stages 1 and 2"),
+                  arg::required_reference("judge", Kind::model, "the audio LLM of stage 3"),
+                  arg::choice("language", "en", {"en", "zh"}, "the default prompts' language"),
+                  arg::choice("mode", "logits", {"logits", "generate"},
+                              "logits (one request per item, p(yes) from logprobs) or generate (one request, a JSON "
+                              "array of answers)"),
+                  arg::boolean("filter", true, "stage 2: drop items the description does not support"),
+                  arg::reference("decompose_prompt", Kind::prompt, "", "default: rubric-decompose-LANGUAGE"),
+                  arg::reference("filter_prompt", Kind::prompt, "", "default: rubric-filter-LANGUAGE"),
+                  arg::reference("judge_prompt", Kind::prompt, "", "logits mode; default: rubric-judge-LANGUAGE"),
+                  arg::reference("generate_prompt", Kind::prompt, "", "generate mode; default: rubric-generate-LANGUAGE")})},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      const std::string language = args.text("language");
+      RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
+                                   prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
+                                   prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
+                                   prompt_arg(registry, args, "generate_prompt", "rubric-generate", language)};
+      return std::make_unique<RubricJudge>(scoring, args.text("decomposer"), args.text("judge"), std::move(prompts),
+                                           args.text("mode") == "generate", args.boolean("filter"),
+                                           language == "zh" ? "整体" : "overall", judge_input(args));
+    }};
+
+const EvaluatorClasses::Registration kCaptionJudgeClass{
+    {Kind::evaluator, "caption_judge",
+     "AudioCapBench's LLM judge: accuracy, completeness and hallucination (0-10, 10 = none) of a caption against the "
+     "references; overall = their mean",
+     {arg::required_reference("judge", Kind::model, "the text LLM"),
+      arg::reference("prompt", Kind::prompt, "caption-judge"), references_field_arg()}},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      auto e = std::make_unique<CaptionJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")));
+      e->references_field = args.text("references_field");
+      return e;
+    }};
+
+}  // namespace
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,27 @@
+#pragma once
+// An evaluator computing a text metric of the catalog (aeval/metrics/
+// catalog.hpp) on the processed prediction and references: the same
+// computation `aeval score` does, with the metric's value under "value".
+#include "aeval/metrics/catalog.hpp"
+#include "components/evaluator.hpp"
+
+namespace aeval::pipeline {
+
+class TextMetricEvaluator : public Evaluator {
+ public:
+  TextMetricEvaluator(const metrics::TextMetric& metric, metrics::TextMetricOptions options, std::string class_id);
+  nlohmann::json score(const Scored& scored) const override;
+  nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const override;
+  nlohmann::json identity() const override;
+
+ protected:
+  // The corpus from the samples' results alone (summed edit counts), for
+  // evaluators whose hypotheses are not the predictions (ASR of output audio).
+  nlohmann::json corpus_of_results(const std::vector<const nlohmann::json*>& records) const;
+
+  const metrics::TextMetric& metric_;
+  metrics::TextMetricOptions options_;
+  std::string class_id_;
+};
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,155 @@
+// Text metric evaluators: every text metric of the catalog is an evaluator
+// class of the same name (and `error_rate` picks WER or CER by its unit).
+#include <fmt/format.h>
+
+#include <deque>
+
+#include "aeval/error.hpp"
+#include "components/text_metric_evaluator.hpp"
+#include "registry/args.hpp"
+
+namespace aeval::pipeline {
+
+namespace arg = registry::arg;
+using registry::Args;
+using registry::ArgSpec;
+using registry::ArgType;
+using registry::ClassSpec;
+using registry::Kind;
+using registry::Registry;
+
+using nlohmann::json;
+
+namespace {
+
+using Records = std::vector<const json*>;
+
+// Results keep the metric's value under "value" in samples.jsonl and summary.json.
+json value_under(json result, const std::string& key, const std::string& to) {
+  if (const auto found = result.find(key); found != result.end()) {
+    json v = std::move(*found);
+    result.erase(key);
+    result[to] = std::move(v);
+  }
+  return result;
+}
+
+std::vector<json> results_of(const Records& records, const std::string& evaluator, const std::string& key) {
+  std::vector<json> out;
+  for (const json* r : records) out.push_back(value_under((*r)["scores"][evaluator], "value", key));
+  return out;
+}
+
+}  // namespace
+
+TextMetricEvaluator::TextMetricEvaluator(const metrics::TextMetric& metric, metrics::TextMetricOptions options,
+                                         std::string class_id)
+    : metric_(metric), options_(std::move(options)), class_id_(std::move(class_id)) {}
+
+json TextMetricEvaluator::score(const Scored& s) const {
+  if (s.references.empty() ||
+      (metric_.references == metrics::ReferenceCount::one && s.references.size() != 1))
+    throw Error(ErrorCategory::data, fmt::format("sample '{}': {} needs {} reference, got {}", s.sample.id, name,
+                                                 metric_.references == metrics::ReferenceCount::one ? "exactly one"
+                                                                                                    : "at least one",
+                                                 s.references.size()));
+  if (!metric_.segment) return {{"value", nullptr}};  // a corpus-level metric
+  return value_under(metric_.segment(s.prediction, s.references, options_), metric_.key, "value");
+}
+
+json TextMetricEvaluator::corpus(const Records& records) const {
+  metrics::Segments segments;
+  for (const json* r : records) {
+    segments.hypotheses.push_back((*r)["prediction_processed"]);
+    // This evaluator's references: kept with its score where they are not the record's (sample_record.cpp).
+    const json& score = (*r)["scores"][name];
+    segments.references.push_back(score.contains("references") ? score["references"] : (*r)["references_processed"]);
+  }
+  metric_.check(segments);
+  auto results = results_of(records, name, metric_.key);
+  return value_under(metric_.corpus_result(segments, results, options_), metric_.key, "value");
+}
+
+json TextMetricEvaluator::corpus_of_results(const Records& records) const {
+  auto results = results_of(records, name, metric_.key);
+  return value_under(metric_.corpus_result({}, results, options_), metric_.key, "value");
+}
+
+json TextMetricEvaluator::identity() const {
+  json j{{"name", name}, {"class", class_id_}, {"metric", metric_.name}, {"reference", metric_.reference}};
+  if (!metric_.parameters.empty()) j["parameters"] = metric_.parameter_values(options_);
+  return j;
+}
+
+namespace {
+
+using Made = std::unique_ptr<Evaluator>;
+using Scoring = std::shared_ptr<ScoringModels>;
+
+// WER or CER, under the class id (and identity) runs have always recorded.
+class ErrorRate final : public TextMetricEvaluator {
+ public:
+  explicit ErrorRate(bool characters)
+      : TextMetricEvaluator(*metrics::find_text_metric(characters ? "cer" : "wer"), {}, "error_rate") {}
+  json corpus(const Records& records) const override { return corpus_of_results(records); }
+  json identity() const override {
+    return {{"name", name}, {"class", class_id_}, {"unit", metric_.name == "cer" ? "chars" : "words"},
+            {"reference", metric_.reference}, {"corpus", "sum of edits over sum of reference tokens"}};
+  }
+};
+
+const EvaluatorClasses::Registration kErrorRateClass{
+    {Kind::evaluator, "error_rate", "Word or character error rate, jiwer 4.0; corpus = summed edits / reference tokens",
+     {arg::choice("unit", "words", {"words", "chars"}, "words (WER) or chars (CER)")}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      return std::make_unique<ErrorRate>(args.text("unit") == "chars");
+    }};
+
+// A registry argument for a metric parameter, typed and defaulted as the metric library has it.
+ArgSpec argument_for(const metrics::TextParameter& p) {
+  const json fallback = p.get(metrics::TextMetricOptions{});
+  if (!p.choices.empty()) return arg::choice(p.name, fallback.get<std::string>(), p.choices, p.meaning);
+  if (fallback.is_boolean()) return arg::boolean(p.name, fallback.get<bool>(), p.meaning);
+  if (fallback.is_number_integer()) return arg::integer(p.name, fallback.get<long>(), p.meaning);
+  if (fallback.is_number()) return arg::number(p.name, fallback.get<double>(), p.meaning);
+  if (fallback.is_null()) return arg::optional_number(p.name, p.meaning);
+  return arg::text(p.name, fallback.get<std::string>(), p.meaning);
+}
+
+json argument_value(const Args& args, const ArgSpec& spec) {
+  switch (spec.type) {
+    case ArgType::boolean: return args.boolean(spec.name);
+    case ArgType::integer: return args.integer(spec.name);
+    case ArgType::number:
+      if (spec.default_value.index() == 0) {
+        const auto v = args.optional_number(spec.name);
+        return v ? json(*v) : json(nullptr);
+      }
+      return args.number(spec.name);
+    default: return args.text(spec.name);
+  }
+}
+
+// One class per text metric, declared from the catalog; WER and CER are error_rate's.
+const bool kTextMetricClasses = [] {
+  static std::deque<EvaluatorClasses::Registration> registrations;
+  for (const auto& metric : metrics::text_metrics()) {
+    if (metric.name == "wer" || metric.name == "cer") continue;
+    ClassSpec spec{Kind::evaluator, metric.name, metric.summary + " — " + metric.reference, {}, metric.aliases};
+    for (const auto& p : metric.parameters) spec.args.push_back(argument_for(metrics::text_parameter(p)));
+    spec.args.push_back(references_field_arg());
+    registrations.emplace_back(spec, [&metric, spec](const Args& args, const Registry&, const Scoring&) -> Made {
+      metrics::TextMetricOptions options;
+      for (const auto& p : metric.parameters)
+        metrics::text_parameter(p).set(options, argument_value(args, *spec.find(p)));
+      auto e = std::make_unique<TextMetricEvaluator>(metric, options, metric.name);
+      e->references_field = args.text("references_field");
+      return e;
+    });
+  }
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace aeval::pipeline

@@ -1,0 +1,105 @@
+#include "run/run_files.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "aeval/error.hpp"
+#include "aeval/version.hpp"
+#include "report/summary.hpp"
+#include "util/atomic_file.hpp"
+
+namespace aeval::pipeline {
+
+using nlohmann::json;
+
+namespace {
+
+json session_json(const Session& s) {
+  return {{"started", s.started},
+          {"command_line", s.command_line},
+          {"samples_run", s.samples_run},
+          {"failed", s.failed},
+          {"cached_responses", s.cached_responses},
+          {"concurrency", s.concurrency},
+          {"elapsed_seconds", s.elapsed_seconds},
+          {"aeval_version", kVersion},
+          {"git_commit", kGitCommit}};
+}
+
+// run.json's view of the store's sessions: a session without an end was
+// killed; it stored the samples the next session found beyond its own start.
+json sessions_view(const json& sessions, std::size_t stored_now) {
+  json view = json::array();
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    json entry = sessions[i];
+    const std::size_t before = entry.value("stored_before", std::size_t(0));
+    entry.erase("stored_before");
+    if (!entry.contains("elapsed_seconds")) {
+      const std::size_t after = i + 1 < sessions.size() ? sessions[i + 1].value("stored_before", before) : stored_now;
+      entry["interrupted"] = true;
+      entry["samples_stored"] = after > before ? after - before : 0;
+    }
+    view.push_back(std::move(entry));
+  }
+  return view;
+}
+
+}  // namespace
+
+void record_session_start(RunStore& store, const Session& session, std::size_t stored_before) {
+  json sessions = store.meta("sessions").value_or(json::array());
+  sessions.push_back({{"started", session.started},
+                      {"command_line", session.command_line},
+                      {"concurrency", session.concurrency},
+                      {"aeval_version", kVersion},
+                      {"git_commit", kGitCommit},
+                      {"stored_before", stored_before}});
+  store.set_meta("sessions", sessions);
+}
+
+RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
+                          const std::vector<std::size_t>& positions, const LoadedTask& task, const json& provenance,
+                          const Session& session) {
+  const auto stored = store.samples();
+  std::vector<report::SampleOutcome> samples;
+  std::string lines;
+  for (std::size_t position : positions) {
+    const auto it = stored.find(position);
+    if (it == stored.end()) throw Error(ErrorCategory::internal, fmt::format("sample at position {} was never stored", position));
+    samples.push_back({&it->second.record, it->second.failed});
+    lines += it->second.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  }
+  write_file_atomically(run_dir / "samples.jsonl", lines);
+
+  const auto succeeded = report::succeeded(samples);
+  json aggregations = json::object();
+  for (const auto& a : task.aggregators) aggregations[a.name] = a.aggregate(task.evaluators, succeeded);
+  json metrics = Aggregator{}.aggregate(task.evaluators, succeeded);
+  // An UltraEval-Audio aggregation decides its task's number (PracticeWER over every pair, not the
+  // mean of per-sample rates): the metric shows it, with UEA's keys.
+  std::set<std::string> decided;
+  for (const auto& [aggregator, by_evaluator] : aggregations.items())
+    for (const auto& [name, result] : by_evaluator.items())
+      if (result.contains("uea") && metrics.contains(name) && decided.insert(name).second)
+        metrics[name] = {{"value", result["value"]}, {"samples", result["samples"]}, {"uea", result["uea"]},
+                         {"aggregation", aggregator}};
+  const json summary = report::build_summary(samples, metrics, aggregations, provenance);
+  write_file_atomically(run_dir / "summary.json", summary.dump(2) + "\n");
+
+  json sessions = store.meta("sessions").value_or(json::array());
+  json finished = session_json(session);
+  if (!sessions.empty() && !sessions.back().contains("elapsed_seconds")) {  // this session's start
+    finished["stored_before"] = sessions.back()["stored_before"];
+    sessions.back() = std::move(finished);
+  } else {
+    sessions.push_back(std::move(finished));
+  }
+  store.set_meta("sessions", sessions);
+  const json run = {{"run_id", run_dir.filename().string()}, {"task", summary["task"]}, {"model", summary["model"]},
+                    {"audio_seconds", summary["audio_seconds"]}, {"sessions", sessions_view(sessions, stored.size())}};
+  write_file_atomically(run_dir / "run.json", run.dump(2) + "\n");
+  return {run_dir, summary, session};
+}
+
+}  // namespace aeval::pipeline
