@@ -1,7 +1,7 @@
 // Registry folders (YAML entries checked against the class declarations).
 // One input is a small registry: a line "#> FOLDER" (a YAML comment) starts
-// a file in that kind's folder (tasks, datasets, prompts, models,
-// post-process, evaluators, aggregators); text before the first such line
+// a file in that folder (tasks, datasets, prompts, models, post-process,
+// evaluators, aggregators, benchmarks); text before the first such line
 // is a file in tasks/.
 #include <algorithm>
 #include <string>
@@ -15,7 +15,8 @@ namespace {
 
 using aeval::registry::Kind;
 
-bool is_kind_folder(std::string_view name) {
+bool is_registry_folder(std::string_view name) {
+  if (name == "benchmarks") return true;
   for (const Kind kind : aeval::registry::kAllKinds)
     if (name == aeval::registry::folder_name(kind)) return true;
   return false;
@@ -36,7 +37,7 @@ std::filesystem::path write_registry(std::string_view input) {
   for (std::size_t at = 0; at < input.size();) {
     const std::size_t end = std::min(input.find('\n', at), input.size());
     const std::string_view line = input.substr(at, end - at);
-    if (line.starts_with(kHeader) && is_kind_folder(line.substr(kHeader.size()))) {
+    if (line.starts_with(kHeader) && is_registry_folder(line.substr(kHeader.size()))) {
       if (!content.empty()) flush();
       folder = line.substr(kHeader.size());
     } else {

@@ -121,50 +121,96 @@ const char* kind_name(Kind kind) {
 
 std::string Entry::where() const { return file.string() + ":" + std::to_string(line); }
 
+namespace {
+
+// The .yaml files of a folder, in name order; none when it does not exist.
+std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  if (!std::filesystem::is_directory(dir)) return files;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".yaml" || f.path().extension() == ".yml") files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A registry file's top level: a map with plain-text keys and no key written twice.
+YAML::Node read_map_file(const std::filesystem::path& file, const char* holds, const char* key_is) {
+  refuse_invalid_utf8(file);
+  const YAML::Node root = load_file(file);
+  if (!root.IsMap())
+    throw Error(ErrorCategory::config,
+                fmt::format("{}: {}; this one {}", root.Mark().is_null() ? file.string() + ":1" : at(file, root.Mark()),
+                            holds, root.IsSequence() ? "holds a list" : root.IsNull() ? "is empty" : "holds a single value"));
+  refuse_duplicate_keys(root, file);
+  for (const auto& item : root)
+    if (!item.first.IsScalar())
+      throw Error(ErrorCategory::config, at(file, item.first.Mark()) + ": " + key_is + " must be plain text");
+  return root;
+}
+
+// One `{class, args}` body, named `name`, written at `key` in `file`.
+Entry read_entry(const std::string& name, const YAML::Node& key, const YAML::Node& body, const std::filesystem::path& file) {
+  Entry entry;
+  entry.name = name;
+  entry.file = file;
+  entry.line = key.Mark().line + 1;
+  if (!body.IsMap() || !body["class"] || !body["class"].IsScalar())
+    throw Error(ErrorCategory::config, entry.where() + ": entry '" + entry.name + "' needs a 'class'");
+  entry.class_id = body["class"].as<std::string>();
+  entry.args = body["args"] ? body["args"] : YAML::Node(YAML::NodeType::Map);
+  if (!entry.args.IsMap())
+    throw Error(ErrorCategory::config, entry.where() + ": 'args' of '" + entry.name + "' must be a map");
+  for (const auto& arg : entry.args)
+    if (!arg.first.IsScalar())
+      throw Error(ErrorCategory::config, at(file, arg.first.Mark()) + ": an argument's name must be plain text");
+  return entry;
+}
+
+// A benchmark file's `hub_schema`: the Hub split's columns and their feature types, in order.
+void check_hub_schema(const YAML::Node& key, const YAML::Node& schema, const std::filesystem::path& file) {
+  if (!schema.IsMap() || schema.size() == 0)
+    throw Error(ErrorCategory::config, at(file, key.Mark()) + ": hub_schema maps each column to its type (audio, string, ...)");
+  for (const auto& column : schema)
+    if (!column.second.IsScalar())
+      throw Error(ErrorCategory::config, at(file, column.first.Mark()) + ": column '" + column.first.Scalar() +
+                                             "' of hub_schema needs one type (audio, string, int64, ...)");
+}
+
+}  // namespace
+
 Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_(folders) {
   for (const auto& folder : folders) {
     if (!std::filesystem::is_directory(folder))
       throw Error(ErrorCategory::config, "registry folder " + folder.string() + " does not exist");
-    for (Kind kind : kAllKinds) {
-      const auto dir = folder / folder_name(kind);
-      if (!std::filesystem::is_directory(dir)) continue;
-      std::vector<std::filesystem::path> files;
-      for (const auto& f : std::filesystem::directory_iterator(dir))
-        if (f.path().extension() == ".yaml" || f.path().extension() == ".yml") files.push_back(f.path());
-      std::sort(files.begin(), files.end());
-      std::map<std::string, std::string> in_folder;  // name → where this folder defines it
-      for (const auto& file : files) {
-        refuse_invalid_utf8(file);
-        const YAML::Node root = load_file(file);
-        if (!root.IsMap())
-          throw Error(ErrorCategory::config,
-                      fmt::format("{}: a registry file maps names to {{class, args}}; this one {}",
-                                  root.Mark().is_null() ? file.string() + ":1" : at(file, root.Mark()),
-                                  root.IsSequence() ? "holds a list" : root.IsNull() ? "is empty" : "holds a single value"));
-        refuse_duplicate_keys(root, file);
-        for (const auto& item : root) {
-          if (!item.first.IsScalar())
-            throw Error(ErrorCategory::config, at(file, item.first.Mark()) + ": an entry's name must be plain text");
-          Entry entry;
-          entry.name = item.first.as<std::string>();
-          entry.file = file;
-          entry.line = item.first.Mark().line + 1;
-          const YAML::Node& body = item.second;
-          if (!body.IsMap() || !body["class"] || !body["class"].IsScalar())
-            throw Error(ErrorCategory::config, entry.where() + ": entry '" + entry.name + "' needs a 'class'");
-          entry.class_id = body["class"].as<std::string>();
-          entry.args = body["args"] ? body["args"] : YAML::Node(YAML::NodeType::Map);
-          if (!entry.args.IsMap())
-            throw Error(ErrorCategory::config, entry.where() + ": 'args' of '" + entry.name + "' must be a map");
-          for (const auto& arg : entry.args)
-            if (!arg.first.IsScalar())
-              throw Error(ErrorCategory::config, at(file, arg.first.Mark()) + ": an argument's name must be plain text");
-          // Later folders override earlier ones; within one folder a second definition is a mistake.
-          if (const auto [first, fresh] = in_folder.emplace(entry.name, entry.where()); !fresh)
-            throw Error(ErrorCategory::config, fmt::format("{}: {} '{}' is already defined at {}", entry.where(),
-                                                           kind_name(kind), entry.name, first->second));
-          entries_[kind][entry.name] = entry;
+    // Later folders override earlier ones; within one folder a second definition is a mistake.
+    std::map<Kind, std::map<std::string, std::string>> in_folder;  // kind → name → where this folder defines it
+    const auto define = [&](Kind kind, Entry entry) {
+      if (const auto [first, fresh] = in_folder[kind].emplace(entry.name, entry.where()); !fresh)
+        throw Error(ErrorCategory::config, fmt::format("{}: {} '{}' is already defined at {}", entry.where(),
+                                                       kind_name(kind), entry.name, first->second));
+      entries_[kind][entry.name] = std::move(entry);
+    };
+    for (Kind kind : kAllKinds)
+      for (const auto& file : yaml_files(folder / folder_name(kind)))
+        for (const auto& item : read_map_file(file, "a registry file maps names to {class, args}", "an entry's name"))
+          define(kind, read_entry(item.first.as<std::string>(), item.first, item.second, file));
+    // benchmarks/NAME.yaml: one benchmark's entries of every kind, each named NAME.
+    for (const auto& file : yaml_files(folder / "benchmarks")) {
+      const std::string name = file.stem().string();
+      for (const auto& item : read_map_file(file, "a benchmark file maps kinds (dataset, prompt, task, ...) to {class, args}",
+                                             "a part's name")) {
+        const std::string section = item.first.as<std::string>();
+        if (section == "hub_schema") {
+          check_hub_schema(item.first, item.second, file);
+          continue;
         }
+        const auto kind = std::find_if(std::begin(kAllKinds), std::end(kAllKinds),
+                                       [&](Kind k) { return section == kind_name(k); });
+        if (kind == std::end(kAllKinds))
+          throw Error(ErrorCategory::config,
+                      fmt::format("{}: '{}' is not a part of a benchmark (dataset, prompt, model, post-process, "
+                                  "evaluator, aggregator, task, hub_schema)", at(file, item.first.Mark()), section));
+        define(*kind, read_entry(name, item.first, item.second, file));
       }
     }
   }

@@ -1,6 +1,8 @@
 #pragma once
 // The registry: named YAML entries under <dir>/<kind>/*.yaml, each
-// `name: {class: <registered id>, args: {...}}`. Later folders override
+// `name: {class: <registered id>, args: {...}}`, and benchmarks in one file each,
+// <dir>/benchmarks/NAME.yaml: `kind: {class, args}` for each of its parts, all
+// named NAME, and the `hub_schema` the tests serve. Later folders override
 // earlier ones. Lookups of unknown names fail with a did-you-mean.
 #include <yaml-cpp/yaml.h>
 

@@ -1,11 +1,12 @@
 // Every Hub dataset of aeval's own in the built-in catalog (the tasks on UltraEval-Audio's
-// registry are run by uea_every_dataset_e2e_test.cpp) loads through its class from a local Hub serving a few rows in that dataset's schema (column names and
-// types as the Hub stores them), and its task scores them end to end, a
-// scripted model (predictions files) answering. The schema table below is
-// keyed by repository: a catalog entry for a repository it lacks fails here,
-// so no entry can be added untested. Plumbing, not numbers: each task gets
+// registry are run by uea_every_dataset_e2e_test.cpp) loads through its class from a local Hub
+// serving a few rows in that dataset's schema (column names and types as the Hub stores them: the
+// `hub_schema` of its benchmark file, registry/benchmarks/NAME.yaml), and its task scores them end to
+// end, a scripted model (predictions files) answering. A catalog dataset without a benchmark file and
+// its schema fails here, so no benchmark can be added untested. Plumbing, not numbers: each task gets
 // one exact answer (score 0 errors, BLEU 100) and one wrong one.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
 
@@ -33,10 +34,10 @@ namespace fs = std::filesystem;
 using aeval::datasets::TableReader;
 using aeval::registry::Kind;
 
-// A column as the Hub's Parquet files store it: the `datasets` feature types
-// in DuckDB's terms. `audio` is the Audio feature, a struct of bytes and path.
+// A column as the Hub's Parquet files store it: the `datasets` feature types in DuckDB's terms.
+// `audio` is the Audio feature, a struct of bytes and path.
 struct Column {
-  std::string name, type;  // audio, string, int64, int32, double, float, bool, strings, class_label
+  std::string name, type;  // audio, string, int64, int32, double, float, bool, strings, int64s, class_label
 };
 
 // A reference in the language a task scores, and a wrong answer to it.
@@ -44,32 +45,19 @@ struct Texts {
   std::string reference, wrong;
 };
 
-struct HubSchema {
+// The Hub schema of the benchmark file that defines a dataset entry; empty when the entry is
+// defined elsewhere or its file declares none.
+std::vector<Column> hub_schema(const aeval::registry::Entry& dataset) {
+  if (dataset.file.parent_path().filename() != "benchmarks") return {};
   std::vector<Column> columns;
-  bool converted = false;  // a loading-script dataset: read from the Hub's Parquet conversion
-};
-
-// The features of each repository the catalog reads (dataset cards' dataset_info,
-// the Hub's viewer; see docs/benchmarks.md for where each came from).
-const std::map<std::string, HubSchema>& hub_schemas() {
-  static const std::map<std::string, HubSchema> schemas = {
-      // Column sets marked "seen" were read on the Hub; the others hold the columns UltraEval-Audio's
-      // registry reads (docs/benchmarks.md says which).
-      {"yuekai/seed_tts",  // as public scripts reading it name the columns
-       {{{"id", "string"}, {"prompt_audio", "audio"}, {"prompt_text", "string"}, {"target_text", "string"}}}},
-      // Columns as public scripts that read these copies name them.
-      {"TwinkStart/AudioCaps",  // seen
-       {{{"audiocap_id", "int64"}, {"youtube_id", "string"}, {"start_time", "int64"}, {"caption", "string"},
-         {"WavPath", "string"}, {"audio", "audio"}}}},
-      {"TwinkStart/wavcaps-audioset", {{{"audio", "audio"}, {"caption", "string"}}}},
-      // Not UltraEval-Audio's: Hub copies of the benchmarks it lists without an entry (dataset cards).
-      {"CLAPv2/Clotho",
-       {{{"index", "string"}, {"datasetname", "string"}, {"audio", "audio"}, {"audio_len", "float"}, {"text", "string"},
-         {"raw_text", "strings"}}}},
-      {"TwinkStart/wavcaps-freesound", {{{"audio", "audio"}, {"caption", "string"}}}},
-      {"TwinkStart/wavcaps-soundbible", {{{"audio", "audio"}, {"caption", "string"}}}},
-  };
-  return schemas;
+  static const std::set<std::string> known = {"audio", "string", "int64", "int32", "double", "float",
+                                              "bool",  "strings", "int64s", "class_label"};
+  for (const auto& column : YAML::LoadFile(dataset.file.string())["hub_schema"]) {
+    columns.push_back({column.first.as<std::string>(), column.second.as<std::string>()});
+    EXPECT_TRUE(known.count(columns.back().type))
+        << dataset.file << ": hub_schema: column '" << columns.back().name << "' has a type this test cannot serve";
+  }
+  return columns;
 }
 
 Texts texts_for(const std::string& task, const std::string& language, int row, bool letters) {
@@ -100,6 +88,7 @@ std::string sql_value(const Column& c, int row, const std::string& text) {
 
 struct CatalogEntry {
   std::string dataset, repo, config, split, text_column, id_column, revision, language;
+  std::vector<Column> columns;  // its hub_schema
   bool letters = false;  // the task picks an option letter
   // The commit the local Hub serves: the pinned one, or one made up for a branch.
   std::string commit() const {
@@ -129,16 +118,15 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
       const auto suites = aeval::registry::Args(judged, aeval::registry::class_spec(judged, Kind::task)).strings("suites");
       if (std::find(suites.begin(), suites.end(), "seed-methods") != suites.end()) continue;
     }
-    ASSERT_TRUE(hub_schemas().count(args.text("repo")))
-        << name << ": no schema for " << args.text("repo") << " in this test; add its columns as the Hub has them";
+    const std::vector<Column> columns = hub_schema(e);
+    ASSERT_FALSE(columns.empty()) << name << " (" << e.where() << "): a catalog dataset is defined in "
+                                  << "registry/benchmarks/" << name << ".yaml, with the hub_schema the Hub has";
     ASSERT_TRUE(registry.contains(Kind::task, args.text("default_task"))) << name << ": its default task is missing";
     const auto& task = registry.get(Kind::task, args.text("default_task"));
     const std::string language =
         aeval::registry::Args(task, aeval::registry::class_spec(task, Kind::task)).text("language");
     // Without an id_column the class takes `id` when the split has one.
     std::string id_column = args.text("id_column");
-    const auto& columns = hub_schemas().count(args.text("repo")) ? hub_schemas().at(args.text("repo")).columns
-                                                                 : std::vector<Column>{};
     if (id_column.empty() && std::any_of(columns.begin(), columns.end(), [](const Column& c) { return c.name == "id"; }))
       id_column = "id";
     // The reference: the text column, or the field the task's first evaluator reads it from.
@@ -159,7 +147,7 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     for (const auto& p : task_args.strings("post_process"))
       letters = letters || registry.get(Kind::post_process, p).class_id == "choice";
     catalog.push_back({name, args.text("repo"), args.text("config"), args.text("split"), reference_column,
-                       id_column, args.text("revision"), language, letters});
+                       id_column, args.text("revision"), language, columns, letters});
   }
   ASSERT_GE(catalog.size(), 6u);
 
@@ -169,7 +157,7 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
                      aeval::decode_audio(aeval::testing::kAsteriskSounds / (std::string(prompt) + ".g722")));
 
   // One Parquet file per split, laid out as the Hub does: data/SPLIT-00000-of-00001.parquet
-  // (CONFIG/ first for a named config), or CONFIG/SPLIT/0000.parquet on the conversion branch.
+  // (CONFIG/ first for a named config).
   std::map<std::string, aeval::testing::HubTestRepo> repos;
   std::map<std::string, std::vector<Texts>> expected;  // dataset -> rows
   // Entries sharing a split (MELD's emotion and sentiment) read one file: each finds its reference there.
@@ -177,13 +165,12 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
   std::map<std::string, std::set<std::string>> reference_columns;
   for (const auto& c : catalog) reference_columns[split_key(c)].insert(c.text_column);
   for (const auto& c : catalog) {
-    const HubSchema& schema = hub_schemas().at(c.repo);
     std::vector<std::string> rows;
     for (int row = 0; row < 2; ++row) {
       const Texts t = texts_for(c.dataset, c.language, row, c.letters);
       expected[c.dataset].push_back(t);
       std::string select;
-      for (const auto& col : schema.columns) {
+      for (const auto& col : c.columns) {
         std::string value = reference_columns[split_key(c)].count(col.name) ? t.reference : "";
         std::string sql = sql_value(col, row, value);
         if (col.name == c.id_column) sql = TableReader::literal(fmt::format("row-{}", row));
@@ -193,14 +180,14 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
                                  TableReader::literal((dir / "wav" / (row == 0 ? "vm-goodbye.wav" : "conf-adminmenu-18.wav")).string())));
     }
     std::string columns;
-    for (const auto& col : schema.columns) columns += (columns.empty() ? "" : ", ") + TableReader::quoted(col.name);
+    for (const auto& col : c.columns) columns += (columns.empty() ? "" : ", ") + TableReader::quoted(col.name);
     const std::string config = c.config == "default" ? "" : c.config;
     const fs::path file = dir / "hub" / c.dataset / "split.parquet";
     fs::create_directories(file.parent_path());
     // A class label is stored as its number; `datasets` names the labels in the file's metadata:
     // label `row` is the row's reference here (or a made-up name).
     nlohmann::json features = nlohmann::json::object();
-    for (const auto& col : schema.columns)
+    for (const auto& col : c.columns)
       if (col.type == "class_label")
         for (int row = 0; row < 2; ++row)
           features[col.name]["names"].push_back(reference_columns[split_key(c)].count(col.name)
@@ -212,14 +199,8 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     aeval::testing::write_parquet(fmt::format("SELECT {} FROM ({} UNION ALL {}) ORDER BY row_order", columns, rows[0], rows[1]),
                                   file, 122880, metadata);
     auto& repo = repos[c.repo];
-    if (schema.converted) {
-      repo.main = {c.commit(), {{"loader.py", file}}};
-      repo.conversion.commit = aeval::testing::test_commit(c.repo + "/conversion");
-      repo.conversion.files[fmt::format("{}/{}/0000.parquet", c.config, c.split)] = file;
-    } else {
-      repo.main.commit = c.commit();
-      repo.main.files[fmt::format("{}data/{}-00000-of-00001.parquet", config.empty() ? "" : config + "/", c.split)] = file;
-    }
+    repo.main.commit = c.commit();
+    repo.main.files[fmt::format("{}data/{}-00000-of-00001.parquet", config.empty() ? "" : config + "/", c.split)] = file;
   }
   aeval::testing::HubTestServer hub(repos);
   aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
