@@ -1,0 +1,41 @@
+// The docs name every metric of the catalog, so that none is only found by reading `aeval score --list`:
+// each text metric in docs/framework.md's evaluator row (every one is an evaluator under its name), each
+// audio and embedding metric in the README's `aeval score` section.
+#include <gtest/gtest.h>
+
+#include "aeval/metrics/catalog.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+std::string read_doc(const std::string& file) {
+  return aeval::testing::read_bytes(std::filesystem::path(AEVAL_SOURCE_DIR) / file);
+}
+
+// The line of `doc` that starts with `start`; "" when there is none.
+std::string line_starting(const std::string& doc, const std::string& start) {
+  const auto at = doc.find("\n" + start);
+  return at == std::string::npos ? "" : doc.substr(at + 1, doc.find('\n', at + 1) - at - 1);
+}
+
+TEST(DocsMetrics, EveryTextMetricIsNamedInTheEvaluatorRow) {
+  const std::string row = line_starting(read_doc("docs/framework.md"), "| evaluator |");
+  ASSERT_FALSE(row.empty()) << "docs/framework.md has no evaluator row";
+  ASSERT_GT(aeval::metrics::text_metrics().size(), 15u);
+  for (const auto& metric : aeval::metrics::text_metrics())
+    EXPECT_NE(row.find("`" + metric.name + "`"), std::string::npos)
+        << "docs/framework.md's evaluator row does not name `" << metric.name << "`: " << metric.summary;
+}
+
+TEST(DocsMetrics, EveryAudioAndEmbeddingMetricIsNamedInTheReadme) {
+  const std::string readme = read_doc("README.md");
+  const auto section = readme.find("## Scoring text files: `aeval score`");
+  ASSERT_NE(section, std::string::npos);
+  const std::string text = readme.substr(section, readme.find("\n## ", section + 1) - section);
+  ASSERT_GT(aeval::metrics::signal_metrics().size(), 8u);
+  for (const auto& metric : aeval::metrics::signal_metrics())
+    EXPECT_NE(text.find("`" + metric.name + "`"), std::string::npos)
+        << "README's `aeval score` section does not name `" << metric.name << "`: " << metric.summary;
+}
+
+}  // namespace
