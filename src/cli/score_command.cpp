@@ -104,18 +104,6 @@ Action add_score_command(CLI::App& app) {
     if (a->list) {
       for (const auto& m : metrics::text_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
       for (const auto& m : metrics::signal_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
-      std::printf("%-15s %s (%s)\n", "dnsmos", "DNSMOS P.835 SIG/BAK/OVRL and P.808 MOS of audio files (--deg, --deg-dir), no reference",
-                  "microsoft/DNS-Challenge dnsmos_local.py, official ONNX weights (aeval fetch model dnsmos)");
-      return 0;
-    }
-    if (a->metric == "dnsmos") {
-      std::vector<nlohmann::json> per_sample;
-      a->dnsmos.files = a->signal.hypotheses;
-      a->dnsmos.folder = a->signal.hypothesis_dir;
-      nlohmann::json result = score_dnsmos(a->dnsmos, a->per_sample.empty() ? nullptr : &per_sample);
-      result["metric"] = "dnsmos";
-      write_per_sample(a->per_sample, per_sample);
-      std::printf("%s\n", result.dump(2).c_str());
       return 0;
     }
     std::string renamed;
@@ -152,6 +140,10 @@ Action add_score_command(CLI::App& app) {
       result = text->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
       result["segments"] = input.hypotheses.size();
       result["normalize"] = a->normalize;
+    } else if (metric->input == metrics::MetricInput::audio_alone) {
+      a->dnsmos.files = a->signal.hypotheses;
+      a->dnsmos.folder = a->signal.hypothesis_dir;
+      result = score_dnsmos(a->dnsmos, a->per_sample.empty() ? nullptr : &per_sample);
     } else {
       result = score_signals(metric->name, a->signal, a->per_sample.empty() ? nullptr : &per_sample);
     }

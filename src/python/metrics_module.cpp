@@ -27,6 +27,7 @@ const char* input_name(metrics::MetricInput input) {
     case metrics::MetricInput::numbers: return "numbers";
     case metrics::MetricInput::audio: return "audio";
     case metrics::MetricInput::embeddings: return "embeddings";
+    case metrics::MetricInput::audio_alone: return "audio alone";
   }
   return "";
 }

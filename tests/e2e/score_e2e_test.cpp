@@ -1,10 +1,13 @@
 // `aeval score` as a user runs it: strict JSON out, clear errors for bad input.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
+#include "aeval/metrics/catalog.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
 
@@ -14,12 +17,15 @@ using aeval::testing::run_aeval;
 using aeval::testing::TempDir;
 using aeval::testing::write_bytes;
 
-TEST(ScoreE2E, ListsEveryMetric) {
+TEST(ScoreE2E, ListsEveryMetricOfTheCatalogOnALineOfItsOwn) {
   const auto o = run_aeval("score --list");
   EXPECT_EQ(o.status, 0);
-  for (const char* name : {"wer", "cer", "bleu", "chrf", "nltk-bleu", "meteor", "rouge", "cider-d", "exact-match",
-                           "exist-match", "token-f1", "pearson", "spearman", "kendall", "roc-auc"})
-    EXPECT_NE(o.output.find(name), std::string::npos) << name;
+  std::vector<const aeval::metrics::MetricInfo*> all;
+  for (const auto& m : aeval::metrics::text_metrics()) all.push_back(&m);
+  for (const auto& m : aeval::metrics::signal_metrics()) all.push_back(&m);
+  for (const auto* m : all)
+    EXPECT_NE(o.output.find(fmt::format("{:<15} {} ({})\n", m->name, m->summary, m->reference)), std::string::npos) << m->name;
+  EXPECT_EQ(std::count(o.output.begin(), o.output.end(), '\n'), std::ptrdiff_t(all.size())) << o.output;
 }
 
 TEST(ScoreE2E, TextFilesGiveStrictJsonAndPerSampleLines) {

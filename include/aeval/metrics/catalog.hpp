@@ -22,6 +22,7 @@ enum class MetricInput {
   numbers,     // numbers in the hypotheses against numbers (or labels) in the references
   audio,       // degraded audio against clean audio
   embeddings,  // .npy embeddings
+  audio_alone,  // audio with no reference: DNSMOS, computed by src/dnsmos with the weights the models layer finds
 };
 
 // How a leaderboard averages a metric with others: offset + factor·x,
