@@ -40,7 +40,7 @@ Action add_list_command(CLI::App& app, GlobalOptions& global);
 Action add_describe_command(CLI::App& app, GlobalOptions& global);
 Action add_fetch_command(CLI::App& app, GlobalOptions& global);
 Action add_cache_command(CLI::App& app, GlobalOptions& global);
-Action add_score_command(CLI::App& app);
+Action add_score_command(CLI::App& app, const GlobalOptions& global);
 Action add_submit_command(CLI::App& app, GlobalOptions& global);
 Action add_status_command(CLI::App& app);
 Action add_uea_command(CLI::App& app, GlobalOptions& global);

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   remember("describe", cli::add_describe_command(app, global));
   remember("fetch", cli::add_fetch_command(app, global));
   remember("cache", cli::add_cache_command(app, global));
-  remember("score", cli::add_score_command(app));
+  remember("score", cli::add_score_command(app, global));
   remember("submit", cli::add_submit_command(app, global));
   remember("status", cli::add_status_command(app));
   remember("uea", cli::add_uea_command(app, global));

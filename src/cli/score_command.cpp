@@ -4,8 +4,6 @@
 #include "aeval/error.hpp"
 #include "aeval/metrics/catalog.hpp"
 #include "registry/registry.hpp"
-#include "aeval/text/spelling_table.hpp"
-#include "aeval/text/whisper_normalizers.hpp"
 #include "cli/commands.hpp"
 #include "cli/dnsmos_score.hpp"
 #include "cli/signal_scorers.hpp"
@@ -29,17 +27,18 @@ struct ScoreArgs {
   DnsmosScoreArgs dnsmos;
 };
 
-std::function<std::string(const std::string&)> normalizer(const std::string& name) {
-  if (name == "none") return {};
-  if (name == "whisper-basic") return [](const std::string& s) { return text::whisper_basic_normalize(s); };
-  if (name == "whisper-english") {
-    auto n = std::make_shared<text::EnglishTextNormalizer>(text::load_spelling_table());
-    if (!n->spelling().available())
-      std::fprintf(stderr, "note: no spelling table at %s; British spellings stay as they are\n",
-                   text::default_spelling_table_path().c_str());
-    return [n](const std::string& s) { return (*n)(s); };
-  }
-  throw Error(ErrorCategory::config, "unknown --normalize '" + name + "' (none, whisper-basic, whisper-english)");
+// --normalize NAME: the post-process entry NAME of the registry, applied as a run applies it: to the
+// hypotheses, and to the references too unless it is written for answers alone (`apply_to: prediction`).
+void normalize(const std::string& name, const GlobalOptions& global, ScoreInput& input) {
+  if (name == "none") return;
+  const registry::Registry registry(registry_folders(global));
+  const pipeline::PostProcess post_process = pipeline::load_post_process(registry, name);
+  for (const auto& note : post_process.notes) std::fprintf(stderr, "aeval: note: %s\n", note.c_str());
+  const pipeline::Sample none;
+  for (auto& h : input.hypotheses) h = post_process.apply(h, none);
+  if (post_process.references_too)
+    for (auto& refs : input.references)
+      for (auto& r : refs) r = post_process.apply(r, none);
 }
 
 void write_per_sample(const std::filesystem::path& path, const std::vector<nlohmann::json>& rows) {
@@ -51,7 +50,7 @@ void write_per_sample(const std::filesystem::path& path, const std::vector<nlohm
 
 }  // namespace
 
-Action add_score_command(CLI::App& app) {
+Action add_score_command(CLI::App& app, const GlobalOptions& global) {
   auto a = std::make_shared<ScoreArgs>();
   CLI::App* score = app.add_subcommand("score", "Score hypotheses against references with one metric");
   score->footer(
@@ -81,7 +80,9 @@ Action add_score_command(CLI::App& app) {
   score->add_option("--save-ref-stats", a->signal.save_reference_stats, "fad: save the reference statistics (prefix)");
   score->add_option("--hyp-field", a->hyp_field, "Field of JSONL hypotheses")->capture_default_str();
   score->add_option("--ref-field", a->ref_field, "Field of JSONL references")->capture_default_str();
-  score->add_option("--normalize", a->normalize, "Text normalizer applied to both sides: none, whisper-basic, whisper-english")
+  score->add_option("--normalize", a->normalize,
+                    "A text post-process of the registry applied as a run applies it: whisper-english, whisper-basic, "
+                    "to-simplified, ... (`aeval list post-process`), or none")
       ->capture_default_str();
   score->add_option("--per-sample", a->per_sample, "Also write one JSON line of scores per segment here");
   score->add_option("--tokenize", a->options.bleu.tokenize, "bleu: 13a, intl, zh, char, none")->capture_default_str();
@@ -100,7 +101,7 @@ Action add_score_command(CLI::App& app) {
       ->capture_default_str();
   score->add_option("--models", a->dnsmos.models, "dnsmos: folder of the official ONNX files (default: the cache)");
 
-  return [a]() {
+  return [a, &global]() {
     if (a->list) {
       for (const auto& m : metrics::text_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
       for (const auto& m : metrics::signal_metrics()) std::printf("%-15s %s (%s)\n", m.name.c_str(), m.summary.c_str(), m.reference.c_str());
@@ -132,11 +133,7 @@ Action add_score_command(CLI::App& app) {
       a->options.chrf.lowercase = a->options.bleu.lowercase;
 
       ScoreInput input = read_score_input(a->hypotheses, a->references, a->hyp_field, a->ref_field);
-      if (const auto normalize = normalizer(a->normalize)) {
-        for (auto& h : input.hypotheses) h = normalize(h);
-        for (auto& refs : input.references)
-          for (auto& r : refs) r = normalize(r);
-      }
+      normalize(a->normalize, global, input);
       result = text->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
       result["segments"] = input.hypotheses.size();
       result["normalize"] = a->normalize;

@@ -110,4 +110,50 @@ TEST(ScoreE2E, UnknownMetricSuggests) {
   EXPECT_NE(o.output.find("did you mean: rouge"), std::string::npos) << o.output;
 }
 
+// --normalize names a post-process of the registry and applies it as a run does: Whisper's normalizers
+// (word counts by jiwer: "The Colour, of Money!" is 3 substitutions away from "the color of money"
+// as written, 1 after the basic normalizer), OpenCC's simplification, an entry of the user's own
+// registry, to the references too unless the entry is for answers alone.
+TEST(ScoreE2E, NormalizeAppliesAPostProcessOfTheRegistryAsARunDoes) {
+  TempDir dir;
+  write_bytes(dir / "ref.txt", "The Colour, of Money!\nhello   WORLD\n");
+  write_bytes(dir / "hyp.txt", "the color of money\nhello world\n");
+  const auto wer = [&](const std::string& options) {
+    const auto o = run_aeval(options + " --ref " + (dir / "ref.txt").string() + " --hyp " + (dir / "hyp.txt").string(), false);
+    EXPECT_EQ(o.status, 0) << o.output;
+    return o.status == 0 ? nlohmann::json::parse(o.output) : nlohmann::json{};
+  };
+  EXPECT_DOUBLE_EQ(wer("score wer")["wer"].get<double>(), 4.0 / 6);
+  const auto basic = wer("score wer --normalize whisper-basic");
+  EXPECT_DOUBLE_EQ(basic["wer"].get<double>(), 1.0 / 6);
+  EXPECT_EQ(basic["normalize"], "whisper-basic");
+
+  write_bytes(dir / "zh-ref.txt", "漢語\n");
+  write_bytes(dir / "zh-hyp.txt", "汉语\n");
+  const std::string zh = " --ref " + (dir / "zh-ref.txt").string() + " --hyp " + (dir / "zh-hyp.txt").string();
+  const auto as_written = run_aeval("score cer" + zh, false), simplified = run_aeval("score cer --normalize to-simplified" + zh, false);
+  ASSERT_EQ(simplified.status, 0) << simplified.output;
+  // As written, both characters differ.
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(as_written.output)["cer"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(simplified.output)["cer"].get<double>(), 0.0);
+
+  // The user's own entries: dropping every x from both sides, or from the answers alone.
+  std::filesystem::create_directories(dir / "mine" / "post-process");
+  write_bytes(dir / "mine" / "post-process" / "p.yaml",
+              "drop-x:\n  class: replace\n  args:\n    pattern: x\n"
+              "drop-x-in-answers:\n  class: replace\n  args:\n    pattern: x\n    apply_to: prediction\n");
+  write_bytes(dir / "x-ref.txt", "ax b\n");
+  write_bytes(dir / "x-hyp.txt", "ax b\n");
+  const std::string x = " --ref " + (dir / "x-ref.txt").string() + " --hyp " + (dir / "x-hyp.txt").string();
+  const std::string mine = "--registry " + (dir / "mine").string();
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(run_aeval(mine + " score wer --normalize drop-x" + x, false).output)["wer"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(
+      nlohmann::json::parse(run_aeval(mine + " score wer --normalize drop-x-in-answers" + x, false).output)["wer"].get<double>(), 0.5);
+
+  const auto unknown = run_aeval("score wer --normalize whisper-englsh" + x);
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("unknown post-process 'whisper-englsh' (did you mean: whisper-english?)"), std::string::npos)
+      << unknown.output;
+}
+
 }  // namespace
