@@ -59,6 +59,19 @@ std::string column_list(const TableReader& table) {
   return list;
 }
 
+// Whether every row of `file` stores its clip's bytes, as the Parquet statistics of the audio column's `bytes`
+// say (a null count of 0 in every row group). Its rows' paths then name nothing to fetch, and asking each row
+// whether its bytes are null, which reads and decompresses every clip of the split, is not needed. Files
+// without statistics: false.
+bool every_row_has_bytes(const TableReader& table, const std::filesystem::path& file, const std::string& audio_column) {
+  bool all = false;
+  table.query(fmt::format("SELECT CAST(count(*) > 0 AND bool_and(coalesce(stats_null_count = 0, false)) AS VARCHAR) "
+                          "FROM parquet_metadata({}) WHERE path_in_schema = {}",
+                          TableReader::literal(file.string()), TableReader::literal(audio_column + ", bytes")),
+              [&](TableRow& row) { all = row[0] == "true"; });
+  return all;
+}
+
 Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config) {
   const HubSplit split = fetch_hub_split(config.split);
   const TableReader table = TableReader::parquet(split.files);
@@ -117,8 +130,15 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                      config.sample_per.empty() ? "NULL::VARCHAR" : "CAST(element.item.k AS VARCHAR)"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
-  std::string columns;
-  for (const auto& s : select) columns += (columns.empty() ? "" : ", ") + s;
+  const auto joined = [](const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& s : parts) out += (out.empty() ? "" : ", ") + s;
+    return out;
+  };
+  const std::string columns = joined(select);
+  // The same where every row of a file holds its clip's bytes: no path to read.
+  select[3] = "NULL::VARCHAR";
+  const std::string bytes_in_every_row = joined(select);
   const std::string elements =
       config.sample_per.empty()
           ? ""
@@ -136,7 +156,9 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   for (std::size_t k = 0; k < split.files.size(); ++k) {
     if (config.limit > 0 && d.samples.size() >= std::size_t(config.limit)) break;
     const auto& file = split.files[k];
-    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true){}", columns,
+    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true){}",
+                                  audio_by_path && every_row_has_bytes(table, file, audio_column) ? bytes_in_every_row
+                                                                                                  : columns,
                                   TableReader::literal(file.string()), elements);
     if (!config.filter.empty()) sql += " WHERE (" + config.filter + ")";
     sql += config.sample_per.empty() ? " ORDER BY file_row_number" : " ORDER BY file_row_number, element.item.k";
