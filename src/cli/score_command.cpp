@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <fstream>
 
@@ -34,11 +36,15 @@ void normalize(const std::string& name, const GlobalOptions& global, ScoreInput&
   const registry::Registry registry(registry_folders(global));
   const pipeline::PostProcess post_process = pipeline::load_post_process(registry, name);
   for (const auto& note : post_process.notes) std::fprintf(stderr, "aeval: note: %s\n", note.c_str());
-  const pipeline::Sample none;
-  for (auto& h : input.hypotheses) h = post_process.apply(h, none);
-  if (post_process.references_too)
-    for (auto& refs : input.references)
-      for (auto& r : refs) r = post_process.apply(r, none);
+  // A post-process that reads a sample's fields (choice-letter's options) finds none; its error names the line.
+  pipeline::Sample line;
+  for (std::size_t i = 0; i < input.hypotheses.size(); ++i) {
+    line.id = fmt::format("hypothesis line {}", i + 1);
+    input.hypotheses[i] = post_process.apply(input.hypotheses[i], line);
+    if (!post_process.references_too) continue;
+    line.id = fmt::format("reference line {}", i + 1);
+    for (auto& r : input.references[i]) r = post_process.apply(r, line);
+  }
 }
 
 void write_per_sample(const std::filesystem::path& path, const std::vector<nlohmann::json>& rows) {

@@ -150,6 +150,13 @@ TEST(ScoreE2E, NormalizeAppliesAPostProcessOfTheRegistryAsARunDoes) {
   EXPECT_DOUBLE_EQ(
       nlohmann::json::parse(run_aeval(mine + " score wer --normalize drop-x-in-answers" + x, false).output)["wer"].get<double>(), 0.5);
 
+  // A post-process that reads a sample's fields has none here: its error names the line.
+  const auto fields = run_aeval("score wer --normalize choice-letter" + x);
+  EXPECT_EQ(fields.status, 1);
+  EXPECT_NE(fields.output.find("sample 'hypothesis line 1': post-process 'choice-letter' needs a list in field 'options'"),
+            std::string::npos)
+      << fields.output;
+
   const auto unknown = run_aeval("score wer --normalize whisper-englsh" + x);
   EXPECT_EQ(unknown.status, 1);
   EXPECT_NE(unknown.output.find("unknown post-process 'whisper-englsh' (did you mean: whisper-english?)"), std::string::npos)
