@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <sstream>
 
 #include "aeval/metrics/catalog.hpp"
 #include "support/run_aeval.hpp"
@@ -161,6 +162,34 @@ TEST(ScoreE2E, NormalizeAppliesAPostProcessOfTheRegistryAsARunDoes) {
   EXPECT_EQ(unknown.status, 1);
   EXPECT_NE(unknown.output.find("unknown post-process 'whisper-englsh' (did you mean: whisper-english?)"), std::string::npos)
       << unknown.output;
+}
+
+// Whatever key its reference gives the number (jiwer's "wer", sacreBLEU's "score"), every result and every
+// per-sample line repeats it as `value`, the key of a run's records.
+TEST(ScoreE2E, EveryTextMetricRepeatsItsHeadlineAsValue) {
+  TempDir dir;
+  write_bytes(dir / "ref.txt", "the cat sat on the mat\nhello world\n");
+  write_bytes(dir / "hyp.txt", "the cat sat on a mat\nhello there world\n");
+  write_bytes(dir / "labels.txt", "0\n1\n0\n1\n");
+  write_bytes(dir / "scores.txt", "0.1\n0.8\n0.4\n0.7\n");
+  for (const auto& m : aeval::metrics::text_metrics()) {
+    const bool numbers = m.input == aeval::metrics::MetricInput::numbers;
+    const auto o = run_aeval("score " + m.name + " --ref " + (dir / (numbers ? "labels.txt" : "ref.txt")).string() +
+                                 " --hyp " + (dir / (numbers ? "scores.txt" : "hyp.txt")).string() + " --per-sample " +
+                                 (dir / "per.jsonl").string(),
+                             false);
+    ASSERT_EQ(o.status, 0) << m.name << ": " << o.output;
+    const auto result = nlohmann::json::parse(o.output);
+    ASSERT_TRUE(result.contains(m.key)) << m.name << ": " << result;
+    EXPECT_EQ(result["value"], result[m.key]) << m.name;
+    std::istringstream lines(aeval::testing::read_bytes(dir / "per.jsonl"));
+    for (std::string line; std::getline(lines, line);) {
+      const auto row = nlohmann::json::parse(line);
+      if (row.contains(m.key)) {
+        EXPECT_EQ(row["value"], row[m.key]) << m.name << ": " << line;
+      }
+    }
+  }
 }
 
 }  // namespace

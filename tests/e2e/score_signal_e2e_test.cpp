@@ -6,6 +6,7 @@
 #include <random>
 
 #include "aeval/audio_io.hpp"
+#include "aeval/metrics/audio_pair.hpp"
 #include "aeval/npy.hpp"
 #include "support/run_aeval.hpp"
 #include "support/temp_dir.hpp"
@@ -123,6 +124,31 @@ TEST(ScoreSignalE2E, EmbeddingErrorsAreClear) {
   const auto nan = run_aeval("score cosine --ref " + (dir / "a.npy").string() + " --hyp " + (dir / "nan.npy").string());
   EXPECT_EQ(nan.status, 1);
   EXPECT_NE(nan.output.find("NaN"), std::string::npos) << nan.output;
+}
+
+// Every audio and embedding result repeats its headline as `value`: the "score" of a pair's metric, FAD's
+// distance under its name.
+TEST(ScoreSignalE2E, EveryResultRepeatsItsHeadlineAsValue) {
+  TempDir dir;
+  write_pair(dir / "clean.wav", dir / "noisy.wav", 0.05);
+  std::size_t audio = 0;
+  for (const auto& m : aeval::metrics::audio_metrics()) {
+    const auto o = run_aeval("score " + m.name + " --ref " + (dir / "clean.wav").string() + " --deg " +
+                             (dir / "noisy.wav").string(), false);
+    ASSERT_EQ(o.status, 0) << m.name << ": " << o.output;
+    const auto result = nlohmann::json::parse(o.output);
+    EXPECT_EQ(result["value"], result["score"]) << m.name;
+    ++audio;
+  }
+  EXPECT_GE(audio, 8u);
+  aeval::write_npy(dir / "a.npy", aeval::NpyArray{{3, 2}, "f8", {1, 0, 0, 1, 1, 1}});
+  aeval::write_npy(dir / "b.npy", aeval::NpyArray{{3, 2}, "f8", {1, 0, 1, 1, 0, 2}});
+  const auto cosine = nlohmann::json::parse(
+      run_aeval("score cosine --ref " + (dir / "a.npy").string() + " --hyp " + (dir / "b.npy").string(), false).output);
+  EXPECT_EQ(cosine["value"], cosine["score"]);
+  const auto fad = nlohmann::json::parse(
+      run_aeval("score fad --ref " + (dir / "a.npy").string() + " --hyp " + (dir / "b.npy").string(), false).output);
+  EXPECT_EQ(fad["value"], fad["fad"]);
 }
 
 }  // namespace
