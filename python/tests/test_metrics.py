@@ -83,6 +83,7 @@ def test_every_text_metric_equals_aeval_score(tmp_path):
         for annotation in ("metric", "normalize", "segments"):  # what the command adds about its input
             want.pop(annotation, None)
         got = aeval.score(m["name"], h, r)
+        assert want.pop("value") == got.value, m["name"]  # the number again, under the key runs use
         assert json.loads(json.dumps(got.details)) == want, m["name"]
 
 
