@@ -16,7 +16,7 @@ namespace {
 using aeval::registry::Kind;
 
 bool is_registry_folder(std::string_view name) {
-  if (name == "benchmarks") return true;
+  if (name == aeval::registry::kBenchmarksFolder) return true;
   for (const Kind kind : aeval::registry::kAllKinds)
     if (name == aeval::registry::folder_name(kind)) return true;
   return false;

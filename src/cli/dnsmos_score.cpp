@@ -55,6 +55,7 @@ nlohmann::json score_dnsmos(const DnsmosScoreArgs& args, std::vector<nlohmann::j
       const auto c = scorer.score(samples, mono.sample_rate);
       row.update(dnsmos::clip_json(c));
       row["sample_rate"] = mono.sample_rate;
+      row["value"] = c.ovrl;
       const double values[4] = {c.sig, c.bak, c.ovrl, c.p808_mos};
       for (int k = 0; k < 4; ++k) sums[k] += values[k];
       ++scored;
@@ -69,6 +70,7 @@ nlohmann::json score_dnsmos(const DnsmosScoreArgs& args, std::vector<nlohmann::j
                            {"SIG", sums[0] / double(scored)},
                            {"BAK", sums[1] / double(scored)},
                            {"OVRL", sums[2] / double(scored)},
+                           {"value", sums[2] / double(scored)},
                            {"P808_MOS", sums[3] / double(scored)},
                            {"p835", args.personalized ? "personalized" : "regular"},
                            {"p808_features", args.p808_features},

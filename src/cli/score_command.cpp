@@ -47,9 +47,9 @@ void normalize(const std::string& name, const GlobalOptions& global, ScoreInput&
   }
 }
 
-// Every result, and every per-sample line, repeats its headline number as `value` (the key of a run's records and
-// of Python's Result.value), beside the key its reference gives it: jiwer's "wer", sacreBLEU's "score", fadtk's
-// distance under the metric's name, DNSMOS's OVRL, "score" for the other audio and embedding metrics.
+// A text metric's result, and each per-sample line, repeats its number as `value` (the key of a run's records and of
+// Python's Result.value) beside the key its reference gives it (jiwer's "wer", sacreBLEU's "score"); the audio,
+// embedding and DNSMOS scorers write `value` where they make their results.
 void add_value(nlohmann::json& result, const std::string& key) {
   if (result.is_object() && result.contains(key)) result["value"] = result[key];
 }
@@ -137,9 +137,7 @@ Action add_score_command(CLI::App& app, const GlobalOptions& global) {
     a->signal.references = a->references;
     std::vector<nlohmann::json> per_sample;
     nlohmann::json result;
-    std::string headline = "score";
     if (const metrics::TextMetric* text = metrics::find_text_metric(metric->name)) {
-      headline = text->key;
       if (a->signal.hypotheses.size() > 1) throw Error(ErrorCategory::config, "text metrics take one --hyp file");
       if (!a->signal.hypotheses.empty()) a->hypotheses = a->signal.hypotheses.front();
       if (a->hypotheses.empty() || a->references.empty())
@@ -152,17 +150,15 @@ Action add_score_command(CLI::App& app, const GlobalOptions& global) {
       result = text->score(input, a->options, a->per_sample.empty() ? nullptr : &per_sample);
       result["segments"] = input.hypotheses.size();
       result["normalize"] = a->normalize;
+      add_value(result, text->key);
+      for (auto& line : per_sample) add_value(line, text->key);
     } else if (metric->input == metrics::MetricInput::audio_alone) {
       a->dnsmos.files = a->signal.hypotheses;
       a->dnsmos.folder = a->signal.hypothesis_dir;
       result = score_dnsmos(a->dnsmos, a->per_sample.empty() ? nullptr : &per_sample);
-      headline = "OVRL";
     } else {
       result = score_signals(metric->name, a->signal, a->per_sample.empty() ? nullptr : &per_sample);
-      if (result.contains(metric->name)) headline = metric->name;
     }
-    add_value(result, headline);
-    for (auto& line : per_sample) add_value(line, headline);
     result["metric"] = metric->name;
     write_per_sample(a->per_sample, per_sample);
     std::printf("%s\n", result.dump(2).c_str());

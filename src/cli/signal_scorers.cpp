@@ -65,7 +65,7 @@ json score_audio_pair(const std::string& metric, const fs::path& ref_path, const
   const auto r = metrics::score_audio_pair(metric, to_mono(decode_audio(ref_path)), to_mono(decode_audio(deg_path)),
                                            options, ref_path.string(), deg_path.string());
   json out{{"reference", ref_path.string()}, {"degraded", deg_path.string()}, {"sample_rate", r.sample_rate},
-           {"score", r.value}};
+           {"score", r.value}, {"value", r.value}};
   if (r.penalty) out["penalty"] = *r.penalty;
   if (!r.notes.empty()) out["notes"] = r.notes;
   return out;
@@ -128,7 +128,7 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
     }
     if (!a.save_reference_stats.empty()) metrics::save_statistics(ref, a.save_reference_stats);
     const auto r = embedding->sets(ref, hyp);
-    return {{metric, r.distance}, {"mean_term", r.mean_term}, {"trace_reference", r.trace_a},
+    return {{metric, r.distance}, {"value", r.distance}, {"mean_term", r.mean_term}, {"trace_reference", r.trace_a},
             {"trace_hypothesis", r.trace_b}, {"trace_sqrt", r.trace_sqrt}, {"reference_count", ref.count},
             {"hypothesis_count", hyp.count}, {"warnings", r.warnings}};
   }
@@ -149,14 +149,15 @@ json score_signals(const std::string& metric, const SignalScoreArgs& a, std::vec
       one = {{"reference", ref.string()}, {"hypothesis", hyp.string()}};
       if (s.precision) one.update({{"precision", *s.precision}, {"recall", *s.recall}, {"f1", s.value}});
       if (!s.rows.empty()) one["rows"] = s.rows;
-      one["score"] = s.value;
+      one["score"] = one["value"] = s.value;
     } else {
       one = score_audio_pair(metric, ref, hyp, a.trim);
     }
     scores.push_back(one["score"].get<double>());
     if (per_sample) per_sample->push_back(one);
   }
-  json out{{"score", aeval::detail::numpy_mean(scores.data(), scores.size())}, {"files", scores.size()}};
+  const double mean = aeval::detail::numpy_mean(scores.data(), scores.size());
+  json out{{"score", mean}, {"value", mean}, {"files", scores.size()}};
   if (embedding)
     for (const auto& parameter : embedding->parameters) out[parameter] = parameter_value(parameter, a);
   return out;

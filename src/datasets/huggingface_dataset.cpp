@@ -130,21 +130,20 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
                                      config.sample_per.empty() ? "NULL::VARCHAR" : "CAST(element.item.k AS VARCHAR)"};
   for (const auto& f : fields) select.push_back("CAST(to_json(" + value(f) + ") AS VARCHAR)");
   for (const auto& [field, expression] : config.computed) select.push_back("CAST(to_json(" + expression + ") AS VARCHAR)");
-  const auto joined = [](const std::vector<std::string>& parts) {
+  constexpr std::size_t kAudioPath = 3, kFirstField = 6;
+  // The columns a file's scan reads; where every row of the file holds its clip's bytes, no path is read.
+  const auto columns_of = [&](const std::filesystem::path& file) {
+    const bool bytes_in_every_row = audio_by_path && every_row_has_bytes(table, file, audio_column);
     std::string out;
-    for (const auto& s : parts) out += (out.empty() ? "" : ", ") + s;
+    for (std::size_t c = 0; c < select.size(); ++c)
+      out += (out.empty() ? "" : ", ") + (c == kAudioPath && bytes_in_every_row ? "NULL::VARCHAR" : select[c]);
     return out;
   };
-  const std::string columns = joined(select);
-  // The same where every row of a file holds its clip's bytes: no path to read.
-  select[3] = "NULL::VARCHAR";
-  const std::string bytes_in_every_row = joined(select);
   const std::string elements =
       config.sample_per.empty()
           ? ""
           : fmt::format(", unnest(list_transform({0}, (e, k) -> {{'e': e, 'k': k}})) AS element(item)",
                         TableReader::quoted(config.sample_per));
-  constexpr std::size_t kFirstField = 6;
 
   Dataset d;
   d.name = name;
@@ -156,9 +155,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
   for (std::size_t k = 0; k < split.files.size(); ++k) {
     if (config.limit > 0 && d.samples.size() >= std::size_t(config.limit)) break;
     const auto& file = split.files[k];
-    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true){}",
-                                  audio_by_path && every_row_has_bytes(table, file, audio_column) ? bytes_in_every_row
-                                                                                                  : columns,
+    std::string sql = fmt::format("SELECT {} FROM read_parquet({}, file_row_number = true){}", columns_of(file),
                                   TableReader::literal(file.string()), elements);
     if (!config.filter.empty()) sql += " WHERE (" + config.filter + ")";
     sql += config.sample_per.empty() ? " ORDER BY file_row_number" : " ORDER BY file_row_number, element.item.k";

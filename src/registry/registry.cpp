@@ -195,7 +195,7 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
         for (const auto& item : read_map_file(file, "a registry file maps names to {class, args}", "an entry's name"))
           define(kind, read_entry(item.first.as<std::string>(), item.first, item.second, file));
     // benchmarks/NAME.yaml: one benchmark's entries of every kind, each named NAME.
-    for (const auto& file : yaml_files(folder / "benchmarks")) {
+    for (const auto& file : yaml_files(folder / kBenchmarksFolder)) {
       const std::string name = file.stem().string();
       for (const auto& item : read_map_file(file, "a benchmark file maps kinds (dataset, prompt, task, ...) to {class, args}",
                                              "a part's name")) {

@@ -16,6 +16,8 @@
 namespace aeval::registry {
 
 enum class Kind { dataset, prompt, model, post_process, evaluator, aggregator, task };
+// The folder of benchmark files: NAME.yaml holds one benchmark's parts, each an entry named NAME.
+inline constexpr const char* kBenchmarksFolder = "benchmarks";
 inline constexpr Kind kAllKinds[] = {Kind::task,         Kind::dataset,   Kind::prompt,    Kind::model,
                                      Kind::post_process, Kind::evaluator, Kind::aggregator};
 const char* folder_name(Kind kind);  // "datasets", "prompts", "models", "post-process", ...

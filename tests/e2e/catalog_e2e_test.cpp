@@ -48,7 +48,7 @@ struct Texts {
 // The Hub schema of the benchmark file that defines a dataset entry; empty when the entry is
 // defined elsewhere or its file declares none.
 std::vector<Column> hub_schema(const aeval::registry::Entry& dataset) {
-  if (dataset.file.parent_path().filename() != "benchmarks") return {};
+  if (dataset.file.parent_path().filename() != aeval::registry::kBenchmarksFolder) return {};
   std::vector<Column> columns;
   static const std::set<std::string> known = {"audio", "string", "int64", "int32", "double", "float",
                                               "bool",  "strings", "int64s", "class_label"};
