@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <future>
 #include <list>
 #include <map>
 #include <memory>
@@ -21,37 +22,44 @@ namespace {
 
 // A window's rows stay under this many bytes (of the audio column, as
 // stored) unless one row alone is larger; the cache keeps at most
-// kCachedBytes of windows, and at least two.
+// kCachedBytes of windows, and at least three: the one a lagging sample still
+// reads, the one being read, and the next one, read ahead.
 constexpr std::uint64_t kWindowBytes = 64ull << 20;
 constexpr std::uint64_t kCachedBytes = 16ull << 20;
+constexpr std::size_t kCachedWindows = 3;
 
 struct Window {
-  std::uint64_t first = 0, count = 0;
+  std::uint64_t first = 0, count = 0, bytes = 0;  // bytes: of the audio column, as stored
 };
+
+using Clips = std::vector<detail::AudioBytes>;  // null: the row stores none
 
 struct CachedWindow {
   std::string key;  // file, column, first row
-  std::vector<detail::AudioBytes> clips;  // null: the row stores none
+  std::shared_future<std::shared_ptr<const Clips>> clips;
   std::uint64_t bytes = 0;
+  bool read = false;  // a sample has asked for one of its rows
 };
 
+// Windows are read off the caller's thread, so a sample whose window is
+// cached never waits for another window's read, and the window after the one
+// a run has reached is read while its samples run.
 class ClipCache {
  public:
   detail::AudioBytes read(const std::filesystem::path& file, const std::string& fragment) {
     const auto [row, column] = parse(file, fragment);
-    const std::lock_guard lock(mutex_);  // DuckDB scans in parallel on its own
+    std::list<CachedWindow> evicted;  // dropped after the lock: one still being read is waited for
+    std::unique_lock lock(mutex_);
     const Window window = window_of(file, column, row);
-    const std::string key = fmt::format("{}\n{}\n{}", file.string(), column, window.first);
-    auto hit = std::find_if(windows_.begin(), windows_.end(), [&](const CachedWindow& w) { return w.key == key; });
-    if (hit == windows_.end()) {
-      windows_.push_front(load(file, column, window, key));
-      hit = windows_.begin();
-      evict();
-    } else {
-      windows_.splice(windows_.begin(), windows_, hit);
-      hit = windows_.begin();
+    CachedWindow& entry = find_or_load(file, column, window);
+    const auto clips = entry.clips;
+    if (!entry.read) {
+      entry.read = true;
+      if (const auto next = next_window(file, column, window)) find_or_load(file, column, *next);
     }
-    const auto& clip = hit->clips.at(row - window.first);
+    evict(evicted);
+    lock.unlock();
+    const auto& clip = rows_of(clips, entry_key(file, column, window)).at(row - window.first);
     if (!clip)
       throw Error(ErrorCategory::audio,
                   fmt::format("{}#{}: the row stores no audio bytes (NULL)", file.string(), fragment));
@@ -97,6 +105,7 @@ class ClipCache {
           "FROM parquet_metadata({}) WHERE path_in_schema = {} OR starts_with(path_in_schema, {}) "
           "GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id",
           TableReader::literal(file.string()), TableReader::literal(column), TableReader::literal(column + ", "));
+      const std::lock_guard duckdb(duckdb_mutex_);
       reader(file).query(sql, [&](TableRow& r) {
         groups.push_back({std::stoull(r[0].value_or("0")), std::stoull(r[1].value_or("0"))});
       });
@@ -108,38 +117,78 @@ class ClipCache {
       if (row < first + rows) {
         const std::uint64_t per_window = std::max<std::uint64_t>(1, bytes > kWindowBytes ? rows * kWindowBytes / bytes : rows);
         const std::uint64_t start = first + (row - first) / per_window * per_window;
-        return {start, std::min(per_window, first + rows - start)};
+        const std::uint64_t count = std::min(per_window, first + rows - start);
+        return {start, count, bytes * count / rows};
       }
       first += rows;
     }
     throw Error(ErrorCategory::audio, fmt::format("{}: no row {} (the file has {} rows)", file.string(), row, first));
   }
 
-  CachedWindow load(const std::filesystem::path& file, const std::string& column, const Window& window,
-                    const std::string& key) {
+  // The window after `window`, if the file has more rows.
+  std::optional<Window> next_window(const std::filesystem::path& file, const std::string& column, const Window& window) {
+    std::uint64_t rows = 0;
+    for (const auto& group : groups_[file.string() + "\n" + column]) rows += group.first;
+    if (window.first + window.count >= rows) return std::nullopt;
+    return window_of(file, column, window.first + window.count);
+  }
+
+  static std::string entry_key(const std::filesystem::path& file, const std::string& column, const Window& window) {
+    return fmt::format("{}\n{}\n{}", file.string(), column, window.first);
+  }
+
+  // A window's rows, once read. A read that failed is forgotten, so that a later sample reads the file again.
+  const Clips& rows_of(const std::shared_future<std::shared_ptr<const Clips>>& clips, const std::string& key) {
+    try {
+      return *clips.get();
+    } catch (...) {
+      std::list<CachedWindow> failed;
+      const std::lock_guard lock(mutex_);
+      const auto entry = std::find_if(windows_.begin(), windows_.end(), [&](const CachedWindow& w) { return w.key == key; });
+      if (entry != windows_.end()) failed.splice(failed.begin(), windows_, entry);
+      throw;
+    }
+  }
+
+  // The cached window, or a new entry whose rows are being read on a thread of their own.
+  CachedWindow& find_or_load(const std::filesystem::path& file, const std::string& column, const Window& window) {
+    const std::string key = entry_key(file, column, window);
+    auto hit = std::find_if(windows_.begin(), windows_.end(), [&](const CachedWindow& w) { return w.key == key; });
+    if (hit != windows_.end()) {
+      windows_.splice(windows_.begin(), windows_, hit);
+    } else {
+      auto clips = std::async(std::launch::async, [this, file, column, window] {
+        const std::lock_guard duckdb(duckdb_mutex_);  // one connection: its queries run one at a time
+        return std::make_shared<const Clips>(load(file, column, window));
+      });
+      windows_.push_front({key, clips.share(), window.bytes, false});
+    }
+    return windows_.front();
+  }
+
+  Clips load(const std::filesystem::path& file, const std::string& column, const Window& window) {
     const TableReader& table = reader(file);
     const TableColumn* found = table.column(column);
     if (!found) throw Error(ErrorCategory::audio, fmt::format("{}: no column '{}'", file.string(), column));
     const bool is_struct = found->type.rfind("STRUCT", 0) == 0;
     const std::string bytes = is_struct ? TableReader::quoted(column) + ".bytes" : TableReader::quoted(column);
-    CachedWindow loaded{key, {}, 0};
-    loaded.clips.reserve(window.count);
+    Clips clips;
+    clips.reserve(window.count);
     // A scan keeps the file's order (no ORDER BY: sorting would copy every clip once more); the row
     // numbers are checked all the same.
     table.query(fmt::format("SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, "
                             "file_row_number = true) WHERE file_row_number >= {} AND file_row_number < {}",
                             bytes, TableReader::literal(file.string()), window.first, window.first + window.count),
                 [&](TableRow& r) {
-                  if (r[1] != std::to_string(window.first + loaded.clips.size()))
+                  if (r[1] != std::to_string(window.first + clips.size()))
                     throw Error(ErrorCategory::internal,
                                 fmt::format("{}: the rows of a window came out of order", file.string()));
-                  loaded.bytes += r[0] ? r[0]->size() : 0;
-                  loaded.clips.push_back(r[0] ? std::make_shared<const std::string>(std::move(*r[0])) : nullptr);
+                  clips.push_back(r[0] ? std::make_shared<const std::string>(std::move(*r[0])) : nullptr);
                 });
-    if (loaded.clips.size() != window.count)
+    if (clips.size() != window.count)
       throw Error(ErrorCategory::audio, fmt::format("{}: rows {}..{} could not all be read", file.string(),
                                                     window.first, window.first + window.count - 1));
-    return loaded;
+    return clips;
   }
 
   const TableReader& reader(const std::filesystem::path& file) {
@@ -148,19 +197,21 @@ class ClipCache {
     return *r;
   }
 
-  void evict() {
+  void evict(std::list<CachedWindow>& evicted) {
     std::uint64_t total = 0;
     for (const auto& w : windows_) total += w.bytes;
-    while (windows_.size() > 2 && total > kCachedBytes) {
+    while (windows_.size() > kCachedWindows && total > kCachedBytes) {
       total -= windows_.back().bytes;
-      windows_.pop_back();
+      evicted.splice(evicted.begin(), windows_, std::prev(windows_.end()));
     }
   }
 
-  std::mutex mutex_;
+  std::mutex mutex_;  // the cache
+  std::mutex duckdb_mutex_;  // the readers and their queries
   std::map<std::string, std::unique_ptr<TableReader>> readers_;
-  std::list<CachedWindow> windows_;  // most recently used first
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> groups_;  // rows, bytes per row group
+  // Declared last: destroying it waits for reads still running, which use the readers.
+  std::list<CachedWindow> windows_;  // most recently used first
 };
 
 ClipCache& clip_cache() {

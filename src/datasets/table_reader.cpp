@@ -3,6 +3,9 @@
 #include <duckdb.h>
 #include <fmt/format.h>
 
+#include <memory>
+#include <mutex>
+
 #include "aeval/error.hpp"
 
 namespace aeval::datasets {
@@ -28,13 +31,46 @@ struct Chunk {
 
 }  // namespace
 
-struct TableReader::Connection {
+namespace {
+
+struct Database {
   duckdb_database database = nullptr;
-  duckdb_connection connection = nullptr;
-  ~Connection() {
-    if (connection) duckdb_disconnect(&connection);
-    if (database) duckdb_close(&database);
+  ~Database() { duckdb_close(&database); }
+};
+
+// One database serves every table of the process, each through a connection of its own: starting one
+// builds DuckDB's catalog of functions, milliseconds a table would pay again.
+std::shared_ptr<Database> shared_database() {
+  static std::mutex mutex;
+  static std::shared_ptr<Database> shared;
+  const std::lock_guard lock(mutex);
+  if (shared) return shared;
+  duckdb_config config = nullptr;
+  if (duckdb_create_config(&config) == DuckDBError) throw Error(ErrorCategory::internal, "DuckDB: cannot create a configuration");
+  // Nothing is fetched at run time: Parquet is built into the library.
+  duckdb_set_config(config, "autoload_known_extensions", "false");
+  duckdb_set_config(config, "autoinstall_known_extensions", "false");
+  // Scans run on the caller's thread: samples are decoded in parallel by the runner's workers already, and a
+  // scan per thread multiplies the buffers DuckDB holds (measured in bench/README.md).
+  duckdb_set_config(config, "threads", "1");
+  auto database = std::make_shared<Database>();
+  char* error = nullptr;
+  const duckdb_state opened = duckdb_open_ext(nullptr, &database->database, config, &error);
+  duckdb_destroy_config(&config);
+  if (opened == DuckDBError) {
+    const std::string message = error ? error : "unknown error";
+    duckdb_free(error);
+    throw Error(ErrorCategory::internal, "DuckDB: cannot start: " + message);
   }
+  return shared = database;
+}
+
+}  // namespace
+
+struct TableReader::Connection {
+  std::shared_ptr<Database> database = shared_database();  // outlives the connection
+  duckdb_connection connection = nullptr;
+  ~Connection() { duckdb_disconnect(&connection); }
 };
 
 TableReader TableReader::parquet(std::vector<std::filesystem::path> files) {
@@ -74,24 +110,12 @@ TableReader::TableReader(std::vector<std::filesystem::path> files, std::string s
     if (!std::filesystem::is_regular_file(file, error))
       throw Error(ErrorCategory::data, file.string() + ": no such file");
   }
-  duckdb_config config = nullptr;
-  if (duckdb_create_config(&config) == DuckDBError) throw Error(ErrorCategory::internal, "DuckDB: cannot create a configuration");
-  // Nothing is fetched at run time: Parquet is built into the library.
-  duckdb_set_config(config, "autoload_known_extensions", "false");
-  duckdb_set_config(config, "autoinstall_known_extensions", "false");
-  // Scans run on the caller's thread: samples are decoded in parallel by the runner's workers already, and a
-  // scan per thread multiplies the buffers DuckDB holds (measured in bench/README.md).
-  duckdb_set_config(config, "threads", "1");
-  char* error = nullptr;
-  const duckdb_state opened = duckdb_open_ext(nullptr, &connection_->database, config, &error);
-  duckdb_destroy_config(&config);
-  if (opened == DuckDBError) {
-    const std::string message = error ? error : "unknown error";
-    duckdb_free(error);
-    throw Error(ErrorCategory::internal, "DuckDB: cannot start: " + message);
-  }
-  if (duckdb_connect(connection_->database, &connection_->connection) == DuckDBError)
+  if (duckdb_connect(connection_->database->database, &connection_->connection) == DuckDBError)
     throw Error(ErrorCategory::internal, "DuckDB: cannot connect");
+  // Audio is read a window of rows at a time, each a query of the same file: its footer is parsed once.
+  Result set;
+  if (duckdb_query(connection_->connection, "SET parquet_metadata_cache = true", &set.result) == DuckDBError)
+    throw Error(ErrorCategory::internal, fmt::format("DuckDB: {}", duckdb_result_error(&set.result)));
   query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source_ + ")",
            [&](TableRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
 }
