@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aeval/audio.hpp"
@@ -20,7 +21,7 @@ Audio decode_audio(const std::filesystem::path& path);
 // The same for encoded audio in memory. `name` is what errors call it;
 // `format_hint` is a file name ("x.g722") whose extension says what they are
 // where they carry no header (".g722"); empty: probe the bytes.
-Audio decode_audio_bytes(const std::string& bytes, const std::string& name, const std::string& format_hint = "");
+Audio decode_audio_bytes(std::string_view bytes, const std::string& name, const std::string& format_hint = "");
 
 // The SHA-256 of the audio `path` names (a clip's bytes; a slice's file and
 // range): what caches and resume fingerprints key on.

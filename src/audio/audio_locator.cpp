@@ -104,7 +104,18 @@ AudioBytes read_locator_bytes(const AudioLocator& locator) {
   }
   bytes.resize(got);
   if (bytes.empty()) throw Error(ErrorCategory::audio, name + ": empty file");
-  return std::make_shared<const std::string>(std::move(bytes));
+  return owned_audio_bytes(std::move(bytes));
+}
+
+AudioBytes owned_audio_bytes(std::string bytes) {
+  struct Owned {
+    std::string bytes;
+    std::string_view view;
+  };
+  auto owned = std::make_shared<Owned>();
+  owned->bytes = std::move(bytes);
+  owned->view = owned->bytes;
+  return AudioBytes(owned, &owned->view);
 }
 
 }  // namespace aeval::detail

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace aeval::detail {
 
@@ -25,9 +26,13 @@ struct AudioLocator {
 // whose file has no clip reader.
 AudioLocator parse_audio_locator(const std::filesystem::path& locator);
 
-// Encoded audio, shared rather than copied: a container's reader hands out
-// the bytes it keeps (a Parquet window) without copying each clip.
-using AudioBytes = std::shared_ptr<const std::string>;
+// Encoded audio, shared rather than copied: a view of the bytes, owned by
+// whatever holds them (a file's contents read into memory; a Parquet window's
+// rows as DuckDB returned them), which lives as long as the view is held.
+using AudioBytes = std::shared_ptr<const std::string_view>;
+
+// Bytes that own themselves.
+AudioBytes owned_audio_bytes(std::string bytes);
 
 // Reads the bytes of one clip stored inside `file` (named by `fragment`); null for none.
 using ClipReader = std::function<AudioBytes(const std::filesystem::path& file, const std::string& fragment)>;

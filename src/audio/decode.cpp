@@ -46,7 +46,7 @@ void reject_truncated_chunk(SNDFILE* file, const std::string& name) {
 
 // Printable ASCII and whitespace only: a transcript, a manifest or an HTML
 // error page saved under an audio file's name.
-bool looks_like_text(const std::string& bytes) {
+bool looks_like_text(std::string_view bytes) {
   return !bytes.empty() && std::all_of(bytes.begin(), bytes.end(), [](char c) {
     const auto u = static_cast<unsigned char>(c);
     return (u >= 0x20 && u < 0x7F) || u == '\n' || u == '\r' || u == '\t';
@@ -55,7 +55,7 @@ bool looks_like_text(const std::string& bytes) {
 
 // What a RIFF/WAVE header's fmt chunk declares, in words ("" when the bytes
 // hold no such chunk): libsndfile only says that the header is incomplete.
-std::string wav_format_claim(const std::string& bytes) {
+std::string wav_format_claim(std::string_view bytes) {
   const auto u16 = [&](std::size_t at) { return unsigned(uint8_t(bytes[at])) | unsigned(uint8_t(bytes[at + 1])) << 8; };
   const auto u32 = [&](std::size_t at) { return uint32_t(u16(at)) | uint32_t(u16(at + 2)) << 16; };
   if (bytes.size() < 12 || bytes.compare(0, 4, "RIFF") != 0 || bytes.compare(8, 4, "WAVE") != 0) return "";
@@ -75,8 +75,8 @@ std::string wav_format_claim(const std::string& bytes) {
 // Why libsndfile could not open a file it recognised, said so that its owner
 // can act: some of its messages name the wrong cause (a text file named
 // .mp3 "does not exist or is not a regular file (possibly a pipe?)").
-std::string why_unreadable(const std::string& bytes, const std::string& extension, const std::string& message) {
-  const std::string start = bytes.substr(0, 256);
+std::string why_unreadable(std::string_view bytes, const std::string& extension, const std::string& message) {
+  const std::string start(bytes.substr(0, 256));
   if (looks_like_text(start)) {
     const std::string line = start.substr(0, std::min(start.find_first_of("\r\n"), std::size_t(60)));
     return "a text file, not audio (it begins \"" + line + "\")";
@@ -121,7 +121,7 @@ sf_count_t stream_write(const void*, sf_count_t, void*) { return 0; }
 sf_count_t stream_tell(void* user) { return static_cast<MemoryStream*>(user)->position; }
 
 // Returns false when libsndfile does not recognise the format at all.
-bool sndfile_decode(const std::string& bytes, const std::string& name, const std::string& extension, Audio& audio) {
+bool sndfile_decode(std::string_view bytes, const std::string& name, const std::string& extension, Audio& audio) {
   SF_INFO info{};
   SF_VIRTUAL_IO io{stream_length, stream_seek, stream_read, stream_write, stream_tell};
   MemoryStream stream{bytes};
@@ -162,7 +162,7 @@ bool sndfile_decode(const std::string& bytes, const std::string& name, const std
 
 }  // namespace
 
-Audio decode_audio_bytes(const std::string& bytes, const std::string& name, const std::string& format_hint) {
+Audio decode_audio_bytes(std::string_view bytes, const std::string& name, const std::string& format_hint) {
   if (bytes.empty()) throw Error(ErrorCategory::audio, name + ": empty audio");
   Audio audio;
   const std::string ext = lower_extension(format_hint);

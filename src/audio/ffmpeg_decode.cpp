@@ -63,21 +63,21 @@ thread_local const std::string* decoding = nullptr;
 
 // FFmpeg reads the encoded bytes from memory through these callbacks.
 struct MemoryStream {
-  const std::string* bytes;
+  std::string_view bytes;
   int64_t position = 0;
 };
 int read_stream(void* user, uint8_t* buffer, int size) {
   auto& stream = *static_cast<MemoryStream*>(user);
-  const auto left = int64_t(stream.bytes->size()) - stream.position;
+  const auto left = int64_t(stream.bytes.size()) - stream.position;
   if (left <= 0) return AVERROR_EOF;
   const int n = int(std::min<int64_t>(size, left));
-  std::memcpy(buffer, stream.bytes->data() + stream.position, std::size_t(n));
+  std::memcpy(buffer, stream.bytes.data() + stream.position, std::size_t(n));
   stream.position += n;
   return n;
 }
 int64_t seek_stream(void* user, int64_t offset, int whence) {
   auto& stream = *static_cast<MemoryStream*>(user);
-  const auto size = int64_t(stream.bytes->size());
+  const auto size = int64_t(stream.bytes.size());
   if (whence & AVSEEK_SIZE) return size;
   const int64_t base = (whence & 3) == SEEK_SET ? 0 : (whence & 3) == SEEK_CUR ? stream.position : size;
   if (base + offset < 0 || base + offset > size) return -1;
@@ -105,7 +105,7 @@ void forward_message(void* context, int level, const char* format, va_list argum
 
 }  // namespace
 
-Audio ffmpeg_decode(const std::string& bytes, const std::string& name, const std::string& forced_format) {
+Audio ffmpeg_decode(std::string_view bytes, const std::string& name, const std::string& forced_format) {
   static std::once_flag logging;
   std::call_once(logging, [] { av_log_set_callback(forward_message); });
   decoding = &name;
@@ -126,7 +126,7 @@ Audio ffmpeg_decode(const std::string& bytes, const std::string& name, const std
   AVDictionary* options = nullptr;
   av_dict_set(&options, "format_whitelist", kAudioContainers, 0);
   constexpr int kBufferSize = 1 << 16;
-  MemoryStream stream{&bytes};
+  MemoryStream stream{bytes};
   auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferSize));
   if (!buffer) throw Error(ErrorCategory::internal, where + ": out of memory");
   std::unique_ptr<AVIOContext, IoFreer> io(

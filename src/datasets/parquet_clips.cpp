@@ -32,7 +32,11 @@ struct Window {
   std::uint64_t first = 0, count = 0, bytes = 0;  // bytes: of the audio column, as stored
 };
 
-using Clips = std::vector<detail::AudioBytes>;  // null: the row stores none
+// A window's clips as DuckDB returned them: views into the data chunks they keep.
+struct Clips {
+  std::vector<std::shared_ptr<const void>> chunks;
+  std::vector<std::optional<std::string_view>> clips;  // nullopt: the row stores none
+};
 
 struct CachedWindow {
   std::string key;  // file, column, first row
@@ -59,11 +63,12 @@ class ClipCache {
     }
     evict(evicted);
     lock.unlock();
-    const auto& clip = rows_of(clips, entry_key(file, column, window)).at(row - window.first);
+    const std::shared_ptr<const Clips> rows = rows_of(clips, entry_key(file, column, window));
+    const auto& clip = rows->clips.at(row - window.first);
     if (!clip)
       throw Error(ErrorCategory::audio,
                   fmt::format("{}#{}: the row stores no audio bytes (NULL)", file.string(), fragment));
-    return clip;
+    return detail::AudioBytes(rows, &*clip);  // shares the window, copies nothing
   }
 
  private:
@@ -138,9 +143,10 @@ class ClipCache {
   }
 
   // A window's rows, once read. A read that failed is forgotten, so that a later sample reads the file again.
-  const Clips& rows_of(const std::shared_future<std::shared_ptr<const Clips>>& clips, const std::string& key) {
+  std::shared_ptr<const Clips> rows_of(const std::shared_future<std::shared_ptr<const Clips>>& clips,
+                                       const std::string& key) {
     try {
-      return *clips.get();
+      return clips.get();
     } catch (...) {
       std::list<CachedWindow> failed;
       const std::lock_guard lock(mutex_);
@@ -172,23 +178,24 @@ class ClipCache {
     if (!found) throw Error(ErrorCategory::audio, fmt::format("{}: no column '{}'", file.string(), column));
     const bool is_struct = found->type.rfind("STRUCT", 0) == 0;
     const std::string bytes = is_struct ? TableReader::quoted(column) + ".bytes" : TableReader::quoted(column);
-    Clips clips;
-    clips.reserve(window.count);
+    Clips rows;
+    rows.clips.reserve(window.count);
     // A scan keeps the file's order (no ORDER BY: sorting would copy every clip once more); the row
     // numbers are checked all the same.
-    table.query(fmt::format("SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, "
+    table.query_views(fmt::format("SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, "
                             "file_row_number = true) WHERE file_row_number >= {} AND file_row_number < {}",
                             bytes, TableReader::literal(file.string()), window.first, window.first + window.count),
-                [&](TableRow& r) {
-                  if (r[1] != std::to_string(window.first + clips.size()))
+                [&](const TableRowView& r) {
+                  if (r.values[1] != std::to_string(window.first + rows.clips.size()))
                     throw Error(ErrorCategory::internal,
                                 fmt::format("{}: the rows of a window came out of order", file.string()));
-                  clips.push_back(r[0] ? std::make_shared<const std::string>(std::move(*r[0])) : nullptr);
+                  if (rows.chunks.empty() || rows.chunks.back() != r.chunk) rows.chunks.push_back(r.chunk);
+                  rows.clips.push_back(r.values[0]);
                 });
-    if (clips.size() != window.count)
+    if (rows.clips.size() != window.count)
       throw Error(ErrorCategory::audio, fmt::format("{}: rows {}..{} could not all be read", file.string(),
                                                     window.first, window.first + window.count - 1));
-    return clips;
+    return rows;
   }
 
   const TableReader& reader(const std::filesystem::path& file) {

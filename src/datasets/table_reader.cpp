@@ -24,10 +24,6 @@ struct Result {
   duckdb_result result{};
   ~Result() { duckdb_destroy_result(&result); }
 };
-struct Chunk {
-  duckdb_data_chunk chunk;
-  ~Chunk() { duckdb_destroy_data_chunk(&chunk); }
-};
 
 }  // namespace
 
@@ -168,6 +164,19 @@ std::string TableReader::literal(const std::string& text) {
 }
 
 void TableReader::query(const std::string& sql, const std::function<void(TableRow&)>& row) const {
+  TableRow values;
+  query_views(sql, [&](const TableRowView& view) {
+    values.resize(view.values.size());
+    for (std::size_t c = 0; c < values.size(); ++c)
+      if (view.values[c])
+        values[c].emplace(*view.values[c]);
+      else
+        values[c].reset();
+    row(values);
+  });
+}
+
+void TableReader::query_views(const std::string& sql, const std::function<void(const TableRowView&)>& row) const {
   const auto fail = [&](const char* message) {
     // DuckDB's first line says what is wrong; the lines after it quote aeval's own SQL.
     std::string first_line = message ? message : "unknown error";
@@ -192,29 +201,35 @@ void TableReader::query(const std::string& sql, const std::function<void(TableRo
     if (id != DUCKDB_TYPE_VARCHAR && id != DUCKDB_TYPE_BLOB)
       throw Error(ErrorCategory::internal, fmt::format("Parquet scan: column {} of `{}` is neither text nor bytes", c, sql));
   }
-  TableRow values(width);
+  TableRowView view{std::vector<std::optional<std::string_view>>(width), nullptr};
   while (true) {
-    Chunk chunk{duckdb_fetch_chunk(result.result)};
-    if (!chunk.chunk) break;
-    const idx_t size = duckdb_data_chunk_get_size(chunk.chunk);
+    // The chunk owns its values (and the pages they point into): it lives while a view of it is held.
+    std::shared_ptr<duckdb_data_chunk> chunk(new duckdb_data_chunk(duckdb_fetch_chunk(result.result)),
+                                             [](duckdb_data_chunk* c) {
+                                               duckdb_destroy_data_chunk(c);
+                                               delete c;
+                                             });
+    if (!*chunk) break;
+    const idx_t size = duckdb_data_chunk_get_size(*chunk);
     if (size == 0) break;
     std::vector<duckdb_string_t*> data(width);
     std::vector<uint64_t*> validity(width);
     for (idx_t c = 0; c < width; ++c) {
-      duckdb_vector vector = duckdb_data_chunk_get_vector(chunk.chunk, c);
+      duckdb_vector vector = duckdb_data_chunk_get_vector(*chunk, c);
       data[c] = static_cast<duckdb_string_t*>(duckdb_vector_get_data(vector));
       validity[c] = duckdb_vector_get_validity(vector);
     }
+    view.chunk = chunk;
     for (idx_t r = 0; r < size; ++r) {
       for (idx_t c = 0; c < width; ++c) {
         if (validity[c] && !duckdb_validity_row_is_valid(validity[c], r)) {
-          values[c].reset();
+          view.values[c].reset();
         } else {
           duckdb_string_t& value = data[c][r];
-          values[c].emplace(duckdb_string_t_data(&value), duckdb_string_t_length(value));
+          view.values[c].emplace(duckdb_string_t_data(&value), duckdb_string_t_length(value));
         }
       }
-      row(values);
+      row(view);
     }
   }
   if (const char* error = duckdb_result_error(&result.result)) fail(error);

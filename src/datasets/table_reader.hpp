@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aeval::datasets {
@@ -22,6 +23,11 @@ struct TableColumn {
 
 // One row of a scan: a value per selected expression, nullopt for NULL.
 using TableRow = std::vector<std::optional<std::string>>;
+// The same as views into the data chunk that holds them, which `chunk` keeps alive for whoever keeps it.
+struct TableRowView {
+  std::vector<std::optional<std::string_view>> values;
+  std::shared_ptr<const void> chunk;
+};
 
 class TableReader {
  public:
@@ -58,6 +64,8 @@ class TableReader {
   // Runs any SQL (over read_parquet(...) and the like: `source()`), streaming
   // its rows; every result column must be VARCHAR or BLOB.
   void query(const std::string& sql, const std::function<void(TableRow&)>& row) const;
+  // The same without copying a value: for bytes kept after the scan (audio stored in the file).
+  void query_views(const std::string& sql, const std::function<void(const TableRowView&)>& row) const;
 
   // read_parquet([...]) or read_csv(...) of the files.
   const std::string& source() const { return source_; }

@@ -25,7 +25,7 @@ std::string hex(const unsigned char* digest, unsigned int length) {
 
 }  // namespace
 
-std::string sha256_hex(const std::string& bytes) {
+std::string sha256_hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);

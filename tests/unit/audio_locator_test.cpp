@@ -84,7 +84,7 @@ TEST(AudioLocator, RegisteredContainersServeTheirClips) {
   aeval::testing::write_bytes(dir / "box.testclips", "container");
   aeval::detail::register_clip_reader(".testclips", [&](const std::filesystem::path& file, const std::string& fragment) {
     EXPECT_EQ(file, dir / "box.testclips");
-    return std::make_shared<const std::string>(fragment == "n=1" ? clip : std::string());
+    return aeval::detail::owned_audio_bytes(fragment == "n=1" ? clip : std::string());
   });
   const std::string box = (dir / "box.testclips").string();
   EXPECT_EQ(decode_audio(box + "#n=1").samples, decode_audio(dir / "clip.wav").samples);

@@ -36,7 +36,7 @@ std::filesystem::path write_clips(const TempDir& dir) {
 
 std::string clip(const std::filesystem::path& file, std::uint64_t row) {
   const auto locator = aeval::detail::parse_audio_locator(aeval::datasets::parquet_clip_locator(file, row, "audio"));
-  return *aeval::detail::read_locator_bytes(locator);
+  return std::string(*aeval::detail::read_locator_bytes(locator));
 }
 
 void expect_rows(const std::filesystem::path& file, const std::vector<std::uint64_t>& rows) {
