@@ -33,14 +33,14 @@ struct Window {
 };
 
 // A window's clips as DuckDB returned them: views into the data chunks they keep.
-struct Clips {
+struct WindowClips {
   std::vector<std::shared_ptr<const void>> chunks;
   std::vector<std::optional<std::string_view>> clips;  // nullopt: the row stores none
 };
 
 struct CachedWindow {
   std::string key;  // file, column, first row
-  std::shared_future<std::shared_ptr<const Clips>> clips;
+  std::shared_future<std::shared_ptr<const WindowClips>> clips;
   std::uint64_t bytes = 0;
   bool read = false;  // a sample has asked for one of its rows
 };
@@ -63,7 +63,7 @@ class ClipCache {
     }
     evict(evicted);
     lock.unlock();
-    const std::shared_ptr<const Clips> rows = rows_of(clips, entry_key(file, column, window));
+    const std::shared_ptr<const WindowClips> rows = rows_of(clips, entry_key(file, column, window));
     const auto& clip = rows->clips.at(row - window.first);
     if (!clip)
       throw Error(ErrorCategory::audio,
@@ -143,7 +143,7 @@ class ClipCache {
   }
 
   // A window's rows, once read. A read that failed is forgotten, so that a later sample reads the file again.
-  std::shared_ptr<const Clips> rows_of(const std::shared_future<std::shared_ptr<const Clips>>& clips,
+  std::shared_ptr<const WindowClips> rows_of(const std::shared_future<std::shared_ptr<const WindowClips>>& clips,
                                        const std::string& key) {
     try {
       return clips.get();
@@ -165,33 +165,33 @@ class ClipCache {
     } else {
       auto clips = std::async(std::launch::async, [this, file, column, window] {
         const std::lock_guard duckdb(duckdb_mutex_);  // one connection: its queries run one at a time
-        return std::make_shared<const Clips>(load(file, column, window));
+        return std::make_shared<const WindowClips>(load(file, column, window));
       });
       windows_.push_front({key, clips.share(), window.bytes, false});
     }
     return windows_.front();
   }
 
-  Clips load(const std::filesystem::path& file, const std::string& column, const Window& window) {
+  WindowClips load(const std::filesystem::path& file, const std::string& column, const Window& window) {
     const TableReader& table = reader(file);
     const TableColumn* found = table.column(column);
     if (!found) throw Error(ErrorCategory::audio, fmt::format("{}: no column '{}'", file.string(), column));
     const bool is_struct = found->type.rfind("STRUCT", 0) == 0;
     const std::string bytes = is_struct ? TableReader::quoted(column) + ".bytes" : TableReader::quoted(column);
-    Clips rows;
+    WindowClips rows;
     rows.clips.reserve(window.count);
     // A scan keeps the file's order (no ORDER BY: sorting would copy every clip once more); the row
     // numbers are checked all the same.
-    table.query_views(fmt::format("SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, "
-                            "file_row_number = true) WHERE file_row_number >= {} AND file_row_number < {}",
-                            bytes, TableReader::literal(file.string()), window.first, window.first + window.count),
-                [&](const TableRowView& r) {
-                  if (r.values[1] != std::to_string(window.first + rows.clips.size()))
-                    throw Error(ErrorCategory::internal,
-                                fmt::format("{}: the rows of a window came out of order", file.string()));
-                  if (rows.chunks.empty() || rows.chunks.back() != r.chunk) rows.chunks.push_back(r.chunk);
-                  rows.clips.push_back(r.values[0]);
-                });
+    const std::string sql = fmt::format(
+        "SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, file_row_number = true) "
+        "WHERE file_row_number >= {} AND file_row_number < {}",
+        bytes, TableReader::literal(file.string()), window.first, window.first + window.count);
+    table.query_views(sql, [&](const TableRowView& r) {
+      if (r.values[1] != std::to_string(window.first + rows.clips.size()))
+        throw Error(ErrorCategory::internal, fmt::format("{}: the rows of a window came out of order", file.string()));
+      if (rows.chunks.empty() || rows.chunks.back() != r.chunk) rows.chunks.push_back(r.chunk);
+      rows.clips.push_back(r.values[0]);
+    });
     if (rows.clips.size() != window.count)
       throw Error(ErrorCategory::audio, fmt::format("{}: rows {}..{} could not all be read", file.string(),
                                                     window.first, window.first + window.count - 1));

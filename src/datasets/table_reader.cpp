@@ -25,10 +25,6 @@ struct Result {
   ~Result() { duckdb_destroy_result(&result); }
 };
 
-}  // namespace
-
-namespace {
-
 struct Database {
   duckdb_database database = nullptr;
   ~Database() { duckdb_close(&database); }
