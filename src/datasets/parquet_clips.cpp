@@ -20,13 +20,13 @@ namespace aeval::datasets {
 
 namespace {
 
-// A window's rows stay under this many bytes (of the audio column, as
-// stored) unless one row alone is larger; the cache keeps at most
-// kCachedBytes of windows, and at least three: the one a lagging sample still
-// reads, the one being read, and the next one, read ahead.
-constexpr std::uint64_t kWindowBytes = 64ull << 20;
+// A window is a row group, or a block of it as large as DuckDB's vector (2,048 rows): DuckDB reads a column that
+// many rows at a time whatever a query's filter asks for, so a smaller slice would cost no less memory and make
+// DuckDB read the block once per slice. The cache keeps at most kCachedBytes of windows, and at least the two
+// that samples are reading (the one being started and a lagging one) and the next one when it is read ahead,
+// which it is when it holds at most kReadAheadBytes.
 constexpr std::uint64_t kCachedBytes = 16ull << 20;
-constexpr std::size_t kCachedWindows = 3;
+constexpr std::uint64_t kReadAheadBytes = 32ull << 20;
 
 struct Window {
   std::uint64_t first = 0, count = 0, bytes = 0;  // bytes: of the audio column, as stored
@@ -59,7 +59,8 @@ class ClipCache {
     const auto clips = entry.clips;
     if (!entry.read) {
       entry.read = true;
-      if (const auto next = next_window(file, column, window)) find_or_load(file, column, *next);
+      if (const auto next = next_window(file, column, window); next && next->bytes <= kReadAheadBytes)
+        find_or_load(file, column, *next);
     }
     evict(evicted);
     lock.unlock();
@@ -100,8 +101,7 @@ class ClipCache {
     return {*row, column};
   }
 
-  // The window holding `row`: its row group, or the slice of it whose stored
-  // audio stays under kWindowBytes.
+  // The window holding `row`: its row group, or the block of DuckDB's vector size within it.
   Window window_of(const std::filesystem::path& file, const std::string& column, std::uint64_t row) {
     auto& groups = groups_[file.string() + "\n" + column];
     if (groups.empty()) {
@@ -120,7 +120,7 @@ class ClipCache {
     std::uint64_t first = 0;
     for (const auto& [rows, bytes] : groups) {
       if (row < first + rows) {
-        const std::uint64_t per_window = std::max<std::uint64_t>(1, bytes > kWindowBytes ? rows * kWindowBytes / bytes : rows);
+        const std::uint64_t per_window = std::min(rows, TableReader::rows_per_read());
         const std::uint64_t start = first + (row - first) / per_window * per_window;
         const std::uint64_t count = std::min(per_window, first + rows - start);
         return {start, count, bytes * count / rows};
@@ -204,12 +204,24 @@ class ClipCache {
     return *r;
   }
 
+  // Drops the least recently used windows that samples have read while the cache holds more than
+  // kCachedBytes, keeping two of them; a window read ahead stays until a sample reaches it.
   void evict(std::list<CachedWindow>& evicted) {
     std::uint64_t total = 0;
-    for (const auto& w : windows_) total += w.bytes;
-    while (windows_.size() > kCachedWindows && total > kCachedBytes) {
-      total -= windows_.back().bytes;
-      evicted.splice(evicted.begin(), windows_, std::prev(windows_.end()));
+    std::size_t read = 0;
+    for (const auto& w : windows_) {
+      total += w.bytes;
+      read += w.read;
+    }
+    for (auto next = windows_.end(); next != windows_.begin() && total > kCachedBytes && read > 2;) {
+      const auto victim = std::prev(next);
+      if (!victim->read) {
+        next = victim;
+        continue;
+      }
+      total -= victim->bytes;
+      --read;
+      evicted.splice(evicted.begin(), windows_, victim);
     }
   }
 

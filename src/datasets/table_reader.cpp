@@ -147,6 +147,8 @@ void TableReader::scan(const std::vector<std::string>& expressions, const std::f
   query(sql, row);
 }
 
+std::uint64_t TableReader::rows_per_read() { return duckdb_vector_size(); }
+
 std::string TableReader::quoted(const std::string& name) {
   std::string out = "\"";
   for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -67,6 +67,9 @@ class TableReader {
   // The same without copying a value: for bytes kept after the scan (audio stored in the file).
   void query_views(const std::string& sql, const std::function<void(const TableRowView&)>& row) const;
 
+  // How many rows DuckDB reads of a column at a time (its vector size, 2,048), whatever a filter asks for.
+  static std::uint64_t rows_per_read();
+
   // read_parquet([...]) or read_csv(...) of the files.
   const std::string& source() const { return source_; }
 
