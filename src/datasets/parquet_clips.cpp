@@ -144,7 +144,7 @@ class ClipCache {
 
   // A window's rows, once read. A read that failed is forgotten, so that a later sample reads the file again.
   std::shared_ptr<const WindowClips> rows_of(const std::shared_future<std::shared_ptr<const WindowClips>>& clips,
-                                       const std::string& key) {
+                                             const std::string& key) {
     try {
       return clips.get();
     } catch (...) {
@@ -204,8 +204,8 @@ class ClipCache {
     return *r;
   }
 
-  // Drops the least recently used windows that samples have read while the cache holds more than
-  // kCachedBytes, keeping two of them; a window read ahead stays until a sample reaches it.
+  // Drops the least recently used windows while the cache holds more than kCachedBytes, keeping the two most
+  // recent that samples have read and the latest read ahead that none has reached yet.
   void evict(std::list<CachedWindow>& evicted) {
     std::uint64_t total = 0;
     std::size_t read = 0;
@@ -213,14 +213,15 @@ class ClipCache {
       total += w.bytes;
       read += w.read;
     }
-    for (auto next = windows_.end(); next != windows_.begin() && total > kCachedBytes && read > 2;) {
+    const auto ahead = std::find_if(windows_.begin(), windows_.end(), [](const CachedWindow& w) { return !w.read; });
+    for (auto next = windows_.end(); next != windows_.begin() && total > kCachedBytes;) {
       const auto victim = std::prev(next);
-      if (!victim->read) {
+      if (victim->read ? read <= 2 : victim == ahead) {
         next = victim;
         continue;
       }
       total -= victim->bytes;
-      --read;
+      read -= victim->read;
       evicted.splice(evicted.begin(), windows_, victim);
     }
   }
