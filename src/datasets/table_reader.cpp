@@ -43,8 +43,8 @@ std::shared_ptr<Database> shared_database() {
   // Nothing is fetched at run time: Parquet is built into the library.
   duckdb_set_config(config, "autoload_known_extensions", "false");
   duckdb_set_config(config, "autoinstall_known_extensions", "false");
-  // Scans run on the caller's thread: samples are decoded in parallel by the runner's workers already, and a
-  // scan per thread multiplies the buffers DuckDB holds (measured in bench/README.md).
+  // A scan runs on the thread that asks for it, alone: samples are decoded in parallel by the runner's workers
+  // already, and a scan per thread multiplies the buffers DuckDB holds (measured in bench/README.md).
   duckdb_set_config(config, "threads", "1");
   auto database = std::make_shared<Database>();
   char* error = nullptr;
@@ -63,7 +63,9 @@ std::shared_ptr<Database> shared_database() {
 struct TableReader::Connection {
   std::shared_ptr<Database> database = shared_database();  // outlives the connection
   duckdb_connection connection = nullptr;
-  ~Connection() { duckdb_disconnect(&connection); }
+  ~Connection() {
+    if (connection) duckdb_disconnect(&connection);
+  }
 };
 
 TableReader TableReader::parquet(std::vector<std::filesystem::path> files) {
