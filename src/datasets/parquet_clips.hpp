@@ -2,7 +2,7 @@
 // Audio stored inside Parquet files (the Hub's `Audio` feature: a struct of
 // `bytes` and `path`), named by locators "FILE#row=N&column=NAME" and read
 // back by the audio decoder on demand. Rows are fetched a window at a time
-// (a row group, or a slice of a large one) off the samples' threads, the next
+// (a row group, or a 2,048-row block of a large one) off the samples' threads, the next
 // one read ahead, and a few windows are kept, so a run that reads its samples
 // in order reads each file once, rarely waits for it, and memory stays flat
 // however large the dataset is.
