@@ -57,6 +57,7 @@ class ClipCache {
     const Window window = window_of(file, column, row);
     CachedWindow& entry = find_or_load(file, column, window);
     const auto clips = entry.clips;
+    const std::string key = entry.key;
     if (!entry.read) {
       entry.read = true;
       if (const auto next = next_window(file, column, window); next && next->bytes <= kReadAheadBytes)
@@ -64,7 +65,7 @@ class ClipCache {
     }
     evict(evicted);
     lock.unlock();
-    const std::shared_ptr<const WindowClips> rows = rows_of(clips, entry_key(file, column, window));
+    const std::shared_ptr<const WindowClips> rows = rows_of(clips, key);
     const auto& clip = rows->clips.at(row - window.first);
     if (!clip)
       throw Error(ErrorCategory::audio,
@@ -138,10 +139,6 @@ class ClipCache {
     return window_of(file, column, window.first + window.count);
   }
 
-  static std::string entry_key(const std::filesystem::path& file, const std::string& column, const Window& window) {
-    return fmt::format("{}\n{}\n{}", file.string(), column, window.first);
-  }
-
   // A window's rows, once read. A read that failed is forgotten, so that a later sample reads the file again.
   std::shared_ptr<const WindowClips> rows_of(const std::shared_future<std::shared_ptr<const WindowClips>>& clips,
                                              const std::string& key) {
@@ -158,7 +155,7 @@ class ClipCache {
 
   // The cached window, or a new entry whose rows are being read on a thread of their own.
   CachedWindow& find_or_load(const std::filesystem::path& file, const std::string& column, const Window& window) {
-    const std::string key = entry_key(file, column, window);
+    const std::string key = fmt::format("{}\n{}\n{}", file.string(), column, window.first);
     auto hit = std::find_if(windows_.begin(), windows_.end(), [&](const CachedWindow& w) { return w.key == key; });
     if (hit != windows_.end()) {
       windows_.splice(windows_.begin(), windows_, hit);

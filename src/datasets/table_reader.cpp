@@ -55,6 +55,14 @@ std::shared_ptr<Database> shared_database() {
     duckdb_free(error);
     throw Error(ErrorCategory::internal, "DuckDB: cannot start: " + message);
   }
+  // Audio is read a window of rows at a time, each a query of the same file: its footer is parsed once. (A
+  // setting of the Parquet reader: the configuration above does not know it yet, a connection can set it.)
+  duckdb_connection connection = nullptr;
+  Result set;
+  const bool configured = duckdb_connect(database->database, &connection) != DuckDBError &&
+                          duckdb_query(connection, "SET GLOBAL parquet_metadata_cache = true", &set.result) != DuckDBError;
+  duckdb_disconnect(&connection);
+  if (!configured) throw Error(ErrorCategory::internal, "DuckDB: cannot cache Parquet footers");
   return shared = database;
 }
 
@@ -107,10 +115,6 @@ TableReader::TableReader(std::vector<std::filesystem::path> files, std::string s
   }
   if (duckdb_connect(connection_->database->database, &connection_->connection) == DuckDBError)
     throw Error(ErrorCategory::internal, "DuckDB: cannot connect");
-  // Audio is read a window of rows at a time, each a query of the same file: its footer is parsed once.
-  Result set;
-  if (duckdb_query(connection_->connection, "SET parquet_metadata_cache = true", &set.result) == DuckDBError)
-    throw Error(ErrorCategory::internal, fmt::format("DuckDB: {}", duckdb_result_error(&set.result)));
   query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + source_ + ")",
            [&](TableRow& row) { columns_.push_back({row[0].value_or(""), row[1].value_or("")}); });
 }
