@@ -176,6 +176,8 @@ const EvaluatorClasses::Registration kAsrErrorRateClass{
                                          args.text("references") == "lowest", "asr_error_rate"),
           args);
     }};
+// (Summaries written before its identity had a "metric" name it by the unit.)
+const report::DeclareIdentityReading kAsrErrorRateReading{"asr_error_rate", error_rate_reading()};
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "models/dnsmos_models.hpp"
 #include "components/evaluator.hpp"
 #include "registry/args.hpp"
+#include "report/identity_reading.hpp"
 
 namespace aeval::pipeline {
 
@@ -113,6 +114,8 @@ const EvaluatorClasses::Registration kDnsmosClass{
       return std::make_unique<Dnsmos>(std::make_shared<const dnsmos::Scorer>(models, o), args.text("audio") == "output",
                                       models, options);
     }};
+const report::DeclareIdentityReading kDnsmosReading{
+    "dnsmos", {[](const json&) { return std::string("dnsmos"); }, "DNSMOS (built in, official weights)"}};
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 // computation `aeval score` does, with the metric's value under "value".
 #include "aeval/metrics/catalog.hpp"
 #include "components/evaluator.hpp"
+#include "report/identity_reading.hpp"
 
 namespace aeval::pipeline {
 
@@ -23,5 +24,8 @@ class TextMetricEvaluator : public Evaluator {
   metrics::TextMetricOptions options_;
   std::string class_id_;
 };
+
+// How a leaderboard reads an error rate's identity that names no "metric": WER or CER by its unit.
+report::IdentityReading error_rate_reading();
 
 }  // namespace aeval::pipeline

@@ -81,6 +81,10 @@ json TextMetricEvaluator::identity() const {
   return j;
 }
 
+report::IdentityReading error_rate_reading() {
+  return {[](const json& identity) { return identity.value("unit", "words") == "chars" ? "cer" : "wer"; }};
+}
+
 namespace {
 
 using Made = std::unique_ptr<Evaluator>;
@@ -104,6 +108,8 @@ const EvaluatorClasses::Registration kErrorRateClass{
     [](const Args& args, const Registry&, const Scoring&) -> Made {
       return std::make_unique<ErrorRate>(args.text("unit") == "chars");
     }};
+
+const report::DeclareIdentityReading kErrorRateReading{"error_rate", error_rate_reading()};
 
 // A registry argument for a metric parameter, typed and defaulted as the metric library has it.
 ArgSpec argument_for(const metrics::TextParameter& p) {

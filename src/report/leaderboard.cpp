@@ -15,6 +15,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/catalog.hpp"
+#include "report/identity_reading.hpp"
 
 namespace aeval::report {
 
@@ -27,8 +28,8 @@ using nlohmann::json;
 const metrics::MetricInfo* metric_of(const json& evaluator) {
   if (evaluator.contains("metric")) return metrics::find_metric(evaluator["metric"].get<std::string>());
   const std::string evaluator_class = evaluator.value("class", "");
-  if (evaluator_class == "error_rate" || evaluator_class == "asr_error_rate")
-    return metrics::find_metric(evaluator.value("unit", "words") == "chars" ? "cer" : "wer");
+  if (const IdentityReading* reading = identity_reading(evaluator_class); reading && reading->metric)
+    return metrics::find_metric(reading->metric(evaluator));
   return metrics::find_metric(evaluator_class);  // summaries written before metrics had one name
 }
 
@@ -49,13 +50,13 @@ std::optional<metrics::LeaderboardScale> uea_scale(const json& metric) {
 }
 
 // The scoring model behind an evaluator's values, from its identity: the ASR of an error rate of output
-// audio, the model a MOS, similarity or embedding score asked, the built-in DNSMOS; "" for none.
+// audio, the model a MOS, similarity or embedding score asked, a built-in one its class names; "" for none.
 std::string scorer_of(const json& evaluator) {
   for (const char* key : {"asr_model", "model"})
     if (evaluator.contains(key) && evaluator[key].is_object() && evaluator[key].contains("name"))
       return evaluator[key]["name"].get<std::string>();
-  if (evaluator.value("class", "") == "dnsmos") return "DNSMOS (built in, official weights)";
-  return "";
+  const IdentityReading* reading = identity_reading(evaluator.value("class", ""));
+  return reading ? reading->scorer : "";
 }
 
 // One summary.json, as much of it as a leaderboard needs.

@@ -95,6 +95,12 @@ TEST(DnsmosE2E, TheEvaluatorScoresASamplesAudioInADatasetOnlyRun) {
   // The 8 kHz clip says it was resampled, and both short clips that they were repeated.
   EXPECT_NE(run.by_id.at(kRecords[1])["scores"]["dnsmos-of-dataset"]["notes"].dump().find("resampled from 8000 Hz"),
             std::string::npos);
+  // The leaderboard names the built-in model behind the column, which the dnsmos class declares.
+  const auto board = run_aeval(fmt::format("report {}", (dir / "results").string()), false);
+  ASSERT_EQ(board.status, 0) << board.output;
+  EXPECT_NE(board.output.find("| model | dnsmos-of-dataset (averaged as 20·x) |"), std::string::npos) << board.output;
+  EXPECT_NE(board.output.find("Scored by: dnsmos-of-dataset: DNSMOS (built in, official weights)."), std::string::npos)
+      << board.output;
 }
 
 TEST(DnsmosE2E, MissingModelsSayHowToGetThem) {
