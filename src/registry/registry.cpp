@@ -194,7 +194,9 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
       for (const auto& file : yaml_files(folder / folder_name(kind)))
         for (const auto& item : read_map_file(file, "a registry file maps names to {class, args}", "an entry's name"))
           define(kind, read_entry(item.first.as<std::string>(), item.first, item.second, file));
-    // benchmarks/NAME.yaml: one benchmark's entries of every kind, each named NAME.
+    // benchmarks/NAME.yaml: one benchmark's entries of every kind, each named NAME, and under a kind
+    // folder's name (datasets, tasks, ...) entries with names of their own, as a file of that folder
+    // holds them: several tasks on one set, names that users' --set lines already spell.
     for (const auto& file : yaml_files(folder / kBenchmarksFolder)) {
       const std::string name = file.stem().string();
       for (const auto& item : read_map_file(file, "a benchmark file maps kinds (dataset, prompt, task, ...) to {class, args}",
@@ -204,13 +206,26 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
           check_hub_schema(item.first, item.second, file);
           continue;
         }
-        const auto kind = std::find_if(std::begin(kAllKinds), std::end(kAllKinds),
-                                       [&](Kind k) { return section == kind_name(k); });
-        if (kind == std::end(kAllKinds))
+        const auto named = [&](Kind k) { return section == kind_name(k); };
+        const auto folder_named = [&](Kind k) { return section == folder_name(k); };
+        if (const auto kind = std::find_if(std::begin(kAllKinds), std::end(kAllKinds), named); kind != std::end(kAllKinds)) {
+          define(*kind, read_entry(name, item.first, item.second, file));
+        } else if (const auto many = std::find_if(std::begin(kAllKinds), std::end(kAllKinds), folder_named);
+                   many != std::end(kAllKinds)) {
+          if (!item.second.IsMap())
+            throw Error(ErrorCategory::config, fmt::format("{}: '{}' maps names to {{class, args}}, as a file of "
+                                                           "registry/{} does", at(file, item.first.Mark()), section, section));
+          for (const auto& entry : item.second) {
+            if (!entry.first.IsScalar())
+              throw Error(ErrorCategory::config, at(file, entry.first.Mark()) + ": an entry's name must be plain text");
+            define(*many, read_entry(entry.first.Scalar(), entry.first, entry.second, file));
+          }
+        } else {
           throw Error(ErrorCategory::config,
                       fmt::format("{}: '{}' is not a part of a benchmark (dataset, prompt, model, post-process, "
-                                  "evaluator, aggregator, task, hub_schema)", at(file, item.first.Mark()), section));
-        define(*kind, read_entry(name, item.first, item.second, file));
+                                  "evaluator, aggregator, task, hub_schema; or datasets, tasks, ... for entries named "
+                                  "otherwise)", at(file, item.first.Mark()), section));
+        }
       }
     }
   }

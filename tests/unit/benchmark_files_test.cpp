@@ -1,5 +1,6 @@
 // A benchmark in one file: registry/benchmarks/NAME.yaml holds its dataset, prompt and task (any kind, in
-// fact), each an entry named NAME, and the Hub schema the catalog test serves. Mistakes in it are refused
+// fact), each an entry named NAME, entries named otherwise under their kind's folder name (datasets,
+// tasks, ...), and the Hub schema the catalog test serves. Mistakes in it are refused
 // with their line, like any registry entry's.
 #include <gtest/gtest.h>
 
@@ -66,6 +67,25 @@ TEST(BenchmarkFiles, EachPartIsAnEntryNamedAfterTheFile) {
   EXPECT_EQ(task.dataset, "mine");
   EXPECT_EQ(task.prompt, "mine");
   EXPECT_EQ(task.evaluators, (std::vector<std::string>{"wer"}));
+}
+
+// Several tasks on one set, and names users' --set lines spell: entries under a kind folder's name.
+TEST(BenchmarkFiles, EntriesNamedOtherwiseGoUnderTheirKindsFolderName) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "benchmarks");
+  write_bytes(dir / "benchmarks" / "mine.yaml",
+              "datasets:\n  mine-clips:\n    class: jsonl\n    args: {path: m.jsonl}\n"
+              "tasks:\n  mine-wer:\n    class: task\n    args: {dataset: mine-clips, model: pocketsphinx-en, evaluators: [wer]}\n"
+              "  mine-cer:\n    class: task\n    args: {dataset: mine-clips, model: pocketsphinx-en, evaluators: [cer]}\n");
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
+  EXPECT_FALSE(registry.contains(Kind::dataset, "mine"));
+  EXPECT_EQ(registry.get(Kind::dataset, "mine-clips").line, 2);
+  EXPECT_EQ(registry.get(Kind::task, "mine-cer").line, 9);
+  EXPECT_EQ(registry.get(Kind::task, "mine-cer").file, dir / "benchmarks" / "mine.yaml");
+  EXPECT_EQ(aeval::pipeline::resolve_task(registry, "mine-wer").dataset, "mine-clips");
+  const std::string message = load_error(dir, "tasks: [mine-wer]\n");
+  EXPECT_TRUE(contains(message, "mine.yaml:1: 'tasks' maps names to {class, args}, as a file of registry/tasks does"))
+      << message;
 }
 
 TEST(BenchmarkFiles, ANameAlsoInAKindFolderOfTheSameRegistryIsRefused) {
