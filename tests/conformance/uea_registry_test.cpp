@@ -23,6 +23,7 @@
 #include "components/prompt.hpp"
 #include "registry/classes.hpp"
 #include "support/reference.hpp"
+#include "support/temp_dir.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
 
@@ -189,6 +190,36 @@ TEST(UeaRegistry, EveryAggregationComputesAsUeaDoes) {
     }
     expect_same(r["expected"], got, id);
   }
+}
+
+// UEA's WER aggregation (agg.base.WER, which its registry names in no entry): jiwer's corpus WER of the texts as
+// they are, in percent; against jiwer's own corpus WER of the golden sets (their raw variant), and with
+// ignore_case the same as of both sides lowercased.
+TEST(UeaRegistry, TheWerAggregationIsJiwersCorpusWer) {
+  AEVAL_REQUIRE_GOLDEN(records, "jiwer.jsonl");
+  aeval::testing::TempDir dir;
+  std::filesystem::create_directories(dir / "aggregators");
+  aeval::testing::write_bytes(dir / "aggregators" / "a.yaml",
+                              "wer:\n  class: uea-jiwer-wer\nwer-any-case:\n  class: uea-jiwer-wer\n  args: {ignore_case: true}\n");
+  const aeval::registry::Registry registry({dir.path()});
+  const auto aggregator = aeval::pipeline::load_aggregator(registry, "wer");
+  ASSERT_TRUE(aggregator.uea);
+  int checked = 0;
+  for (const auto& r : records) {
+    if (r["kind"] != "corpus" || r["variant"] != "raw") continue;
+    std::vector<Json> results;
+    for (std::size_t i = 0; i < r["input"]["references"].size(); ++i)
+      results.push_back({{"pred", r["input"]["hypotheses"][i]}, {"ref", r["input"]["references"][i]}});
+    const Json got = aggregator.uea(results);
+    EXPECT_NEAR(got.at("wer(%)").get<double>(), r["expected"]["wer"].get<double>() * 100, 1e-9) << r["id"];
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+  const auto any_case = aeval::pipeline::load_aggregator(registry, "wer-any-case");
+  const std::vector<Json> shouted = {{{"pred", "HELLO there"}, {"ref", "hello there"}}, {{"pred", "a b"}, {"ref", "A C"}}},
+                          lowered = {{{"pred", "hello there"}, {"ref", "hello there"}}, {{"pred", "a b"}, {"ref", "a c"}}};
+  EXPECT_EQ(any_case.uea(shouted).at("wer(%)"), aggregator.uea(lowered).at("wer(%)"));
+  EXPECT_NE(any_case.uea(shouted).at("wer(%)"), aggregator.uea(shouted).at("wer(%)"));
 }
 
 // aeval's additions on a UEA aggregation: the bootstrap interval and the groups are of UEA's own

@@ -681,8 +681,11 @@ TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptions
     category.first += judged["value"].get<double>(), ++category.second;
   }
   ASSERT_EQ(means.size(), 6u);
-  for (const auto& [what, sum] : means)
-    EXPECT_NEAR(m["caption-judge-" + what]["value"].get<double>(), sum.first / sum.second, 1e-9) << what;
+  for (const auto& [what, evaluator] : std::map<std::string, std::string>{
+           {"accuracy", "caption-judge-accuracy"}, {"completeness", "caption-judge-completeness"},
+           {"hallucination", "caption-judge-hallucination"}, {"sound", "caption-judge-sound"},
+           {"music", "caption-judge-music"}, {"speech", "caption-judge-speech"}})
+    EXPECT_NEAR(m[evaluator]["value"].get<double>(), means[what].first / means[what].second, 1e-9) << evaluator;
   EXPECT_TRUE(run.summary["aggregations"]["by-category"]["caption-judge"].dump().find("music") != std::string::npos)
       << run.summary["aggregations"].dump();
 

@@ -1,5 +1,5 @@
 // The OpenAI-compatible backends against the local scriptable test server:
-// audio upload, logprobs passthrough, transcription upload, every fault with
+// audio upload, logprobs passthrough, transcription upload (and the built-in Whisper server entry), every fault with
 // its retry count, key redaction, and 2,000 requests at concurrency 128.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,9 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "components/model_loading.hpp"
 #include "models/openai.hpp"
+#include "registry/registry.hpp"
 #include "support/openai_test_server.hpp"
 
 namespace {
@@ -139,6 +141,26 @@ TEST(OpenAiTranscription, UploadsTheAudioAsMultipart) {
   EXPECT_EQ(got.body["language"], "en");
   ASSERT_TRUE(got.files.count("file"));
   EXPECT_EQ(got.files.at("file").substr(0, 4), "RIFF");
+}
+
+// The built-in entry of a Whisper server, through its class (openai_transcription), pointed at the test server.
+TEST(OpenAiTranscription, TheBuiltInWhisperServerEntryAsksForItsModelAndLanguage) {
+  OpenAiTestServer server([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "hello world";
+    return r;
+  });
+  aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  aeval::registry::apply_assignment(registry, "whisper-large-v3-server.base_url=" + server.base_url());
+  auto model = aeval::pipeline::load_model(registry, "whisper-large-v3-server");
+  aeval::models::Request request;
+  request.sample_id = "a";
+  request.audio.push_back(tone());
+  EXPECT_EQ(model->infer_and_wait(request).text, "hello world");
+  const auto got = server.received().at(0);
+  EXPECT_EQ(got.path, "/v1/audio/transcriptions");
+  EXPECT_EQ(got.body["model"], "openai/whisper-large-v3");
+  EXPECT_EQ(got.body["language"], "en");
 }
 
 TEST(OpenAiChat, RetriesWhatIsRetryableAndCountsAttempts) {
