@@ -121,21 +121,28 @@ TEST(OpenAiChat, SendsAudioAndParametersAndReturnsLogprobsIntact) {
   EXPECT_EQ(wav.size(), 44u + 2 * 4000) << "16-bit PCM WAV of the 0.25 s input";
 }
 
+ScriptedReply hello_world(const ReceivedRequest&, int) {
+  ScriptedReply r;
+  r.text = "hello world";
+  return r;
+}
+
+// What `model` sent `server` (which answers hello_world) for one clip, having checked the text it returned.
+ReceivedRequest sent_for_one_clip(aeval::models::Model& model, const OpenAiTestServer& server) {
+  aeval::models::Request request;
+  request.sample_id = "a";
+  request.audio.push_back(tone());
+  EXPECT_EQ(model.infer_and_wait(request).text, "hello world");
+  return server.received().back();
+}
+
 TEST(OpenAiTranscription, UploadsTheAudioAsMultipart) {
-  OpenAiTestServer server([](const ReceivedRequest&, int) {
-    ScriptedReply r;
-    r.text = "hello world";
-    return r;
-  });
+  OpenAiTestServer server(hello_world);
   OpenAiConfig c = config_for(server);
   c.model = "whisper-1";
   c.language = "en";
   auto model = aeval::models::make_openai_transcription(c);
-  aeval::models::Request request;
-  request.sample_id = "a";
-  request.audio.push_back(tone());
-  EXPECT_EQ(model->infer_and_wait(request).text, "hello world");
-  const auto got = server.received().at(0);
+  const auto got = sent_for_one_clip(*model, server);
   EXPECT_EQ(got.path, "/v1/audio/transcriptions");
   EXPECT_EQ(got.body["model"], "whisper-1");
   EXPECT_EQ(got.body["language"], "en");
@@ -145,19 +152,11 @@ TEST(OpenAiTranscription, UploadsTheAudioAsMultipart) {
 
 // The built-in entry of a Whisper server, through its class (openai_transcription), pointed at the test server.
 TEST(OpenAiTranscription, TheBuiltInWhisperServerEntryAsksForItsModelAndLanguage) {
-  OpenAiTestServer server([](const ReceivedRequest&, int) {
-    ScriptedReply r;
-    r.text = "hello world";
-    return r;
-  });
+  OpenAiTestServer server(hello_world);
   aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
   aeval::registry::apply_assignment(registry, "whisper-large-v3-server.base_url=" + server.base_url());
   auto model = aeval::pipeline::load_model(registry, "whisper-large-v3-server");
-  aeval::models::Request request;
-  request.sample_id = "a";
-  request.audio.push_back(tone());
-  EXPECT_EQ(model->infer_and_wait(request).text, "hello world");
-  const auto got = server.received().at(0);
+  const auto got = sent_for_one_clip(*model, server);
   EXPECT_EQ(got.path, "/v1/audio/transcriptions");
   EXPECT_EQ(got.body["model"], "openai/whisper-large-v3");
   EXPECT_EQ(got.body["language"], "en");
