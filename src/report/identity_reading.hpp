@@ -12,7 +12,7 @@
 namespace aeval::report {
 
 struct IdentityReading {
-  // The catalog metric an identity of the class computed ("": none); unset: the identity's "metric".
+  // The catalog metric an identity of the class computed, when the identity names no "metric" ("": none).
   std::function<std::string(const nlohmann::json& identity)> metric = {};
   std::string scorer = {};  // the scoring model behind every value of the class ("": none)
 };

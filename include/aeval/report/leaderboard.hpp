@@ -62,7 +62,9 @@ struct Leaderboard {
 };
 
 // Reads every summary.json under `root`; a row is the latest run of each (model, dataset, prompt). Throws aeval::Error (data) when
-// there is none, or a summary is malformed (naming the file).
+// there is none, or a summary is malformed (naming the file). An evaluator whose identity names no catalog "metric"
+// is read as its class declares (error_rate: WER or CER by its unit; dnsmos): the built-in classes declare it in the
+// components layer, so a program reading such summaries links it (aeval::components, or aeval::run above it).
 std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root);
 
 // Holds each published number against the board's rows of its model (every prompt it ran with).
