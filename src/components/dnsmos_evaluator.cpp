@@ -114,8 +114,8 @@ const EvaluatorClasses::Registration kDnsmosClass{
       return std::make_unique<Dnsmos>(std::make_shared<const dnsmos::Scorer>(models, o), args.text("audio") == "output",
                                       models, options);
     }};
-const report::DeclareIdentityReading kDnsmosReading{
-    "dnsmos", {[](const json&) { return std::string("dnsmos"); }, "DNSMOS (built in, official weights)"}};
+// Its metric is the catalog's of its name; its scores are the built-in model's.
+const report::DeclareIdentityReading kDnsmosReading{"dnsmos", {{}, "DNSMOS (built in, official weights)"}};
 
 }  // namespace
 

@@ -133,6 +133,13 @@ std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& dir) 
   return files;
 }
 
+// A map's keys are plain text (names, not lists or maps).
+void refuse_structured_keys(const YAML::Node& map, const std::filesystem::path& file, const char* key_is) {
+  for (const auto& item : map)
+    if (!item.first.IsScalar())
+      throw Error(ErrorCategory::config, at(file, item.first.Mark()) + ": " + key_is + " must be plain text");
+}
+
 // A registry file's top level: a map with plain-text keys and no key written twice.
 YAML::Node read_map_file(const std::filesystem::path& file, const char* holds, const char* key_is) {
   refuse_invalid_utf8(file);
@@ -142,9 +149,7 @@ YAML::Node read_map_file(const std::filesystem::path& file, const char* holds, c
                 fmt::format("{}: {}; this one {}", root.Mark().is_null() ? file.string() + ":1" : at(file, root.Mark()),
                             holds, root.IsSequence() ? "holds a list" : root.IsNull() ? "is empty" : "holds a single value"));
   refuse_duplicate_keys(root, file);
-  for (const auto& item : root)
-    if (!item.first.IsScalar())
-      throw Error(ErrorCategory::config, at(file, item.first.Mark()) + ": " + key_is + " must be plain text");
+  refuse_structured_keys(root, file, key_is);
   return root;
 }
 
@@ -215,11 +220,8 @@ Registry::Registry(const std::vector<std::filesystem::path>& folders) : folders_
           if (!item.second.IsMap())
             throw Error(ErrorCategory::config, fmt::format("{}: '{}' maps names to {{class, args}}, as a file of "
                                                            "registry/{} does", at(file, item.first.Mark()), section, section));
-          for (const auto& entry : item.second) {
-            if (!entry.first.IsScalar())
-              throw Error(ErrorCategory::config, at(file, entry.first.Mark()) + ": an entry's name must be plain text");
-            define(*many, read_entry(entry.first.Scalar(), entry.first, entry.second, file));
-          }
+          refuse_structured_keys(item.second, file, "an entry's name");
+          for (const auto& entry : item.second) define(*many, read_entry(entry.first.Scalar(), entry.first, entry.second, file));
         } else {
           throw Error(ErrorCategory::config,
                       fmt::format("{}: '{}' is not a part of a benchmark (dataset, prompt, model, post-process, "

@@ -30,7 +30,7 @@ const metrics::MetricInfo* metric_of(const json& evaluator) {
   const std::string evaluator_class = evaluator.value("class", "");
   if (const IdentityReading* reading = identity_reading(evaluator_class); reading && reading->metric)
     return metrics::find_metric(reading->metric(evaluator));
-  return metrics::find_metric(evaluator_class);  // summaries written before metrics had one name
+  return metrics::find_metric(evaluator_class);  // a class named as its metric (dnsmos); older summaries
 }
 
 // An UltraEval-Audio aggregation's number (summary.json's metrics.NAME.uea) on the leaderboard's scale, by
