@@ -9,6 +9,9 @@
 //   aeval_bench_parquet read WORK SCALE      loads the entry, decodes every clip in order
 //   aeval_bench_parquet decode WORK SCALE    decodes the same clips from bytes in memory
 // Each prints one line: samples, seconds, samples/s, audio x real time, MB/s, peak RSS.
+//   aeval_bench_parquet windows FILE KEEP    DuckDB's reading alone: the audio column of FILE (100-row
+//     groups, as hub_parquet_run.sh writes it) read a row group at a time as the clip cache asks for it,
+//     the last KEEP windows' data chunks held; prints the peak RSS with DuckDB started and after reading.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -17,7 +20,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "aeval/audio_io.hpp"
 #include "datasets/dataset.hpp"
@@ -121,11 +126,38 @@ void decode_only(const fs::path& work, int scale) {
   report("memory", clips.size() * std::size_t(scale), audio_seconds, bytes, seconds_since(start));
 }
 
+// What DuckDB costs in memory to read a split's audio a window at a time, without the rest of a run.
+void windows(const fs::path& file, int keep) {
+  const auto table = aeval::datasets::TableReader::parquet({file});
+  const long started = peak_rss_mb();
+  const std::uint64_t rows = table.row_count();
+  std::vector<std::shared_ptr<const void>> held;  // the last `keep` windows' chunks
+  std::uint64_t bytes = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t first = 0; first < rows; first += 100) {
+    std::shared_ptr<const void> chunk;
+    table.query_views("SELECT CAST(audio.bytes AS BLOB), CAST(file_row_number AS VARCHAR) FROM " +
+                          std::string("read_parquet(") + aeval::datasets::TableReader::literal(file.string()) +
+                          ", file_row_number = true) WHERE file_row_number >= " + std::to_string(first) +
+                          " AND file_row_number < " + std::to_string(first + 100),
+                      [&](const aeval::datasets::TableRowView& r) {
+                        bytes += r.values[0] ? r.values[0]->size() : 0;
+                        chunk = r.chunk;
+                      });
+    if (keep == 0) continue;
+    if (held.size() == std::size_t(keep)) held.erase(held.begin());
+    held.push_back(std::move(chunk));
+  }
+  std::printf("windows\t%llu rows, %.1f MB of audio\tkeeping %d\t%.2f s\tpeak RSS %ld MB started, %ld MB after reading\n",
+              static_cast<unsigned long long>(rows), double(bytes) / 1e6, keep, seconds_since(start), started,
+              peak_rss_mb());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: aeval_bench_parquet prepare|read|decode WORK SCALE\n");
+    std::fprintf(stderr, "usage: aeval_bench_parquet prepare|read|decode WORK SCALE, or windows FILE KEEP\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -134,6 +166,7 @@ int main(int argc, char** argv) {
   if (mode == "prepare") prepare(work, scale);
   else if (mode == "read") read(work, scale);
   else if (mode == "decode") decode_only(work, scale);
+  else if (mode == "windows") windows(work, scale);
   else return 2;
   return 0;
 }
