@@ -66,6 +66,11 @@ int main(int argc, char** argv) {
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n\n") +
                 "Global option, before or after the command: --registry DIR (an extra registry folder; repeatable).");
 
+  // `aeval` alone is a newcomer asking what it does: the help, with its "Start here", not a parse error.
+  if (argc == 1) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -20,6 +20,9 @@ TEST(RunE2E, HelpTeaches) {
   const Outcome top = run_aeval("--help");
   EXPECT_EQ(top.status, 0);
   EXPECT_NE(top.output.find("aeval run --task asr-quickstart"), std::string::npos);
+  const Outcome bare = run_aeval("");
+  EXPECT_EQ(bare.status, 0);
+  EXPECT_EQ(bare.output, top.output);
   const Outcome run = run_aeval("run --help");
   EXPECT_EQ(run.status, 0);
   EXPECT_NE(run.output.find("--dataset"), std::string::npos);
