@@ -12,7 +12,6 @@
 //   aeval_bench_parquet windows FILE KEEP    DuckDB's reading alone: the audio column of FILE (100-row
 //     groups, as hub_parquet_run.sh writes it) read a row group at a time as the clip cache asks for it,
 //     the last KEEP windows' data chunks held; prints the peak RSS with DuckDB started and after reading.
-#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -27,6 +26,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "datasets/dataset.hpp"
+#include "datasets/parquet_clips.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/registry.hpp"
 #include "support/parquet_writer.hpp"
@@ -137,11 +137,7 @@ void windows(const fs::path& file, int keep) {
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t first = 0; first < rows; first += 100) {
     std::shared_ptr<const void> chunk;
-    // The query the clip cache makes of a window (src/datasets/parquet_clips.cpp).
-    table.query_views(fmt::format("SELECT CAST(audio.bytes AS BLOB), CAST(file_row_number AS VARCHAR) FROM "
-                                  "read_parquet({}, file_row_number = true) WHERE file_row_number >= {} AND "
-                                  "file_row_number < {}",
-                                  aeval::datasets::TableReader::literal(file.string()), first, first + 100),
+    table.query_views(aeval::datasets::parquet_window_query(file, "audio.bytes", first, 100),
                       [&](const aeval::datasets::TableRowView& r) {
                         bytes += r.values[0] ? r.values[0]->size() : 0;
                         chunk = r.chunk;

@@ -177,13 +177,8 @@ class ClipCache {
     const std::string bytes = is_struct ? TableReader::quoted(column) + ".bytes" : TableReader::quoted(column);
     WindowClips rows;
     rows.clips.reserve(window.count);
-    // A scan keeps the file's order (no ORDER BY: sorting would copy every clip once more); the row
-    // numbers are checked all the same.
-    const std::string sql = fmt::format(
-        "SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, file_row_number = true) "
-        "WHERE file_row_number >= {} AND file_row_number < {}",
-        bytes, TableReader::literal(file.string()), window.first, window.first + window.count);
-    table.query_views(sql, [&](const TableRowView& r) {
+    // The rows come in file order; their numbers are checked all the same.
+    table.query_views(parquet_window_query(file, bytes, window.first, window.count), [&](const TableRowView& r) {
       if (r.values[1] != std::to_string(window.first + rows.clips.size()))
         throw Error(ErrorCategory::internal, fmt::format("{}: the rows of a window came out of order", file.string()));
       if (rows.chunks.empty() || rows.chunks.back() != r.chunk) rows.chunks.push_back(r.chunk);
@@ -244,6 +239,14 @@ ClipCache& clip_cache() {
 }();
 
 }  // namespace
+
+std::string parquet_window_query(const std::filesystem::path& file, const std::string& bytes, std::uint64_t first,
+                                 std::uint64_t count) {
+  return fmt::format(
+      "SELECT CAST({} AS BLOB), CAST(file_row_number AS VARCHAR) FROM read_parquet({}, file_row_number = true) "
+      "WHERE file_row_number >= {} AND file_row_number < {}",
+      bytes, TableReader::literal(file.string()), first, first + count);
+}
 
 std::string parquet_clip_locator(const std::filesystem::path& file, std::uint64_t row, const std::string& column) {
   return fmt::format("{}#row={}&column={}", file.string(), row, column);

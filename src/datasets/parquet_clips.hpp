@@ -16,4 +16,10 @@ namespace aeval::datasets {
 // BLOB) of row `row` (0-based, in file order) of `file`.
 std::string parquet_clip_locator(const std::filesystem::path& file, std::uint64_t row, const std::string& column);
 
+// The query that reads a window: rows [first, first + count) of `file`, each its clip (`bytes`, an SQL expression
+// giving the audio's bytes) and its row number, in file order (no ORDER BY: sorting would copy every clip once
+// more). The benchmark of DuckDB's reading (bench/compare/hub_parquet_read.cpp) asks the same.
+std::string parquet_window_query(const std::filesystem::path& file, const std::string& bytes, std::uint64_t first,
+                                 std::uint64_t count);
+
 }  // namespace aeval::datasets
