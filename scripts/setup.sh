@@ -50,10 +50,14 @@ packages=(
 # on which the scoring-model scripts run with random weights (scoring-models/plumbing_test.py: plumbing; VGGish's
 # hub code imports resampy),
 # a real Slurm (slurmctld, slurmd, munge) that the cluster test starts as a one-node cluster, and what
-# UltraEval-Audio's own Python needs to give the end-to-end tests their expected prompts (jinja2, regex).
+# UltraEval-Audio's own Python needs to give the end-to-end tests their expected prompts (jinja2, regex), and
+# what its main.py imports to run beside aeval on the same tree (../shared/uea-python/README.md: pandas and the
+# rest, openpyxl for its spreadsheet view, Cython to build editdistance).
 if [ "${1:-}" = --tests ]; then
   packages+=(python3-torch python3-torchaudio python3-resampy python3-pytest slurm-wlm munge
-             python3-jinja2 python3-regex python3-more-itertools)
+             python3-jinja2 python3-regex python3-more-itertools
+             python3-pandas python3-yaml python3-requests python3-tqdm python3-soundfile python3-tabulate
+             python3-colorama python3-lxml python3-portalocker python3-openpyxl cython3)
 fi
 
 missing=()

@@ -82,6 +82,7 @@ class Jinja2Prompt final : public Prompt::EntryForm {
     if (!row.contains("WavPath") && !sample.audio.empty()) row["WavPath"] = sample.audio.string();
     const Json rendered = render_structure(row);
     RenderedPrompt r;
+    r.structure = rendered;
     const auto text_part = [](const Json& value) { return Json{{"type", "text"}, {"text", text::python_str(value)}}; };
     if (rendered.is_object()) {
       Json shape = Json::object();

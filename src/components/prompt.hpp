@@ -18,6 +18,7 @@ namespace aeval::pipeline {
 struct RenderedPrompt {
   nlohmann::json shape;
   std::vector<std::filesystem::path> audio;
+  nlohmann::ordered_json structure;  // jinja2 prompts: the structure as rendered (models::Request::structure)
   // Appends `path` to the audio sent; the content part that points at it.
   nlohmann::json audio_part(std::filesystem::path path);
   // A value of a fields shape: the audio a field whose name contains "audio" names, else the text.

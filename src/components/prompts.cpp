@@ -166,6 +166,8 @@ models::Request RenderedPrompt::request(const std::string& sample_id, std::vecto
   models::Request request;
   request.sample_id = sample_id;
   request.audio = std::move(loaded);
+  request.structure = structure;
+  request.audio_files = audio;
   if (shape.is_array()) {
     for (const auto& m : shape) {
       models::Message message{m["role"], {}};

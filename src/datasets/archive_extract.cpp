@@ -161,7 +161,7 @@ void extract_entries(const fs::path& archive_path, const fs::path& folder, const
     const char* raw_name = archive_entry_pathname(entry);
     const std::string name = raw_name ? raw_name : "";
     const std::string where = label + ", entry '" + name + "'";
-    if (keep && !keep(name)) continue;
+    if (keep && !keep(name, archive_entry_filetype(entry) == AE_IFLNK)) continue;
     if (const std::string refused = entry_kind_refused(entry); !refused.empty())
       throw Error(ErrorCategory::data, where + ": refusing " + refused + " (archives may hold only files and folders)");
     const fs::path relative = safe_entry_path(name, label);

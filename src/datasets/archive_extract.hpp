@@ -19,9 +19,10 @@ bool is_archive(const std::filesystem::path& path);
 // Throws aeval::Error (data) naming the archive and the entry for entries that
 // would write outside the destination (absolute paths, `..`), links, devices
 // and FIFOs, and for corrupt or truncated archives.
-// `keep`, when given, picks the members to unpack by their name in the archive; the
+// `keep`, when given, picks the members to unpack by their name in the archive (and whether
+// the member is a symbolic link, which it may skip rather than have the archive refused); the
 // others are skipped unread, whatever they are.
-using MemberFilter = std::function<bool(const std::string& member)>;
+using MemberFilter = std::function<bool(const std::string& member, bool symbolic_link)>;
 std::filesystem::path extract_archive(const std::filesystem::path& archive, const std::filesystem::path& destination,
                                       const std::string& known_sha256 = "", const MemberFilter& keep = {});
 

@@ -43,6 +43,14 @@ bool read_line(std::FILE* in, std::string& line) {
   return !line.empty();
 }
 
+// The file an audio part names: the WAV written for it, or, for a model that reads no converted audio
+// (input_sample_rate 0), the prompt's own file as the dataset locates it.
+nlohmann::json audio_path(const Request& request, const nlohmann::json& written, std::size_t index) {
+  if (index < written.size()) return written[index];
+  if (index < request.audio_files.size()) return std::filesystem::absolute(request.audio_files[index]).string();
+  return nullptr;
+}
+
 class ProcessModel final : public BlockingModel {
  public:
   explicit ProcessModel(ProcessModelConfig config) : config_(std::move(config)) {
@@ -58,6 +66,15 @@ class ProcessModel final : public BlockingModel {
     char pattern[] = "/tmp/aeval-model-XXXXXX";
     if (!mkdtemp(pattern)) throw Error(ErrorCategory::data, "process model: cannot create a temporary folder");
     audio_dir_ = pattern;
+    if (config_.start_at_once) {
+      try {
+        ensure_running();
+      } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove_all(audio_dir_, ignored);
+        throw;
+      }
+    }
   }
 
   ~ProcessModel() override {
@@ -101,14 +118,14 @@ class ProcessModel final : public BlockingModel {
       nlohmann::json content = nlohmann::json::array();
       for (const auto& part : m.parts)
         content.push_back(part.type == Part::Type::audio
-                              ? nlohmann::json{{"type", "audio"}, {"path", audio.at(part.audio_index)}}
+                              ? nlohmann::json{{"type", "audio"}, {"path", audio_path(request, audio, part.audio_index)}}
                               : nlohmann::json{{"type", "text"}, {"text", part.text}});
       messages.push_back({{"role", m.role}, {"content", content}});
     }
     // Where the process may put audio (codecs, TTS) or an embedding (embedders) it answers with.
     files.push_back(audio_dir_ / fmt::format("{}-out.wav", id));
     files.push_back(audio_dir_ / fmt::format("{}-out.npy", id));
-    const nlohmann::json line = {{"type", "request"},
+    nlohmann::ordered_json line = {{"type", "request"},
                                  {"id", id},
                                  {"sample_id", request.sample_id},
                                  {"messages", messages},
@@ -116,6 +133,7 @@ class ProcessModel final : public BlockingModel {
                                  {"audio", audio},
                                  {"output_audio", files[files.size() - 2].string()},
                                  {"output_embedding", files.back().string()}};
+    if (!request.structure.is_null()) line["prompt"] = request.structure;
     send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     std::unique_lock lock(mutex_);
@@ -203,6 +221,7 @@ class ProcessModel final : public BlockingModel {
       stdin_fd_ = child.stdin_fd;
       running_ = true;
       ready_ = false;
+      start_error_.clear();
       ++generation_;
       ++started_;
       stderr_tail_.clear();
@@ -221,8 +240,9 @@ class ProcessModel final : public BlockingModel {
                                       [&] { return ready_ || !running_; });
     if (ok && ready_) return;
     const bool still_running = running_;
-    const std::string why =
-        still_running ? fmt::format("sent no ready line within {} s", config_.timeout_seconds) : last_death_;
+    const std::string why = !start_error_.empty() ? start_error_
+                            : still_running       ? fmt::format("sent no ready line within {} s", config_.timeout_seconds)
+                                                  : last_death_;
     lock.unlock();
     if (still_running) kill(pid, SIGKILL);
     throw Error(ErrorCategory::model, fmt::format("process model '{}' did not start: {}", config_.name, why));
@@ -240,6 +260,11 @@ class ProcessModel final : public BlockingModel {
         continue;
       }
       std::unique_lock lock(mutex_);
+      // An error answering no request before ready: why the process cannot load (it exits next).
+      if (reply.type == ProcessReply::Type::error && reply.id.empty() && !ready_ && generation == generation_) {
+        start_error_ = reply.error;
+        continue;
+      }
       auto it = pending_.find(reply.id);
       if (reply.type == ProcessReply::Type::other || it == pending_.end()) {
         lock.unlock();
@@ -338,7 +363,7 @@ class ProcessModel final : public BlockingModel {
   std::deque<std::string> stderr_tail_;
   std::function<void(const nlohmann::json&)> log_;
   std::thread stdout_thread_;
-  std::string last_death_;
+  std::string last_death_, start_error_;
   pid_t pid_ = -1;
   int stdin_fd_ = -1;
   bool running_ = false, ready_ = false, stopping_ = false;

@@ -26,6 +26,8 @@ struct ProcessModelConfig {
   double timeout_seconds = 600;       // ready handshake and each request
   int max_restarts = 3;
   double bitrate_kbps = 0;            // codecs: shown in leaderboards (0: not a codec)
+  bool start_at_once = false;         // start (and wait for ready) when made, so a model that cannot load
+                                      // stops the run before any sample rather than failing each one
 };
 
 // One line a process model wrote on its stdout, as the protocol reads it.

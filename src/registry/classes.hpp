@@ -69,9 +69,14 @@ ArgSpec references(std::string name, Kind kind, bool required, std::string help 
 // belong to another aeval class (TextNormalization's lang picks one of three normalizers),
 // and throws aeval::Error (config) to say why an entry cannot run; an empty `translate`
 // takes UEA's arguments as they are written.
+// A path ending in ".*" stands for every class under that prefix that no class names exactly; its
+// `translate_any` is told which class the entry names.
 struct UeaClass {
-  std::string path;  // "audio_evals.process.firstoption.FirstOption"
+  std::string path;  // "audio_evals.process.firstoption.FirstOption", or "audio_evals.models.*"
   std::function<std::optional<YAML::Node>(const YAML::Node& uea_args, const std::filesystem::path& uea_root)> translate = {};
+  std::function<std::optional<YAML::Node>(const YAML::Node& uea_args, const std::filesystem::path& uea_root,
+                                          const std::string& class_path)>
+      translate_any = {};
 };
 
 struct ClassSpec {

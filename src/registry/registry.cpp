@@ -279,7 +279,7 @@ std::vector<std::string> Registry::names(Kind kind) const {
 
 void apply_assignment(Registry& registry, const std::string& assignment) {
   const auto fail = [&](const std::string& why) {
-    return Error(ErrorCategory::config, "--set " + assignment + ": " + why + " (expected NAME.ARG=VALUE)");
+    return Error(ErrorCategory::config, "--set " + assignment + ": " + why + " (expected NAME.ARG=VALUE, or NAME.ARG.KEY=VALUE for one key of a map)");
   };
   const auto equals = assignment.find('=');
   if (equals == std::string::npos) throw fail("no '='");
@@ -295,10 +295,27 @@ void apply_assignment(Registry& registry, const std::string& assignment) {
   }
   const auto dot = target.rfind('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == target.size()) throw fail("no NAME.ARG");
-  const std::string name = target.substr(0, dot), key = target.substr(dot + 1);
-  std::vector<Kind> matches;
-  for (Kind k : kAllKinds)
-    if ((!kind || *kind == k) && registry.contains(k, name)) matches.push_back(k);
+  std::string name = target.substr(0, dot), key = target.substr(dot + 1);
+  const auto matching = [&](const std::string& n) {
+    std::vector<Kind> found;
+    for (Kind k : kAllKinds)
+      if ((!kind || *kind == k) && registry.contains(k, n)) found.push_back(k);
+    return found;
+  };
+  std::vector<Kind> matches = matching(name);
+  // NAME.ARG.KEY=VALUE: one key of a map argument (a UEA model's uea_args.path), the rest kept.
+  std::string map_key;
+  if (const auto outer = name.rfind('.'); matches.empty() && outer != std::string::npos && outer > 0) {
+    if (const std::vector<Kind> found = matching(name.substr(0, outer)); found.size() == 1) {
+      const YAML::Node current = registry.get(found.front(), name.substr(0, outer)).args[name.substr(outer + 1)];
+      if (!current || current.IsMap()) {
+        map_key = key;
+        key = name.substr(outer + 1);
+        name = name.substr(0, outer);
+        matches = found;
+      }
+    }
+  }
   if (matches.empty()) {
     std::vector<std::string> all;
     for (Kind k : kAllKinds)
@@ -311,6 +328,12 @@ void apply_assignment(Registry& registry, const std::string& assignment) {
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {
     throw fail("VALUE is not valid YAML: " + e.msg);
+  }
+  if (!map_key.empty()) {
+    const YAML::Node current = registry.get(matches.front(), name).args[key];
+    YAML::Node map = current ? YAML::Clone(current) : YAML::Node(YAML::NodeType::Map);
+    map[map_key] = parsed;
+    parsed = map;
   }
   try {
     registry.set_argument(matches.front(), name, key, parsed);

@@ -27,30 +27,35 @@ Translation translate(const UeaRegistry& uea, const UeaEntry& entry) {
   if (!entry.has_args)
     return {std::nullopt, "unsupported: " + path + " (the entry has no args, so UltraEval-Audio cannot build it either)"};
   std::string refused;
-  for (const registry::ClassSpec* spec : registry::class_catalog()) {
-    if (spec->kind != *kind) continue;
-    for (const auto& mapping : spec->uea) {
-      if (mapping.path != entry.class_path) continue;
-      registry::Entry e;
-      e.name = entry.name;
-      e.class_id = spec->id;
-      e.file = entry.file;
-      e.line = entry.line;
-      try {
-        if (!mapping.translate) {
-          e.args = YAML::Clone(entry.args);
-        } else if (auto args = mapping.translate(entry.args, uea.root())) {
+  // Classes naming the entry's class exactly first, then those standing for a whole package ("prefix.*").
+  const auto names = [&](const registry::UeaClass& mapping, bool any) {
+    if (!any) return mapping.path == entry.class_path;
+    return mapping.path.ends_with(".*") && entry.class_path.starts_with(mapping.path.substr(0, mapping.path.size() - 1));
+  };
+  for (bool any : {false, true})
+    for (const registry::ClassSpec* spec : registry::class_catalog()) {
+      if (spec->kind != *kind) continue;
+      for (const auto& mapping : spec->uea) {
+        if (!names(mapping, any)) continue;
+        registry::Entry e;
+        e.name = entry.name;
+        e.class_id = spec->id;
+        e.file = entry.file;
+        e.line = entry.line;
+        try {
+          std::optional<YAML::Node> args;
+          if (any) args = mapping.translate_any(entry.args, uea.root(), entry.class_path);
+          else if (!mapping.translate) args = YAML::Clone(entry.args);
+          else args = mapping.translate(entry.args, uea.root());
+          if (!args) continue;
           e.args = *args;
-        } else {
-          continue;
+          if (!e.args.IsMap()) e.args = YAML::Node(YAML::NodeType::Map);
+          return {e, ""};
+        } catch (const Error& error) {
+          refused = error.what();
         }
-        if (!e.args.IsMap()) e.args = YAML::Node(YAML::NodeType::Map);
-        return {e, ""};
-      } catch (const Error& error) {
-        refused = error.what();
       }
     }
-  }
   if (!refused.empty()) return {std::nullopt, "unsupported: " + path + " (" + refused + ")"};
   if (uea.has_python() && !uea.has_python_module(entry.class_path))
     return {std::nullopt, "unsupported: " + path + " (UltraEval-Audio's own code has no such module at this commit)"};

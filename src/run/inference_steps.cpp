@@ -52,8 +52,9 @@ std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w)
   if (cache_ && model.cacheable()) {
     w.stage = "cache";
     w.cache_key = ResponseCache::key(model_identity_, sample.id, rendered.shape,
-                                     model.input_sample_rate() > 0 ? inputs.prompt_audio_sha256
-                                                                   : std::vector<std::string>{});
+                                     model.input_sample_rate() > 0 || model.reads_audio_files()
+                                         ? inputs.prompt_audio_sha256
+                                         : std::vector<std::string>{});
     if (auto response = cache_->get(w.cache_key)) {
       w.cached = true;
       return std::move(*response);

@@ -37,21 +37,18 @@ std::string registry_digest(const fs::path& registry_dir) {
 
 namespace {
 
-// GitHub's tarball holds one top folder, "UltraEval-Audio-<commit>/". aeval keeps the
-// registry, the framework's own Python (to tell a class UEA lacks from one aeval lacks),
-// the text normalizers' data UEA reads (its own English spelling table), 3D-Speaker's speakerlab
-// (the network of CV3-Eval's speaker similarity) and the licence;
-// the rest of audio_evals/lib/ (vendored model code, with symbolic links) stays out.
-bool wanted(std::string member) {
+// GitHub's tarball holds one top folder, "UltraEval-Audio-<commit>/". aeval keeps the registry,
+// the framework's Python with everything its model classes start or read (audio_evals/lib/: the
+// @isolated scripts, their requirements, vendored model code, text normalizers' data) and the
+// licence; the rest of the repository (docs, assets at its root) stays out, and so do the symbolic
+// links between vendored trees (seven at the pinned commit, in examples UEA never runs).
+bool wanted(std::string member, bool symbolic_link) {
+  if (symbolic_link) return false;
   if (member.starts_with("./")) member.erase(0, 2);
   const std::size_t slash = member.find('/');
   if (slash == std::string::npos) return false;
   const std::string inside = member.substr(slash + 1);
-  if (inside.empty() || inside == "LICENSE" || inside.starts_with("registry/")) return true;
-  if (inside.starts_with("audio_evals/lib/text_normalization/")) return true;
-  // 3D-Speaker's speakerlab, which UEA vendors: the ERes2Net of CV3-Eval's speaker similarity.
-  if (inside.starts_with("audio_evals/lib/cv3_speaker_sim/3D-Speaker/speakerlab/")) return true;
-  return inside.starts_with("audio_evals/") && !inside.starts_with("audio_evals/lib/");
+  return inside.empty() || inside == "LICENSE" || inside.starts_with("registry/") || inside.starts_with("audio_evals/");
 }
 
 // The one folder the tarball unpacked into, if it holds a registry.
@@ -70,7 +67,7 @@ fs::path fetch_pinned_uea() {
   fs::create_directories(dir);
   FileLock lock(dir / ".lock");
   // What this aeval unpacks (wanted()); a cache unpacked by an aeval that kept less is unpacked again.
-  const fs::path layout = unpacked / ".aeval-layout-2";
+  const fs::path layout = unpacked / ".aeval-layout-3";
   if (const fs::path found = checkout_in(unpacked);
       !found.empty() && fs::exists(layout) && registry_digest(found / "registry") == kPinnedRegistryDigest)
     return found;
@@ -99,7 +96,7 @@ fs::path fetch_pinned_uea() {
                             "{}); it was discarded",
                             url, std::string(kPinnedCommit).substr(0, 7), digest, kPinnedRegistryDigest));
   }
-  write_file_atomically(layout, "registry, audio_evals (but lib/), lib/text_normalization, lib/cv3_speaker_sim/3D-Speaker/speakerlab\n");
+  write_file_atomically(layout, "registry, audio_evals\n");
   return found;
 }
 

@@ -5,6 +5,7 @@
 // thread each. Implementations are thread-safe up to max_concurrency() calls
 // in flight.
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,6 +34,11 @@ struct Request {
   std::vector<Message> messages;  // chat prompts; empty for plain field prompts
   nlohmann::json fields = nlohmann::json::object();  // non-chat prompts: rendered text fields
   std::vector<Audio> audio;       // inputs, already converted by the audio layer
+  // The prompt as its template's structure renders it (UltraEval-Audio's Prompt.load: chat
+  // [{role, contents: [{type, value}]}], a map or a string), null for prompts without one; and the
+  // audio the prompt names, as the dataset locates it, for models that read the files themselves.
+  nlohmann::ordered_json structure;
+  std::vector<std::filesystem::path> audio_files;
 };
 
 struct Response {
@@ -82,6 +88,9 @@ class Model {
   // What input audio this model needs; the pipeline converts before infer().
   // 0: the model reads no audio (the pipeline does not decode any).
   virtual int input_sample_rate() const = 0;
+  // Whether the model opens the prompt's audio files itself (Request::audio_files): their content
+  // then keys its cached answers although the pipeline decodes nothing for it.
+  virtual bool reads_audio_files() const { return false; }
   virtual int max_concurrency() const = 0;
   // Whether answers may be served from the response cache (paid or slow
   // inference, text answers). Local codecs and TTS say no.

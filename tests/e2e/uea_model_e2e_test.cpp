@@ -1,0 +1,207 @@
+// UltraEval-Audio's own model classes in aeval (docs/uea.md, "UEA's model entries"), proved against UEA's own
+// main.py on the same tree: UEA's real MiniCPMo class (@isolated, its own _inference, the MiniCPMo2_6-audio
+// entry's sample_params) with a script of ours in place of the model (tests/support/uea_python/standin_tree.py),
+// in an environment built from a requirements file out of a local wheelhouse. Both runs must send the script the
+// same requests and give the same predictions and the same WER, to the last digit. Plumbing for the runtime
+// (environment, lock, marker, restarts, failures before any sample): the stand-in's answers are a table.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <future>
+#include <regex>
+#include <set>
+
+#include "support/reference.hpp"
+#include "support/require.hpp"
+#include "support/run_aeval.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using aeval::testing::run_aeval;
+using aeval::testing::run_shell;
+using nlohmann::json;
+
+const std::string kPython = "/usr/bin/python3";
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::vector<std::string> lines_of(const fs::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// The one run folder under `root` (results/<task>/<model>/<run-id>).
+fs::path run_folder(const fs::path& root) {
+  for (const auto& f : fs::recursive_directory_iterator(root))
+    if (f.path().filename() == "summary.json") return f.path().parent_path();
+  return {};
+}
+
+// UEA's main.py imports here once its Python dependencies Debian lacks are built (../shared/uea-python).
+std::string uea_python_path() {
+  const fs::path out = fs::temp_directory_path() / "aeval-tests-uea-python";
+  const auto prepared = run_shell(fmt::format("{} {}/tests/support/uea_python/prepare.py {} {} 2>&1", kPython,
+                                              AEVAL_SOURCE_DIR, quoted(aeval::testing::shared_uea_dir().parent_path()),
+                                              quoted(out)));
+  if (prepared.status != 0) return "";
+  std::string path = prepared.output;
+  while (!path.empty() && path.back() == '\n') path.pop_back();
+  return path.substr(path.rfind('\n') == std::string::npos ? 0 : path.rfind('\n') + 1);
+}
+
+class UeaModelE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    AEVAL_REQUIRE_SHARED_UEA();
+    AEVAL_REQUIRE(run_shell(kPython + " -c 'import pandas, yaml, jinja2, requests, tqdm, soundfile, regex, tabulate, "
+                                      "colorama, lxml, portalocker, sklearn, openpyxl, Cython' 2>&1")
+                          .status == 0,
+                  "UltraEval-Audio's Python dependencies from Debian (python3-pandas python3-openpyxl cython3 ...)");
+    python_path_ = uea_python_path();
+    ASSERT_FALSE(python_path_.empty()) << "tests/support/uea_python/prepare.py failed";
+    python_path_env_.emplace("PYTHONPATH", python_path_.c_str());
+  }
+
+  // The stand-in tree in a fresh folder; `crash` names the clip whose answer kills the script.
+  void make_tree(int crash = -1) {
+    const auto made = run_shell(fmt::format("{} {}/tests/support/uea_python/standin_tree.py {} {} --crash {} 2>&1",
+                                            kPython, AEVAL_SOURCE_DIR,
+                                            quoted(aeval::testing::shared_uea_dir().parent_path()), quoted(dir_.path()),
+                                            crash));
+    ASSERT_EQ(0, made.status) << made.output;
+    wheelhouse_.emplace("PIP_FIND_LINKS", (dir_ / "wheelhouse").c_str());
+  }
+
+  aeval::testing::Outcome aeval_run(const std::string& model, const std::string& output, const std::string& more = "") {
+    return run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-set --model {} --output {} --quiet {}",
+                                 quoted(dir_ / "uea"), model, quoted(dir_ / output), more));
+  }
+
+  aeval::testing::TempDir dir_;
+  std::string python_path_;
+  std::optional<aeval::testing::ScopedEnv> python_path_env_, wheelhouse_;
+  aeval::testing::ScopedEnv host_{"AEVAL_UEA_PYTHON", kPython.c_str()}, no_index_{"PIP_NO_INDEX", "1"},
+      no_skip_{"AUDIO_EVALS_SKIP_ENV_SETUP", nullptr};
+};
+
+TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
+  make_tree();
+  const auto ours = aeval_run("minicpm-standin", "results");
+  ASSERT_EQ(0, ours.status) << ours.output;
+  const fs::path log = dir_ / "weights" / "requests.log";
+  std::vector<std::string> aeval_requests = lines_of(log);
+  fs::remove(log);
+  // aeval built the environment where the entry puts it, with UEA's marker and lock.
+  const fs::path env = dir_ / "uea" / "envs" / "minicpm-standin";
+  bool marker = false;
+  for (const auto& f : fs::directory_iterator(env)) marker |= f.path().filename().string().starts_with(".audio_evals_ready_");
+  EXPECT_TRUE(marker);
+  EXPECT_TRUE(fs::exists(dir_ / "uea" / "envs" / ".locks" / "minicpm-standin.lock"));
+
+  // UEA's own main.py on the same tree, without AUDIO_EVALS_SKIP_ENV_SETUP: it must find aeval's environment
+  // ready by its marker (building one needs uv and PyPI, which this machine lacks).
+  const auto theirs = run_shell(fmt::format(
+      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin --save {} 2>&1",
+      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea-out.jsonl")));
+  ASSERT_EQ(0, theirs.status) << theirs.output;
+  std::vector<std::string> uea_requests = lines_of(log);
+  ASSERT_EQ(6u, uea_requests.size());
+  std::sort(aeval_requests.begin(), aeval_requests.end());
+  std::sort(uea_requests.begin(), uea_requests.end());
+  EXPECT_EQ(uea_requests, aeval_requests) << "the script got other requests from aeval than from UEA";
+
+  // The same answers, processed the same way.
+  std::map<std::string, json> uea_stages;  // "<stage> <id>" → content
+  for (const auto& line : lines_of(dir_ / "uea-out.jsonl")) {
+    const json record = json::parse(line);
+    if (record["data"].contains("content"))
+      uea_stages[record["type"].get<std::string>() + " " + std::to_string(record["id"].get<int>())] =
+          record["data"]["content"];
+  }
+  const fs::path run = run_folder(dir_ / "results");
+  std::size_t samples = 0;
+  for (const auto& line : lines_of(run / "samples.jsonl")) {
+    const json record = json::parse(line);
+    const std::string id = record["id"];
+    EXPECT_EQ(uea_stages.at("inference " + id), record["prediction"]) << id;
+    ++samples;
+  }
+  EXPECT_EQ(6u, samples);
+
+  // UEA's final number, as its -overall.json (a dict's repr) prints it, and as aeval's summary holds it.
+  std::ifstream overall(dir_ / "uea-out-overall.json");
+  const std::string repr((std::istreambuf_iterator<char>(overall)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(repr, m, std::regex("'wer\\(%\\)': ([0-9.e+-]+)"))) << repr;
+  const std::string summary = aeval::testing::read_bytes(run / "summary.json");
+  EXPECT_NE(summary.find("\"wer(%)\": " + m[1].str()), std::string::npos)
+      << "UEA: " << repr << "\naeval: " << summary.substr(0, 3000);
+}
+
+TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {
+  make_tree();
+  auto first = std::async(std::launch::async, [&] { return aeval_run("minicpm-standin", "a"); });
+  auto second = std::async(std::launch::async, [&] { return aeval_run("minicpm-standin", "b"); });
+  const auto a = first.get(), b = second.get();
+  ASSERT_EQ(0, a.status) << a.output;
+  ASSERT_EQ(0, b.status) << b.output;
+  const std::string building = "building UltraEval-Audio's environment";
+  std::size_t builds = 0;
+  for (const auto* out : {&a.output, &b.output})
+    for (std::size_t at = out->find(building); at != std::string::npos; at = out->find(building, at + 1)) ++builds;
+  EXPECT_EQ(1u, builds) << a.output << "\n---\n" << b.output;
+}
+
+TEST_F(UeaModelE2E, AScriptThatDiesFailsItsSampleAloneAndIsStartedAgain) {
+  make_tree(2);
+  const auto out = aeval_run("minicpm-standin", "results", "--max-fail-rate 0.5");
+  EXPECT_EQ(0, out.status) << out.output;
+  std::size_t failed = 0, answered = 0;
+  for (const auto& line : lines_of(run_folder(dir_ / "results") / "samples.jsonl")) {
+    const json record = json::parse(line);
+    if (record.contains("error")) {
+      ++failed;
+      EXPECT_EQ("2", record["id"]);
+      EXPECT_NE(record["error"].dump().find("model script exited with status 3"), std::string::npos) << record;
+    } else {
+      ++answered;
+    }
+  }
+  EXPECT_EQ(1u, failed);
+  EXPECT_EQ(5u, answered) << "the samples after the crash are answered by the script started again";
+}
+
+TEST_F(UeaModelE2E, WeightsThatCannotBeFetchedStopTheRunBeforeAnySample) {
+  make_tree();
+  // UEA's own entry: its weights come from the Hub (a stand-in here), then ModelScope (absent), then sys.exit(1).
+  const auto out = aeval_run("MiniCPMo2_6-audio", "results");
+  EXPECT_NE(0, out.status);
+  EXPECT_NE(out.output.find("HF_ENDPOINT"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("uea_args.path"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(dir_ / "weights" / "requests.log")) << "no request reached a model";
+
+  // With the weights given, the same entry runs.
+  const auto given = aeval_run("MiniCPMo2_6-audio", "results2",
+                               fmt::format("--set MiniCPMo2_6-audio.uea_args.path={}", quoted(dir_ / "weights")));
+  EXPECT_EQ(0, given.status) << given.output;
+}
+
+TEST_F(UeaModelE2E, AnEnvironmentThatCannotBeInstalledSaysHowToProvideIt) {
+  make_tree();
+  wheelhouse_.emplace("PIP_FIND_LINKS", (dir_ / "clips").c_str());  // no wheel there
+  const auto out = aeval_run("minicpm-standin", "results");
+  EXPECT_NE(0, out.status);
+  EXPECT_NE(out.output.find("PIP_FIND_LINKS"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("aeval-standin-dep"), std::string::npos) << out.output;
+  EXPECT_FALSE(fs::exists(dir_ / "weights" / "requests.log"));
+}
+
+}  // namespace
