@@ -35,8 +35,8 @@ models::Response ScoringModels::cached_infer(models::Model& model, const std::st
 models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt) {
   models::Model& model = get(name);
   const RenderedPrompt rendered = prompt.render(context);
-  const bool reads_audio = model.input_sample_rate() > 0;
-  if (!reads_audio && !rendered.audio.empty())
+  const bool converts = model.input_sample_rate() > 0;  // else a model opening the files itself, or none
+  if (!converts && !model.reads_audio_files() && !rendered.audio.empty())
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
   std::vector<std::string> audio_sha256;
   for (const auto& path : rendered.audio) audio_sha256.push_back(aeval::audio_sha256(path));
@@ -44,7 +44,8 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
                                              rendered.shape, audio_sha256);
   return cached_infer(model, key, [&] {
     std::vector<Audio> audio;
-    for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
+    if (converts)
+      for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
     return rendered.request(context.id, std::move(audio));
   });
 }

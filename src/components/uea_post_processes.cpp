@@ -275,7 +275,9 @@ std::optional<YAML::Node> uea_speech2text(const YAML::Node& uea, const std::file
     return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(fallback);
   };
   YAML::Node args;
-  args["model"] = uea_recognizer(arg("model_name", "whisper"), arg("prompt_name", "whisper-asr"));
+  const UeaRecognizer recognizer = uea_recognizer(arg("model_name", "whisper"), arg("prompt_name", "whisper-asr"));
+  args["model"] = recognizer.model;
+  if (!recognizer.prompt.empty()) args["prompt"] = recognizer.prompt;
   return args;
 }
 
@@ -285,7 +287,9 @@ const PostProcessClasses::Registration kSpeechToText{
      "extract_audio takes the file from a spoken answer); an answer naming no file fails the sample",
      // A name, not a checked reference: UEA's entries name aeval's scoring models, which a
      // registry of UEA's entries alone lacks; the factory checks it in the run's registry.
-     {arg::required_text("model", "the ASR model (a model entry reading audio, e.g. whisper-large-v3)")},
+     {arg::required_text("model", "the ASR model (a model entry reading audio, e.g. whisper-large-v3)"),
+      arg::text("prompt", "", "a prompt entry the model is asked with, rendered for the audio (UEA's own model "
+                              "classes, asked as UEA asks them); '': the model gets the audio alone")},
      {},
      {{"audio_evals.process.speech.Speech2text", uea_speech2text}}},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& shared) {
@@ -293,16 +297,18 @@ const PostProcessClasses::Registration kSpeechToText{
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = args.text("model");
       if (!registry.contains(Kind::model, model)) args.fail("model: no model entry '" + model + "' (`aeval list models`)");
-      PostProcess t = from_value(args, [scoring, model](const Value& answer) -> Value {
+      const Hearing hear = uea_hearing(registry, scoring, model, args.text("prompt"));
+      PostProcess t = from_value(args, [hear](const Value& answer) -> Value {
         if (!answer.is_string())
           python_error("TypeError", "stat: path should be string, bytes, os.PathLike or integer, not " + type_name(answer));
         const std::string path = answer.get<std::string>();
         std::error_code missing;
         if (path.empty() || !std::filesystem::exists(path, missing))
           python_error("AssertionError", "must be a valid audio file, but got " + path);
-        return scoring->transcribe(model, path);
+        return hear(path);
       });
       t.identity["model"] = model;
+      if (!args.text("prompt").empty()) t.identity["prompt"] = args.text("prompt");
       return t;
     }};
 

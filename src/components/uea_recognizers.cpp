@@ -6,10 +6,13 @@
 #include <utility>
 
 #include "aeval/error.hpp"
+#include "components/prompt.hpp"
+#include "components/scoring_models.hpp"
+#include "registry/registry.hpp"
 
 namespace aeval::pipeline {
 
-std::string uea_recognizer(const std::string& model, const std::string& prompt) {
+UeaRecognizer uea_recognizer(const std::string& model, const std::string& prompt) {
   const std::string paraformer =
       "speech_paraformer-speech_seaco_paraformer_large_asr_nat-zh-cn-16k-common-vocab8404-pytorch";
   static const std::map<std::pair<std::string, std::string>, std::string> kRecognizers = {
@@ -24,12 +27,15 @@ std::string uea_recognizer(const std::string& model, const std::string& prompt) 
       {{paraformer, "simple-asr"}, "paraformer-zh"},
       {{"long_tts_" + paraformer, "simple-asr"}, "paraformer-zh-28s"}};
   const auto found = kRecognizers.find({model, prompt});
-  if (found != kRecognizers.end()) return found->second;
+  if (found != kRecognizers.end()) return {found->second, ""};
   // CV3WhisperModel (audio_evals/lib/whisper/cv3.py): openai-whisper's large-v3, the prompt's language forced.
   for (const char* language : {"en", "ja", "ko", "de", "es", "fr", "it", "ru"})
     if (model == "cv3-whisper" && prompt == std::string("whisper-asr-") + language)
-      return std::string("whisper-large-v3-openai-") + language;
-  throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's ASR model '{}' with prompt '{}'", model, prompt));
+      return {std::string("whisper-large-v3-openai-") + language, ""};
+  // Any other pair (the MiniMax sets' Whisper in 24 languages): UEA's own class, asked as UEA asks it.
+  if (model.empty() || prompt.empty())
+    throw Error(ErrorCategory::config, fmt::format("UEA's recognizer needs a model and a prompt ('{}', '{}')", model, prompt));
+  return {model, prompt};
 }
 
 std::string uea_scoring_model(const std::string& model) {
@@ -43,6 +49,17 @@ std::string uea_scoring_model(const std::string& model) {
   const auto found = kModels.find(model);
   if (found == kModels.end()) throw Error(ErrorCategory::config, fmt::format("no scoring model runs UEA's model '{}'", model));
   return found->second;
+}
+
+Hearing uea_hearing(const registry::Registry& registry, std::shared_ptr<ScoringModels> scoring, const std::string& model,
+                    const std::string& prompt) {
+  if (prompt.empty()) return [scoring, model](const std::filesystem::path& audio) { return scoring->transcribe(model, audio); };
+  if (!registry.contains(registry::Kind::prompt, prompt))
+    throw Error(ErrorCategory::config, fmt::format("recognizer '{}': no prompt entry '{}'", model, prompt));
+  const auto asked = std::make_shared<const Prompt>(Prompt::load(registry, prompt));
+  return [scoring, model, asked](const std::filesystem::path& audio) {
+    return scoring->ask(model, *asked, Sample{audio.filename().string(), audio, std::nullopt, nlohmann::json::object()}).text;
+  };
 }
 
 }  // namespace aeval::pipeline

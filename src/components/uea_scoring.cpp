@@ -7,6 +7,7 @@
 // an aggregation gives {"error": ...}, as in UEA.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,7 @@
 #include "components/uea_tts_text.hpp"
 #include "components/uea_wer.hpp"
 #include "registry/args.hpp"
+#include "uea/uea_class_process.hpp"
 
 namespace aeval::pipeline {
 
@@ -349,7 +351,9 @@ const EvaluatorClasses::Registration kEnsemble{
 std::optional<YAML::Node> uea_tts_asr(const YAML::Node& uea, const std::filesystem::path&) {
   const auto arg = [&](const char* key) { return uea[key] && uea[key].IsScalar() ? uea[key].Scalar() : std::string(); };
   YAML::Node args;
-  args["model"] = uea_recognizer(arg("model_name"), arg("prompt_name"));
+  const UeaRecognizer recognizer = uea_recognizer(arg("model_name"), arg("prompt_name"));
+  args["model"] = recognizer.model;
+  if (!recognizer.prompt.empty()) args["prompt"] = recognizer.prompt;
   args["lang"] = arg("lang");
   return args;
 }
@@ -362,6 +366,12 @@ auto uea_named_model(std::string uea_default) {
                                                                                         : uea_default);
     return args;
   };
+}
+
+// The UEA prompt a recognizer that is UEA's own model class is asked with.
+ArgSpec recognizer_prompt_arg() {
+  return arg::text("prompt", "", "a prompt entry the model is asked with, rendered for the audio (UEA's own model "
+                                 "classes, asked as UEA asks them); '': the model gets the audio alone");
 }
 
 ArgSpec scoring_model_arg(const char* help) {
@@ -401,12 +411,13 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
      "UltraEval-Audio's SeedTTSEvalASRWER: an ASR model's transcript of the spoken answer against the row's text, "
      "normalized as Seed-TTS-Eval does, WER (or CER for zh, ja, yue, th, ko) in percent",
      {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-cut30s)"),
-      arg::required_text("lang", "the language: en, zh, ja, ko, de, ..."), label_field_arg()},
+      recognizer_prompt_arg(), arg::required_text("lang", "the language: en, zh, ja, ko, de, ..."), label_field_arg()},
      {},
      {{"audio_evals.evaluator.seed_tts_eval_asr_wer.SeedTTSEvalASRWER", uea_tts_asr}}},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry), lang = args.text("lang");
+      const Hearing hear = uea_hearing(registry, scoring, model, args.text("prompt"));
       const PostProcess punctuation = load_post_process(registry, "seed-tts-punctuation", scoring);
       const PostProcess simplified = load_post_process(registry, "to-simplified", scoring);
       const bool characters = seed_tts_counts_characters(lang);
@@ -418,7 +429,7 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
             !(lang == "en" && row["language"] == "english"))
           throw Error(ErrorCategory::data, fmt::format("the row asks Whisper for language {}, and '{}' forces {}",
                                                        row["language"].dump(), model, lang));
-        std::string transcription = scoring->transcribe(model, audio);
+        std::string transcription = hear(audio);
         if (lang == "zh" || (row.is_object() && row.contains("language") && row["language"] == "chinese"))
           transcription = simplified.apply(transcription, Sample{});
         const SeedTtsTexts texts = seed_tts_texts(transcription, label_text, lang, punctuation);
@@ -440,12 +451,13 @@ const EvaluatorClasses::Registration kLongTtsAsrWer{
      "UltraEval-Audio's LongTTSEvalASRWER: an ASR model's transcript of the spoken answer against the row's text and "
      "text_norm, normalized as MGM-Omni does; the lower WER and its reference's word count",
      {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-28s)"),
-      arg::required_choice("lang", {"en", "zh"}, "en or zh"), label_field_arg()},
+      recognizer_prompt_arg(), arg::required_choice("lang", {"en", "zh"}, "en or zh"), label_field_arg()},
      {},
      {{"audio_evals.evaluator.long_tts_eval_asr_wer.LongTTSEvalASRWER", uea_tts_asr}}},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
+      const Hearing hear = uea_hearing(registry, scoring, model, args.text("prompt"));
       // normalize_text: the chain of the catalog's long-tts-wer-en/zh (registry/evaluators/generation.yaml),
       // checked against the reference's own output (tests/conformance/long_tts_norm_test.cpp).
       const Entry& catalog = registry.get(Kind::evaluator, "long-tts-wer-" + args.text("lang"));
@@ -455,7 +467,7 @@ const EvaluatorClasses::Registration kLongTtsAsrWer{
       return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const std::string label_text = row_text(row, "text"), label_norm = row_text(row, "text_norm");
         const std::string audio = spoken_answer_file(pred);
-        const std::string raw = scoring->transcribe(model, audio);
+        const std::string raw = hear(audio);
         const auto normalized = [&](std::string text) {
           for (const auto& step : chain) text = step.apply(text, Sample{});
           return text;
@@ -782,6 +794,60 @@ const EvaluatorClasses::Registration kChatbotJudge{
         long n = 0;
         for (const char32_t c : text::to_u32(m->group(1))) n = n * 10 + text::decimal_digit_value(c);
         return {{"geval", n}, {"pred", pred}, {"ref", label}};
+      });
+    }};
+
+// Any other of UEA's evaluator classes: UEA's own class, built from its tree with the entry's arguments and
+// hosted by aeval's bridge (uea/uea_class_process.hpp), called per sample as UEA's EvalTask calls it,
+// __call__(pred, ref, **row); its dict is the sample's. The models it builds itself by name (model_name)
+// have their @isolated environments built first.
+std::optional<YAML::Node> uea_any_evaluator(const YAML::Node& uea_args, const std::filesystem::path& uea_root,
+                                            const std::string& path) {
+  std::string module = path.substr(0, path.rfind('.'));
+  std::replace(module.begin(), module.end(), '.', '/');
+  if (std::filesystem::is_directory(uea_root / "audio_evals") &&
+      !std::filesystem::is_regular_file(uea_root / (module + ".py")))
+    throw Error(ErrorCategory::config, "UltraEval-Audio's own code has no such module at this commit");
+  YAML::Node args(YAML::NodeType::Map);
+  args["uea_class"] = path;
+  args["uea_root"] = std::filesystem::absolute(uea_root).lexically_normal().string();
+  args["uea_args"] = uea_args.IsMap() ? YAML::Clone(uea_args) : YAML::Node(YAML::NodeType::Map);
+  return args;
+}
+
+const EvaluatorClasses::Registration kUeaPythonEvaluator{
+    {Kind::evaluator, "uea-python-evaluator",
+     "One of UltraEval-Audio's evaluator classes, built from UEA's tree with its entry's arguments and called per "
+     "sample as UEA calls it, in a Python process of its own (docs/uea.md)",
+     {arg::required_text("uea_class", "the class path, e.g. audio_evals.evaluator.ifeval.IFEval"),
+      arg::required_path("uea_root", "the UltraEval-Audio tree holding the class"),
+      arg::map("uea_args", "the entry's arguments, as UEA passes them to the class", false),
+      arg::text("python", "", "the interpreter hosting UEA's framework (default: $AEVAL_UEA_PYTHON, else python3)"),
+      arg::integer("max_concurrency", 4, "samples scored at once (UEA's workers share one instance too)").at_least(1),
+      label_field_arg()},
+     {},
+     {{"audio_evals.evaluator.*", {}, uea_any_evaluator}}},
+    [](const Args& args, const Registry&, const Scoring&) -> Made {
+      uea::UeaClassProcess spec;
+      spec.name = args.entry().name;
+      spec.role = "evaluator";
+      spec.class_path = args.text("uea_class");
+      spec.root = std::filesystem::absolute(args.path("uea_root")).lexically_normal();
+      spec.args = args.given("uea_args") ? registry::yaml_as_python(args.node("uea_args")) : Value::object();
+      spec.python = uea::uea_host_python(args.text("python"));
+      spec.max_concurrency = args.integer("max_concurrency");
+      for (const auto& [key, value] : spec.args.items())
+        if (value.is_string()) spec.models_used.push_back(value.get<std::string>());
+      Value identity;
+      const std::shared_ptr<models::Model> process = uea::start_uea_class(spec, identity);
+      return made(args, [process, name = spec.name](const Value& pred, const Value& label, const json& row) -> Value {
+        models::Request request;
+        request.sample_id = "evaluate";
+        request.fields = {{"pred", json(pred)}, {"ref", json(label)}, {"kwargs", row}};
+        Value result = Value::parse(process->infer_and_wait(std::move(request)).text, nullptr, false);
+        if (!result.is_object())
+          throw Error(ErrorCategory::model, fmt::format("evaluator '{}' answered something that is not a dict", name));
+        return result;
       });
     }};
 

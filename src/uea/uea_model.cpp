@@ -1,25 +1,18 @@
 // UltraEval-Audio's own model classes, run as UEA runs them (docs/uea.md, "UEA's model entries"): any
-// model entry whose class has no native aeval counterpart becomes a `uea_model`, a process model whose
-// process is uea_model_bridge.py hosting UEA's class, built from UEA's tree with the entry's arguments.
-// Before the first sample, aeval asks the bridge whether the class is @isolated and builds its environment
-// as UEA's env_setup would (uea_environment.hpp), then starts the bridge and waits for the class to load,
-// so a model that cannot run here stops the run with one line. Each request carries the prompt as UEA's
+// model entry whose class has no native aeval counterpart becomes a `uea_model`, UEA's class hosted by
+// aeval's bridge (uea_class_process.hpp), started before the first sample. Each request carries the prompt as UEA's
 // Prompt.load renders it, its audio values naming files as they lie (clips inside a container are written
 // out first, as UEA writes its Hub audio to files).
 #include <fmt/format.h>
-#include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
-#include <cstdlib>
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "models/model_classes.hpp"
-#include "models/process_model.hpp"
 #include "registry/classes.hpp"
-#include "uea/uea_environment.hpp"
-#include "util/sha256.hpp"
-#include "util/subprocess.hpp"
+#include "uea/uea_class_process.hpp"
 
 namespace aeval::uea {
 
@@ -27,44 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-fs::path bridge_script() {
-  if (const char* path = std::getenv("AEVAL_UEA_BRIDGE"); path && *path) return path;
-  return AEVAL_UEA_BRIDGE;
-}
-
-// The interpreter hosting UEA's classes: the entry's `python`, else $AEVAL_UEA_PYTHON, else python3.
-std::string host_python(const registry::Args& args) {
-  if (args.given("python")) return args.text("python");
-  if (const char* python = std::getenv("AEVAL_UEA_PYTHON"); python && *python) return python;
-  return "python3";
-}
-
-// What the bridge's describe mode says of the class: {"isolated": {script_path, pre_command} | null, ...}.
-Json describe_class(const std::string& python, const fs::path& root, const std::string& class_path,
-                    const std::string& model_name) {
-  const detail::Finished f = detail::run_to_end(
-      {python, bridge_script().string(), "describe", "--uea-root", root.string(), "--class", class_path});
-  const Json reply = Json::parse(f.out, nullptr, false);
-  if (WIFEXITED(f.status) && WEXITSTATUS(f.status) == 127 && f.out.empty())
-    throw Error(ErrorCategory::model, fmt::format("model '{}': cannot run {} to host UltraEval-Audio's class {} (set "
-                                                  "$AEVAL_UEA_PYTHON or --set {}.python=PATH)",
-                                                  model_name, python, class_path, model_name));
-  if (reply.is_object() && reply.contains("error")) {
-    const std::string hint = reply.value("hint", "");
-    throw Error(ErrorCategory::model, fmt::format("model '{}': UltraEval-Audio's class {} cannot be loaded by {}: {}{}",
-                                                  model_name, class_path, python, reply.value("error", ""),
-                                                  hint.empty() ? "" : " (" + hint + ")"));
-  }
-  if (!reply.is_object() || !WIFEXITED(f.status) || WEXITSTATUS(f.status) != 0) {
-    std::string err = f.err;
-    while (!err.empty() && err.back() == '\n') err.pop_back();
-    throw Error(ErrorCategory::model, fmt::format("model '{}': {} could not describe UltraEval-Audio's class {}: {}",
-                                                  model_name, python, class_path,
-                                                  err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1)));
-  }
-  return reply;
-}
 
 // Replaces every string of `value` equal to `from` with `to`.
 void replace_strings(Json& value, const std::string& from, const std::string& to) {
@@ -125,54 +80,21 @@ class UeaModel final : public models::BlockingModel {
 };
 
 std::unique_ptr<models::Model> make_uea_model(const registry::Args& args) {
-  const std::string name = args.entry().name;
-  const std::string class_path = args.text("uea_class");
-  const fs::path root = fs::absolute(args.path("uea_root")).lexically_normal();
-  Json uea_args = args.given("uea_args") ? registry::yaml_as_python(args.node("uea_args")) : Json::object();
-  const std::string python = host_python(args);
-
-  const Json described = describe_class(python, root, class_path, name);
-  if (described["isolated"].is_object()) {
-    for (const char* required : {"env_path", "requirements_path"})
-      if (!uea_args.contains(required) || !uea_args[required].is_string())
-        args.fail(fmt::format("UltraEval-Audio's @isolated class {} needs the argument {}", class_path, required));
-    ensure_uea_environment(root,
-                           {uea_args["env_path"].get<std::string>(), uea_args["requirements_path"].get<std::string>(),
-                            described["isolated"].value("pre_command", "")},
-                           name);
-  }
-
-  models::ProcessModelConfig config;
-  config.name = name;
-  config.command = {python, bridge_script().string(), "serve", "--uea-root", root.string(), "--class", class_path,
-                    "--args", uea_args.dump(), "--concurrency", std::to_string(args.integer("max_concurrency"))};
-  if (const auto gpu = args.optional_integer("gpu_id")) {
-    config.command.push_back("--gpu-id");
-    config.command.push_back(std::to_string(*gpu));
-  }
-  config.input_sample_rate = 0;
-  config.max_concurrency = args.integer("max_concurrency");
-  config.timeout_seconds = args.number("timeout_seconds");
-  config.max_restarts = args.integer("max_restarts");
-  config.start_at_once = true;
-
-  // What answers depend on: the class, its arguments and its module's code, and the bridge.
-  std::string module = class_path.substr(0, class_path.rfind('.'));
-  std::replace(module.begin(), module.end(), '.', '/');
-  Json identity = {{"backend", "uea"}, {"name", name}, {"class", class_path}, {"args", uea_args},
-                   {"bridge", sha256_of_file(bridge_script())}};
-  if (fs::is_regular_file(root / (module + ".py"))) identity["module_sha256"] = sha256_of_file(root / (module + ".py"));
-  if (described["isolated"].is_object()) identity["isolated"] = described["isolated"];
-
+  UeaClassProcess spec;
+  spec.name = args.entry().name;
+  spec.class_path = args.text("uea_class");
+  spec.root = fs::absolute(args.path("uea_root")).lexically_normal();
+  spec.args = args.given("uea_args") ? registry::yaml_as_python(args.node("uea_args")) : Json::object();
+  spec.python = uea_host_python(args.given("python") ? args.text("python") : "");
+  spec.gpu_id = args.optional_integer("gpu_id");
+  spec.max_concurrency = args.integer("max_concurrency");
+  spec.timeout_seconds = args.number("timeout_seconds");
+  spec.max_restarts = args.integer("max_restarts");
+  Json identity;
+  std::unique_ptr<models::Model> process = start_uea_class(spec, identity);
   char pattern[] = "/tmp/aeval-uea-XXXXXX";
   if (!mkdtemp(pattern)) throw Error(ErrorCategory::data, "UltraEval-Audio model: cannot create a temporary folder");
-  try {
-    return std::make_unique<UeaModel>(models::make_process_model(config), std::move(identity), pattern);
-  } catch (const Error& e) {
-    std::error_code ignored;
-    fs::remove_all(pattern, ignored);
-    throw Error(e.category(), fmt::format("model '{}' (UltraEval-Audio's {}): {}", name, class_path, e.what()));
-  }
+  return std::make_unique<UeaModel>(std::move(process), std::move(identity), pattern);
 }
 
 // Any class of UEA's models package that no aeval class stands for natively: the entry's arguments are kept as

@@ -1,16 +1,19 @@
-"""aeval's bridge to one UltraEval-Audio model class (docs/uea.md, "UEA's model entries").
+"""aeval's bridge to one UltraEval-Audio class (docs/uea.md, "UEA's model entries").
 
 aeval runs this script as a process model (docs/process-protocol.md) in the interpreter that hosts
 UltraEval-Audio's framework. It builds the class an entry names from UEA's own tree, with the entry's
-arguments, as UEA's registry builds it (audio_evals.utils.make_object), and answers each request by
-calling the instance's inference() with the prompt UEA's Prompt.load rendered, as UEA's EvalTask calls it.
+arguments, as UEA's registry builds it (audio_evals.utils.make_object), and answers each request as UEA's
+EvalTask calls the instance: a model's inference() with the prompt UEA's Prompt.load rendered (--role model),
+an evaluator's __call__(pred, ref, **row) with the request's fields (--role evaluator), whose dict is
+answered as JSON text.
 An @isolated class starts its own script in its own environment, as in UEA; aeval built that environment
 before starting this bridge (so UEA's ensure_env is told to skip).
 
   python3 uea_model_bridge.py describe --uea-root DIR --class PATH
       prints what aeval needs before it builds anything: whether the class is @isolated, its script and
       pre_command (the decorator's arguments), and this interpreter's version
-  python3 uea_model_bridge.py serve --uea-root DIR --class PATH --args JSON [--gpu-id N] [--concurrency N]
+  python3 uea_model_bridge.py serve --uea-root DIR --class PATH --args JSON [--role model|evaluator]
+                                   [--gpu-id N] [--concurrency N]
       builds the instance, says ready, answers requests until its input ends
 """
 import argparse
@@ -110,9 +113,31 @@ def answer_fields(result):
     return {"text": result}
 
 
+def plain(value):
+    """A value of an evaluator's dict as JSON holds it (numpy's numbers and arrays as Python's)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def evaluate(evaluator, request):
+    fields = request.get("fields") or {}
+    result = evaluator(fields.get("pred"), fields.get("ref"), **(fields.get("kwargs") or {}))
+    return {"text": json.dumps(result, ensure_ascii=False, default=plain, allow_nan=False)}
+
+
+def infer(model, request):
+    prompt = request.get("prompt")
+    if prompt is None:
+        raise ValueError("the request has no prompt structure: UltraEval-Audio's models need a UEA prompt")
+    return answer_fields(model.inference(prompt))
+
+
 class Bridge:
-    def __init__(self, out, model, concurrency):
-        self.out, self.model = out, model
+    def __init__(self, out, model, answer, concurrency):
+        self.out, self.model, self.answer = out, model, answer
         self.write_lock = threading.Lock()
         self.in_flight = {}
         self.requests = queue.Queue()
@@ -129,10 +154,7 @@ class Bridge:
             request = self.requests.get()
             rid = request.get("id", "")
             try:
-                prompt = request.get("prompt")
-                if prompt is None:
-                    raise ValueError("the request has no prompt structure: UltraEval-Audio's models need a UEA prompt")
-                self.send({"type": "response", "id": rid, **answer_fields(self.model.inference(prompt))})
+                self.send({"type": "response", "id": rid, **self.answer(self.model, request)})
             except BaseException as error:
                 self.send({"type": "error", "id": rid, "message": one_line(error)})
             finally:
@@ -214,7 +236,7 @@ def serve(options):
         stop_process_group()
     out.write(json.dumps({"type": "ready", "model": options.class_path}) + "\n")
     out.flush()
-    Bridge(out, model, options.concurrency).serve()
+    Bridge(out, model, evaluate if options.role == "evaluator" else infer, options.concurrency).serve()
     stop_process_group()
 
 
@@ -224,6 +246,7 @@ def main():
     parser.add_argument("--uea-root", required=True)
     parser.add_argument("--class", dest="class_path", required=True)
     parser.add_argument("--args", default="{}")
+    parser.add_argument("--role", choices=["model", "evaluator"], default="model")
     parser.add_argument("--gpu-id", type=int)
     parser.add_argument("--concurrency", type=int, default=1)
     options = parser.parse_args()

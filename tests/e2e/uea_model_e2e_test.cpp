@@ -146,6 +146,27 @@ TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
       << "UEA: " << repr << "\naeval: " << summary.substr(0, 3000);
 }
 
+// A user's evaluator class (UEA's Evaluator, in the tree) scores as UEA's main.py scores it, through UEA's mean.
+TEST_F(UeaModelE2E, AnEvaluatorClassOfUeasGivesUeasNumbers) {
+  make_tree();
+  const auto ours = aeval_run("minicpm-standin", "results", "--evaluator answer-length --agg mean");
+  ASSERT_EQ(0, ours.status) << ours.output;
+  const auto theirs = run_shell(fmt::format(
+      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin "
+      "--evaluator answer-length --agg mean --save {} 2>&1",
+      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea-out.jsonl")));
+  ASSERT_EQ(0, theirs.status) << theirs.output;
+  std::ifstream overall(dir_ / "uea-out-overall.json");
+  const std::string repr((std::istreambuf_iterator<char>(overall)), std::istreambuf_iterator<char>());
+  const std::string summary = aeval::testing::read_bytes(run_folder(dir_ / "results") / "summary.json");
+  const std::regex pair("'((length|ratio)\\(%\\))': ([0-9.e+-]+)");
+  std::size_t compared = 0;
+  for (auto it = std::sregex_iterator(repr.begin(), repr.end(), pair); it != std::sregex_iterator(); ++it, ++compared)
+    EXPECT_NE(summary.find(fmt::format("\"{}\": {}", (*it)[1].str(), (*it)[3].str())), std::string::npos)
+        << (*it)[0] << "\naeval: " << summary.substr(0, 3000);
+  EXPECT_EQ(2u, compared) << repr;
+}
+
 TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {
   make_tree();
   auto first = std::async(std::launch::async, [&] { return aeval_run("minicpm-standin", "a"); });

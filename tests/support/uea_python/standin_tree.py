@@ -9,6 +9,7 @@
     audio_evals/lib/minicpm/requirements.txt  aeval-standin-dep==1.0, which the script imports
     registry/model/standin.yaml               minicpm-standin: the MiniCPMo2_6-audio entry with local weights
     registry/dataset/standin.yaml             standin-set: a JsonlFile of OUT/data.jsonl (task asr)
+    audio_evals/evaluator/standin_length.py   a user's evaluator class (UEA's Evaluator), entry answer-length
   OUT/wheelhouse/               the wheel of aeval-standin-dep (install with PIP_NO_INDEX=1 PIP_FIND_LINKS=...)
   OUT/clips/*.wav, OUT/data.jsonl, OUT/weights/answers.json
 
@@ -58,6 +59,20 @@ for line in sys.stdin:
     if answer == "CRASH":
         os._exit(3)
     print(prefix + json.dumps({"text": json.dumps({"content": answer})}), flush=True)
+'''
+
+
+EVALUATOR = '''# A user's evaluator, written as UltraEval-Audio's docs describe: the answer's length and its ratio to the reference's.
+from audio_evals.evaluator.base import Evaluator
+
+
+class AnswerLength(Evaluator):
+    def __init__(self, unit: str = "word"):
+        self.unit = unit
+
+    def _eval(self, pred, label, **kwargs):
+        words = str(pred).split() if self.unit == "word" else list(str(pred))
+        return {"length": len(words), "ratio": len(words) / max(1, len(str(label).split())), "speaker": kwargs["speaker"]}
 '''
 
 
@@ -122,6 +137,10 @@ def main():
                 f"    path: {os.path.join(out, 'weights')}\n    speech: false\n    env_path: envs/minicpm-standin\n"
                 "    requirements_path: audio_evals/lib/minicpm/requirements.txt\n"
                 "    sample_params:\n      sampling: false\n      num_beams: 5\n      max_new_tokens: 128\n")
+    with open(os.path.join(uea, "audio_evals", "evaluator", "standin_length.py"), "w") as f:
+        f.write(EVALUATOR)
+    with open(os.path.join(uea, "registry", "evaluator", "standin.yaml"), "w") as f:
+        f.write("answer-length:\n  class: audio_evals.evaluator.standin_length.AnswerLength\n  args:\n    unit: word\n")
     with open(os.path.join(uea, "registry", "dataset", "standin.yaml"), "w") as f:
         f.write("standin-set:\n  class: audio_evals.dataset.dataset.JsonlFile\n  args:\n    default_task: asr\n"
                 f"    f_name: {os.path.join(out, 'data.jsonl')}\n    ref_col: text\n")
