@@ -70,6 +70,7 @@ class ProcessModel final : public BlockingModel {
       try {
         ensure_running();
       } catch (...) {
+        stop();  // the reading thread ends with the process: a constructor that throws runs no destructor
         std::error_code ignored;
         std::filesystem::remove_all(audio_dir_, ignored);
         throw;

@@ -162,19 +162,16 @@ class Bridge:
                     self.in_flight.pop(rid, None)
 
     def watch_script(self):
-        """An @isolated class's script that dies leaves inference() waiting forever (UEA's loops read until
-        they see an answer): fail what is in flight and exit, so that aeval starts the class again."""
+        """An @isolated class's script that dies leaves inference() spinning forever (UEA's loops read until
+        they see an answer): say why and exit, so that aeval fails what was in flight and starts the class
+        again for the next request (answering each request's error here would let aeval send the next one to
+        this process before it sees it end)."""
         process = getattr(self.model, "process", None)
         if process is None or not hasattr(process, "poll"):
             return
         while process.poll() is None:
             time.sleep(0.2)
-        message = f"UltraEval-Audio's model script exited with status {process.returncode}"
-        with self.write_lock:
-            ids = list(self.in_flight)
-        for rid in ids:
-            self.send({"type": "error", "id": rid, "message": message})
-        print(message, file=sys.stderr, flush=True)
+        print(f"UltraEval-Audio's model script exited with status {process.returncode}", file=sys.stderr, flush=True)
         os._exit(3)
 
     def serve(self):
