@@ -2,13 +2,16 @@
 // pandas.read_json(lines=True) reads it, and `RelativePath`, the same with each value joined to a folder
 // when that names a file. Rows are numbered from 0, as UEA's EvalTask numbers them; `col_aliases` copy
 // a column under a second name (an alias naming an existing column is UEA's ValueError). Paths are
-// relative to UEA's working folder, its root. pandas' typing is kept where a prompt or evaluator sees it:
-// a key some rows lack is NaN in them, and a numeric column with a float or a gap is all floats.
+// relative to UEA's working folder, its root. pandas' typing is kept, as prompts and evaluators see it
+// (read_rows below).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
+#include <regex>
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
@@ -27,7 +30,60 @@ fs::path under(const fs::path& root, const std::string& path) {
   return fs::path(path).is_absolute() ? fs::path(path) : root / path;
 }
 
-// The rows of a JSONL file, with pandas' columns: every key of any row, in the order first seen.
+// Python's float() of a string: surrounding whitespace, underscores between digits, inf and nan allowed.
+std::optional<double> python_float_of(const std::string& text) {
+  static const std::regex number(R"([+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)");
+  static const std::regex special(R"([+-]?(?:inf|infinity|nan))", std::regex::icase);
+  const auto first = text.find_first_not_of(" \t\n\r\f\v"), last = text.find_last_not_of(" \t\n\r\f\v");
+  if (first == std::string::npos) return std::nullopt;
+  std::string t = text.substr(first, last - first + 1);
+  if (std::regex_match(t, special)) {
+    const bool negative = t[0] == '-';
+    const bool nan = t.find_first_of("nN") != std::string::npos && t.find_first_of("fF") == std::string::npos;
+    return nan ? std::numeric_limits<double>::quiet_NaN() : negative ? -HUGE_VAL : HUGE_VAL;
+  }
+  if (!std::regex_match(t, number)) return std::nullopt;
+  t.erase(std::remove(t.begin(), t.end(), '_'), t.end());
+  return std::strtod(t.c_str(), nullptr);
+}
+
+// One column as pandas.read_json(lines=True) types it (pandas 1.5's frame parser): the dtype the rows give it
+// (int64 when every row has an integer, float64 when numbers or nulls, bool when every row a boolean, else
+// objects with NaN where a row lacks the key), then `_try_convert_data`: objects become floats when every one
+// converts as float() converts it, and floats become integers when every one is a whole number. (Columns named
+// like dates, which pandas also tries as timestamps, are not: the one difference, docs/uea.md.)
+void type_column(std::vector<Json*>& cells) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // A number pandas holds as int64 or float64 (an integer past int64 makes the column uint64 or objects).
+  const auto fits = [](const Json* cell) {
+    return cell->is_number() &&
+           !(cell->is_number_unsigned() && cell->get<std::uint64_t>() > std::uint64_t(INT64_MAX));
+  };
+  bool ints = true, bools = true;
+  for (const Json* cell : cells) {
+    ints = ints && cell && cell->is_number_integer() && fits(cell);
+    bools = bools && cell && cell->is_boolean();
+  }
+  if (ints || bools) return;
+  std::vector<double> floats;
+  bool converts = true;
+  for (const Json* cell : cells) {
+    if (!converts) break;
+    if (!cell || cell->is_null()) floats.push_back(nan);
+    else if (cell->is_boolean()) floats.push_back(cell->get<bool>() ? 1 : 0);
+    else if (fits(cell)) floats.push_back(cell->get<double>());
+    else if (const auto f = cell->is_string() ? python_float_of(cell->get<std::string>()) : std::nullopt) floats.push_back(*f);
+    else converts = false;
+  }
+  if (!converts) return;  // objects, as the rows hold them
+  const bool whole = std::all_of(floats.begin(), floats.end(), [](double f) {
+    return std::isfinite(f) && f == std::trunc(f) && std::abs(f) < 9.2e18;
+  });
+  for (std::size_t k = 0; k < cells.size(); ++k)
+    if (cells[k]) *cells[k] = whole ? Json(static_cast<std::int64_t>(floats[k])) : Json(floats[k]);
+}
+
+// The rows of a JSONL file with pandas' columns (every key of any row, in the order first seen) and types.
 std::vector<Json> read_rows(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw Error(ErrorCategory::data, fmt::format("{}: cannot read the JSONL file", file.string()));
@@ -43,24 +99,17 @@ std::vector<Json> read_rows(const fs::path& file) {
       if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
     rows.push_back(std::move(row));
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Every row gets every column, in the frame's order; a missing one is NaN.
+  std::vector<Json> framed(rows.size(), Json::object());
   for (const auto& column : columns) {
-    bool numeric = true, floats = false;
-    for (const auto& row : rows) {
-      if (!row.contains(column)) floats = true;
-      else if (!row[column].is_number() || row[column].is_boolean()) numeric = false;
-      else if (row[column].is_number_float()) floats = true;
+    std::vector<Json*> cells;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      framed[k][column] = rows[k].contains(column) ? rows[k][column] : Json(std::numeric_limits<double>::quiet_NaN());
+      cells.push_back(rows[k].contains(column) ? &framed[k][column] : nullptr);
     }
-    std::vector<Json> reordered;
-    for (auto& row : rows) {
-      Json value = row.contains(column) ? row[column] : Json(nan);
-      if (numeric && floats && value.is_number()) value = value.get<double>();
-      row.erase(column);
-      reordered.push_back(std::move(value));
-    }
-    for (std::size_t k = 0; k < rows.size(); ++k) rows[k][column] = std::move(reordered[k]);
+    type_column(cells);
   }
-  return rows;
+  return framed;
 }
 
 datasets::Dataset load(const registry::Args& args) {
