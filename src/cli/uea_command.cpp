@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
@@ -25,7 +26,7 @@ struct UeaOptions {
   std::string name, row = "{}", answer;
   bool json = false;
   // uea run: UltraEval-Audio's main.py options
-  std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume;
+  std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume, registry_path;
   std::vector<std::string> post_process, sets;
   std::size_t limit = 0;
   int workers = 0;
@@ -38,6 +39,14 @@ void add_dir_option(CLI::App* command, UeaOptions& options) {
   command->add_option("--uea-dir", options.dir,
                       "An UltraEval-Audio checkout (or its registry/ folder) instead of the pinned commit "
                       "(also $AEVAL_UEA_DIR)");
+}
+
+// main.py's --registry_path: further registry folders, separated by spaces.
+std::vector<std::filesystem::path> registry_paths(const std::string& text) {
+  std::vector<std::filesystem::path> folders;
+  std::istringstream words(text);
+  for (std::string folder; words >> folder;) folders.push_back(std::filesystem::absolute(folder));
+  return folders;
 }
 
 // One UEA entry as an aeval registry of that entry alone, or an error saying why it is unsupported.
@@ -75,7 +84,7 @@ int process_command(const UeaOptions& o) {
 }
 
 int check_command(const UeaOptions& o) {
-  const uea::UeaRegistry registry(uea::uea_root(o.dir));
+  const uea::UeaRegistry registry(uea::uea_root(o.dir), registry_paths(o.registry_path));
   const uea::TranslatedRegistry translated = uea::translate_registry(registry);
   const std::string digest = uea::registry_digest(registry.registry_dir());
   Json report = {{"registry", registry.registry_dir().string()},
@@ -123,6 +132,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   pipeline::Invocation inv;
   inv.registry = registry_folders(global);
   inv.uea = std::filesystem::absolute(uea::uea_root(o.dir));
+  inv.uea_registry_paths = registry_paths(o.registry_path);
   registry::Registry registry = pipeline::load_registry(inv);
   pipeline::TaskOverrides overrides;
   overrides.model = o.model;
@@ -130,7 +140,8 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   if (!o.post_process.empty()) overrides.post_process = o.post_process;
   if (!o.evaluator.empty()) overrides.evaluators = std::vector<std::string>{o.evaluator};
   if (!o.agg.empty()) overrides.aggregators = std::vector<std::string>{o.agg};
-  uea::BoundTask bound = uea::bind_task(registry, inv.uea, o.dataset, o.task, overrides, o.dataset_ref_col);
+  uea::BoundTask bound =
+      uea::bind_task(registry, inv.uea, o.dataset, o.task, overrides, o.dataset_ref_col, inv.uea_registry_paths);
   inv.task = std::move(bound.spec);
   inv.sets = std::move(bound.sets);
   inv.sets.insert(inv.sets.end(), o.sets.begin(), o.sets.end());
@@ -182,6 +193,9 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--model", o->model, "The model (an aeval model entry)")->required();
   run->add_option("--task", o->task, "A UEA eval_task entry (default: the dataset's default_task)");
   run->add_option("--dataset_ref_col", o->dataset_ref_col, "The column holding the reference instead of ref_col");
+  run->add_option("--registry_path", o->registry_path,
+                  "Further UltraEval-Audio registry folders, separated by spaces, as main.py takes them (a name "
+                  "defined twice is UEA's duplicate-entry error)");
   run->add_option("--prompt", o->prompt, "A UEA prompt entry instead of the task's");
   run->add_option("--evaluator", o->evaluator, "A UEA evaluator entry instead of the task's");
   run->add_option("--agg", o->agg, "A UEA agg entry instead of the task's");
@@ -203,6 +217,7 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
 
   CLI::App* check = uea->add_subcommand("check", "Load every entry and report, per kind, what aeval supports");
   check->add_flag("--json", o->json, "The report as JSON");
+  check->add_option("--registry_path", o->registry_path, "Further UltraEval-Audio registry folders, separated by spaces");
   add_dir_option(check, *o);
 
   return [=, &global]() {

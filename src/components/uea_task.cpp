@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "aeval/error.hpp"
 #include "components/task.hpp"
 #include "registry/classes.hpp"
@@ -21,17 +23,22 @@ std::string yaml_text(const std::string& s) {
 }  // namespace
 
 BoundTask bind_task(const registry::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
-                    const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col) {
+                    const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col,
+                    const std::vector<std::filesystem::path>& registry_paths) {
   using registry::Kind;
-  const UeaRegistry uea(uea_root);
+  const UeaRegistry uea(uea_root, registry_paths);
   // An entry of UEA's is supported when the registry holds it from UEA's own files (add_uea_entries);
   // only one that is not needs the whole registry translated again, for the reason.
-  const std::string uea_files = uea.registry_dir().lexically_normal().string() + "/";
+  std::vector<std::string> uea_files{uea.registry_dir().lexically_normal().string() + "/"};
+  for (const auto& folder : registry_paths) uea_files.push_back(std::filesystem::absolute(folder).lexically_normal().string() + "/");
+  const auto from_uea = [&](const std::filesystem::path& file) {
+    const std::string f = file.lexically_normal().string();
+    return std::any_of(uea_files.begin(), uea_files.end(), [&](const std::string& folder) { return f.rfind(folder, 0) == 0; });
+  };
   const auto refuse = [&](const char* kind, const std::string& name) {
     if (!uea.entries(kind).count(name)) return;
     const Kind aeval = *aeval_kind(kind);
-    if (registry.contains(aeval, name) && registry.get(aeval, name).file.lexically_normal().string().rfind(uea_files, 0) == 0)
-      return;
+    if (registry.contains(aeval, name) && from_uea(registry.get(aeval, name).file)) return;
     const TranslatedRegistry translated = translate_registry(uea);
     const auto found = translated.unsupported.find(kind);
     if (found != translated.unsupported.end() && found->second.count(name))

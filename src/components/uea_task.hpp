@@ -21,6 +21,7 @@ struct BoundTask {
 // main.py's options do; `ref_col` (--dataset_ref_col) replaces the entry's. An entry aeval
 // does not support is an aeval::Error (config) with UEA's kind, name and the reason.
 BoundTask bind_task(const registry::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
-                    const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col = "");
+                    const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col = "",
+                    const std::vector<std::filesystem::path>& registry_paths = {});
 
 }  // namespace aeval::uea

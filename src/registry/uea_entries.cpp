@@ -132,8 +132,9 @@ TranslatedRegistry translate_registry(const UeaRegistry& uea) {
   return out;
 }
 
-void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root) {
-  TranslatedRegistry translated = translate_registry(UeaRegistry(uea_root));
+void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root,
+                     const std::vector<std::filesystem::path>& registry_paths) {
+  TranslatedRegistry translated = translate_registry(UeaRegistry(uea_root, registry_paths));
   for (Kind kind : registry::kAllKinds)
     for (const auto& name : translated.registry.names(kind)) registry.add(kind, translated.registry.get(kind, name));
   registry::validate_registry(registry);

@@ -34,8 +34,10 @@ struct TranslatedRegistry {
 };
 TranslatedRegistry translate_registry(const UeaRegistry& uea);
 
-// `registry` with every supported entry of the UEA folder at `uea_root` added (UEA's
+// `registry` with every supported entry of the UEA folder at `uea_root` (and of the further registry
+// folders main.py's --registry_path names) added (UEA's
 // names win), validated: what `aeval uea run` and its --resume run with.
-void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root);
+void add_uea_entries(registry::Registry& registry, const std::filesystem::path& uea_root,
+                     const std::vector<std::filesystem::path>& registry_paths = {});
 
 }  // namespace aeval::uea

@@ -34,7 +34,7 @@ bool path_less(const fs::path& a, const fs::path& b) {
 
 }  // namespace
 
-UeaRegistry::UeaRegistry(const fs::path& root) {
+UeaRegistry::UeaRegistry(const fs::path& root, const std::vector<fs::path>& more) {
   if (fs::is_directory(root / "registry")) {
     root_ = root;
     registry_ = root / "registry";
@@ -45,9 +45,18 @@ UeaRegistry::UeaRegistry(const fs::path& root) {
     throw Error(ErrorCategory::config,
                 fmt::format("{} is not an UltraEval-Audio checkout (no registry/ folder in it)", root.string()));
   }
+  load(registry_);
+  for (const auto& folder : more) {
+    if (!fs::is_directory(folder))
+      throw Error(ErrorCategory::config, fmt::format("--registry_path {}: no such folder", folder.string()));
+    load(folder);
+  }
+}
+
+void UeaRegistry::load(const fs::path& registry_dir) {
   for (const char* kind : kKinds) {
     auto& entries = entries_[kind];
-    const fs::path dir = registry_ / kind;
+    const fs::path dir = registry_dir / kind;
     std::vector<fs::path> files;
     if (fs::is_directory(dir)) {
       for (const auto& f : fs::recursive_directory_iterator(dir))

@@ -29,9 +29,11 @@ struct UeaEntry {
 
 class UeaRegistry {
  public:
-  // `root` is a checkout (holding registry/ and audio_evals/) or a registry folder itself.
-  // Throws aeval::Error (config) naming file and line for malformed YAML and the errors above.
-  explicit UeaRegistry(const std::filesystem::path& root);
+  // `root` is a checkout (holding registry/ and audio_evals/) or a registry folder itself; `more` are
+  // further registry folders read after it, as main.py's --registry_path adds them (a name in two of
+  // them is UEA's duplicate-entry error). Throws aeval::Error (config) naming file and line for
+  // malformed YAML and the errors above.
+  explicit UeaRegistry(const std::filesystem::path& root, const std::vector<std::filesystem::path>& more = {});
 
   const std::filesystem::path& root() const { return root_; }          // the checkout, or the registry's parent
   const std::filesystem::path& registry_dir() const { return registry_; }
@@ -44,6 +46,8 @@ class UeaRegistry {
   bool has_python() const;
 
  private:
+  void load(const std::filesystem::path& registry_dir);
+
   std::filesystem::path root_, registry_;
   std::map<std::string, std::map<std::string, UeaEntry>> entries_;
 };

@@ -28,6 +28,10 @@ json Invocation::to_json() const {
   json j{{"registry", folders}, {"sets", sets}, {"task", task.to_json()}, {"limit", limit},
          {"shard", {shard.index, shard.count}}};
   if (!uea.empty()) j["uea"] = std::filesystem::absolute(uea).string();
+  if (!uea_registry_paths.empty()) {
+    j["uea_registry_paths"] = json::array();
+    for (const auto& f : uea_registry_paths) j["uea_registry_paths"].push_back(std::filesystem::absolute(f).string());
+  }
   return j;
 }
 
@@ -39,6 +43,8 @@ Invocation Invocation::from_json(const json& j) {
   inv.limit = j.at("limit");
   inv.shard = {j.at("shard")[0], j.at("shard")[1]};
   if (j.contains("uea")) inv.uea = j["uea"].get<std::string>();
+  if (j.contains("uea_registry_paths"))
+    for (const auto& f : j["uea_registry_paths"]) inv.uea_registry_paths.emplace_back(f.get<std::string>());
   return inv;
 }
 
@@ -50,7 +56,7 @@ Registry load_registry(const Invocation& invocation) {
     std::vector<Entry> beside;
     for (const auto& name : invocation.task.beside_uea)
       if (r.contains(Kind::evaluator, name)) beside.push_back(r.get(Kind::evaluator, name));
-    uea::add_uea_entries(r, invocation.uea);
+    uea::add_uea_entries(r, invocation.uea, invocation.uea_registry_paths);
     for (auto& entry : beside) r.add(Kind::evaluator, std::move(entry));
   }
   for (const auto& assignment : invocation.sets) apply_assignment(r, assignment);

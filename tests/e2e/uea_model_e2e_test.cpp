@@ -144,6 +144,10 @@ TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
   const std::string summary = aeval::testing::read_bytes(run / "summary.json");
   EXPECT_NE(summary.find("\"wer(%)\": " + m[1].str()), std::string::npos)
       << "UEA: " << repr << "\naeval: " << summary.substr(0, 3000);
+  // UEA's own classes: the model's, and the JsonlFile set's reader.
+  for (const char* id : {"\"class\": \"uea_model\"", "\"class\": \"uea_jsonl\"",
+                         "\"class\": \"audio_evals.models.mini_cpm.MiniCPMo\""})
+    EXPECT_NE(summary.find(id), std::string::npos) << id;
 }
 
 // A user's evaluator class (UEA's Evaluator, in the tree) scores as UEA's main.py scores it, through UEA's mean.
@@ -165,6 +169,26 @@ TEST_F(UeaModelE2E, AnEvaluatorClassOfUeasGivesUeasNumbers) {
     EXPECT_NE(summary.find(fmt::format("\"{}\": {}", (*it)[1].str(), (*it)[3].str())), std::string::npos)
         << (*it)[0] << "\naeval: " << summary.substr(0, 3000);
   EXPECT_EQ(2u, compared) << repr;
+  EXPECT_NE(summary.find("\"class\": \"uea-python-evaluator\""), std::string::npos) << "UEA's own evaluator class";
+}
+
+// main.py's --registry_path: entries kept outside the tree join it; a name defined twice is UEA's error.
+TEST_F(UeaModelE2E, RegistryPathFoldersJoinTheTreeAsInMainPy) {
+  make_tree();
+  for (const char* kind : {"model", "dataset"}) {
+    fs::create_directories(dir_ / "mine" / kind);
+    fs::rename(dir_ / "uea" / "registry" / kind / "standin.yaml", dir_ / "mine" / kind / "standin.yaml");
+  }
+  const std::string folders = fmt::format("--registry_path '{} {}'", (dir_ / "mine").string(), (dir_ / "empty").string());
+  fs::create_directories(dir_ / "empty");
+  const auto ours = aeval_run("minicpm-standin", "results", folders);
+  ASSERT_EQ(0, ours.status) << ours.output;
+  EXPECT_TRUE(fs::exists(run_folder(dir_ / "results") / "samples.jsonl"));
+
+  fs::copy_file(dir_ / "mine" / "model" / "standin.yaml", dir_ / "uea" / "registry" / "model" / "standin.yaml");
+  const auto twice = aeval_run("minicpm-standin", "again", folders);
+  EXPECT_NE(0, twice.status);
+  EXPECT_NE(twice.output.find("duplicate entry: minicpm-standin"), std::string::npos) << twice.output;
 }
 
 TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {

@@ -23,6 +23,7 @@ Shard parse_shard(const std::string& text);
 struct Invocation {
   std::vector<std::filesystem::path> registry;
   std::filesystem::path uea;  // an UltraEval-Audio folder whose entries join the registry (`aeval uea run`)
+  std::vector<std::filesystem::path> uea_registry_paths;  // and further UEA registry folders (--registry_path)
   std::vector<std::string> sets;  // --set assignments, in order
   TaskSpec task;
   std::size_t limit = 0;  // 0: every sample
