@@ -8,6 +8,7 @@
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
+#include "cli/uea_save.hpp"
 #include "run/invocation.hpp"
 #include "components/task.hpp"
 #include "registry/classes.hpp"
@@ -26,7 +27,7 @@ struct UeaOptions {
   std::string name, row = "{}", answer;
   bool json = false;
   // uea run: UltraEval-Audio's main.py options
-  std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume, registry_path;
+  std::string dataset, dataset_ref_col, model, task, prompt, evaluator, agg, resume, registry_path, save;
   std::vector<std::string> post_process, sets;
   std::size_t limit = 0;
   int workers = 0;
@@ -150,7 +151,12 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   if (!o.quiet)
     std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", inv.task.name.c_str(),
                  inv.task.model.c_str(), inv.task.dataset.c_str(), inv.task.prompt.c_str());
-  return report_result(pipeline::run_task(registry, inv, options), o.max_fail_rate);
+  const pipeline::RunResult result = pipeline::run_task(registry, inv, options);
+  if (!o.save.empty()) {
+    const auto log = write_uea_results(o.save, inv.task.model, inv.task.dataset, inv.task.prompt, registry, result);
+    if (!o.quiet) std::fprintf(stderr, "aeval: UltraEval-Audio's result files: %s and its -overall.json\n", log.c_str());
+  }
+  return report_result(result, o.max_fail_rate);
 }
 
 }  // namespace
@@ -206,6 +212,9 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--limit", o->limit, "At most this many samples (0: all)")->check(kSampleCount);
   run->add_option("--workers", o->workers, "Requests in flight (0: the model's max_concurrency)");
   run->add_option("--output", o->output, "Where run folders go")->capture_default_str();
+  run->add_option("--save", o->save,
+                  "Also write UltraEval-Audio's own result files, as main.py's --save does: NAME.jsonl (a path ending "
+                  "in .jsonl, else res/MODEL/DATASET/NAME.jsonl) and NAME-overall.json");
   run->add_option("--resume", o->resume, "Continue this run folder where it stopped");
   run->add_option("--max-fail-rate", o->max_fail_rate, "Exit 3 when more than this share of samples failed")
       ->capture_default_str();

@@ -55,7 +55,8 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       std::vector<nlohmann::ordered_json> results;
       for (const json* r : subset) results.push_back(uea_result(*r, evaluator->name));
       const nlohmann::ordered_json keys = uea(results);
-      json result{{"value", nullptr}, {"uea", keys}};
+      json result{{"value", nullptr}, {"uea", keys}, {"uea_keys", json::array()}};  // the dict, and its keys in UEA's order
+      for (const auto& [key, v] : keys.items()) result["uea_keys"].push_back(key);
       for (const auto& [key, v] : keys.items())
         if (v.is_number() && (uea_key.empty() || key == uea_key)) {
           uea_key = key;

@@ -33,6 +33,7 @@
 #include "components/prompt.hpp"
 #include "components/scoring_models.hpp"
 #include "components/post_process.hpp"
+#include "components/uea_evaluator.hpp"
 #include "components/uea_recognizers.hpp"
 #include "components/uea_tts_text.hpp"
 #include "components/uea_wer.hpp"
@@ -54,10 +55,6 @@ namespace {
 
 using Value = nlohmann::ordered_json;
 using nlohmann::json;
-
-[[noreturn]] void python_error(const std::string& type, const std::string& message) {
-  throw Error(ErrorCategory::data, type + ": " + message);
-}
 
 // Python's float(x) of an answer or label (a number, or text that reads as one).
 double python_float(const Value& v) {
@@ -93,56 +90,9 @@ std::string prefix(const std::string& s, std::size_t n) {
   return text::to_utf8(u.substr(0, std::min(n, u.size())));
 }
 
-// One of UEA's evaluators: __call__(pred, ref, **row) = {"pred": pred, "ref": ref} updated with _eval's dict.
-class UeaEvaluator final : public Evaluator {
- public:
-  using Eval = std::function<Value(const Value& pred, const Value& label, const json& row)>;
-  UeaEvaluator(std::string class_id, Eval eval, std::string label_field)
-      : class_id_(std::move(class_id)), eval_(std::move(eval)), label_field_(std::move(label_field)) {}
-
-  Value call(const Value& pred, const Value& label, const json& row) const {
-    Value result{{"pred", pred}, {"ref", label}};
-    const Value own = eval_(pred, label, row);
-    for (const auto& [key, v] : own.items()) result[key] = v;
-    return result;
-  }
-
-  json score(const Scored& s) const override {
-    // UEA's reference is row.get(ref_col, ""), as the row stores it (a class label stays an integer).
-    // The row as UEA's Huggingface dataset gives it: its columns, and WavPath, where it saved the audio.
-    json row = s.sample.fields.is_object() ? s.sample.fields : json::object();
-    if (!row.contains("WavPath") && !s.sample.audio.empty()) row["WavPath"] = s.sample.audio.string();
-    Value label = s.sample.reference ? Value(*s.sample.reference) : Value("");
-    if (!label_field_.empty()) label = row.contains(label_field_) ? Value(row[label_field_]) : Value("");
-    const Value result = call(Value(s.prediction), label, row);
-    json out{{"value", nullptr}, {"uea", json(result)}, {"uea_keys", json::array()}};
-    for (const auto& [key, v] : result.items()) {
-      out["uea_keys"].push_back(key);
-      if (out["value"].is_null() && key != "pred" && key != "ref" && v.is_number()) out["value"] = json(v);
-    }
-    return out;
-  }
-
-  // A label field is read from the row as UEA reads it (row.get(ref_col, "")), not from the sample's reference.
-  bool compares_with_references() const override { return label_field_.empty(); }
-
-  json identity() const override {
-    return {{"name", name}, {"class", class_id_}, {"label_field", label_field_}, {"reference", "UltraEval-Audio 9b69da6"}};
-  }
-
- private:
-  std::string class_id_;
-  Eval eval_;
-  std::string label_field_;
-};
-
 using Made = std::unique_ptr<Evaluator>;
 using Scoring = std::shared_ptr<ScoringModels>;
 
-ArgSpec label_field_arg() {
-  return arg::text("label_field", "",
-                   "the row field UEA's ref_col names, read as stored (`aeval uea run` sets it; '': the reference text)");
-}
 ArgSpec spelling_table_arg() {
   return arg::required_path("spelling_table", "UEA's audio_evals/lib/text_normalization/english.json");
 }
@@ -158,17 +108,11 @@ UeaClass uea_class(std::string path, bool spelling = false) {
           }};
 }
 
-Made made(const Args& args, UeaEvaluator::Eval eval) {
-  auto e = std::make_unique<UeaEvaluator>(args.entry().class_id, std::move(eval), args.text("label_field"));
-  e->name = args.entry().name;
-  return e;
-}
-
 const EvaluatorClasses::Registration kDump{
     {Kind::evaluator, "uea-dump", "UltraEval-Audio's Dump: keeps pred and ref, scores nothing", {label_field_arg()}, {},
      {uea_class("audio_evals.evaluator.base.Dump")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      return made(args, [](const Value&, const Value&, const json&) { return Value::object(); });
+      return uea_evaluator(args, [](const Value&, const Value&, const json&) { return Value::object(); });
     }};
 
 const EvaluatorClasses::Registration kExactMatch{
@@ -176,7 +120,7 @@ const EvaluatorClasses::Registration kExactMatch{
      "UltraEval-Audio's EM: numeric labels compared as floats, text labels stripped, match 1/0", {label_field_arg()}, {},
      {uea_class("audio_evals.evaluator.base.EM")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      return made(args, [](const Value& pred, const Value& label, const json&) -> Value {
+      return uea_evaluator(args, [](const Value& pred, const Value& label, const json&) -> Value {
         if (label.is_number()) {
           try {
             const double p = python_float(pred), l = python_float(label);
@@ -219,7 +163,8 @@ const EvaluatorClasses::Registration kExistMatch{
      "UltraEval-Audio's ExistMatch: the label (any of a list) inside the lowercased, stripped answer",
      {label_field_arg()}, {}, {uea_class("audio_evals.evaluator.base.ExistMatch")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      return made(args, [](const Value& pred, const Value& label, const json&) { return exist_match(pred, label); });
+      return uea_evaluator(args,
+                           [](const Value& pred, const Value& label, const json&) { return exist_match(pred, label); });
     }};
 
 const EvaluatorClasses::Registration kPrefixMatch{
@@ -229,7 +174,8 @@ const EvaluatorClasses::Registration kPrefixMatch{
      {arg::boolean("ignore_case", true), label_field_arg()}, {}, {uea_class("audio_evals.evaluator.base.PrefixMatch")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
       const bool ignore_case = args.boolean("ignore_case");
-      return made(args, [ignore_case](const Value& pred_value, const Value& label_value, const json&) -> Value {
+      return uea_evaluator(args, [ignore_case](const Value& pred_value, const Value& label_value,
+                                               const json&) -> Value {
         std::string pred = text_of(pred_value, "pred.lower()");
         std::string label = ignore_case ? text::python_str(label_value) : text_of(label_value, "len(label)");
         if (ignore_case) {
@@ -250,7 +196,7 @@ const EvaluatorClasses::Registration kPrefixMatch{
 Made error_rate(const Args& args, const std::string& language, const char* key) {
   const bool ignore_case = args.boolean("ignore_case");
   auto wer = std::make_shared<UeaWer>(args.path("spelling_table"));
-  return made(args, [=](const Value& pred_value, const Value& label_value, const json&) -> Value {
+  return uea_evaluator(args, [=](const Value& pred_value, const Value& label_value, const json&) -> Value {
     std::string pred = text::python_str(pred_value), label = text::python_str(label_value);
     if (ignore_case) pred = text::lower(pred), label = text::lower(label);
     return {{key, (*wer)({label}, {pred}, language) * 100}};
@@ -283,7 +229,7 @@ const EvaluatorClasses::Registration kBleu{
       const std::string lang = args.text("lang");
       metrics::BleuOptions options;
       options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : "13a";
-      return made(args, [options](const Value& pred, const Value& label, const json&) -> Value {
+      return uea_evaluator(args, [options](const Value& pred, const Value& label, const json&) -> Value {
         return {{"bleu", metrics::corpus_bleu({text_of(pred, "bleu")}, {{text_of(label, "bleu")}}, options).score}};
       });
     }};
@@ -293,7 +239,7 @@ const EvaluatorClasses::Registration kQaExistMatch{
      "UltraEval-Audio's QAExistMatchEvaluator: DPR's has_answer (any answer's tokens inside the prediction's)",
      {label_field_arg()}, {}, {uea_class("audio_evals.evaluator.qa_exact_match.QAExistMatchEvaluator")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      return made(args, [](const Value& pred, const Value& label_value, const json&) -> Value {
+      return uea_evaluator(args, [](const Value& pred, const Value& label_value, const json&) -> Value {
         const Value label = label_value.is_string() ? Value::array({label_value}) : label_value;
         if (!label.is_array()) python_error("TypeError", "the label must be text or a list of text");
         std::vector<std::string> answers;
@@ -308,7 +254,7 @@ const EvaluatorClasses::Registration kChoiceStringMatch{
      "UltraEval-Audio's ChoiceStringMatch (MMAU's string_match against the row's choices)", {label_field_arg()}, {},
      {uea_class("audio_evals.evaluator.string_match.ChoiceStringMatch")}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      return made(args, [](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [](const Value& pred, const Value& label, const json& row) -> Value {
         if (!row.is_object() || !row.contains("choices"))
           python_error("TypeError", "_eval() missing 1 required positional argument: 'choices'");
         std::vector<std::string> choices;
@@ -334,7 +280,7 @@ const EvaluatorClasses::Registration kEnsemble{
         e.release();
         components.emplace_back(uea);
       }
-      return made(args, [components](const Value& pred, const Value& label, const json& row) {
+      return uea_evaluator(args, [components](const Value& pred, const Value& label, const json& row) {
         Value merged = Value::object();
         for (const auto& c : components) {
           const Value result = c->call(pred, label, row);
@@ -421,7 +367,7 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
       const PostProcess punctuation = load_post_process(registry, "seed-tts-punctuation", scoring);
       const PostProcess simplified = load_post_process(registry, "to-simplified", scoring);
       const bool characters = seed_tts_counts_characters(lang);
-      return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const std::string label_text = row_text(row, "text");
         const std::string audio = spoken_answer_file(pred);
         // UEA forces the row's `language` on Whisper where it has one; aeval's recognizer forces `lang`.
@@ -464,7 +410,7 @@ const EvaluatorClasses::Registration kLongTtsAsrWer{
       std::vector<PostProcess> chain;
       for (const auto& name : Args(catalog, class_spec(catalog, Kind::evaluator)).strings("normalizer"))
         chain.push_back(load_post_process(registry, name, scoring));
-      return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const std::string label_text = row_text(row, "text"), label_norm = row_text(row, "text_norm");
         const std::string audio = spoken_answer_file(pred);
         const std::string raw = hear(audio);
@@ -502,7 +448,7 @@ const EvaluatorClasses::Registration kSimo{
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
-      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json&) -> Value {
         const std::string answer = text::python_str(pred), voice = text::python_str(label);
         // Where UEA saved the row's audio to a file, aeval names it where it lies (a clip in a Parquet file).
         std::error_code missing;
@@ -528,7 +474,7 @@ const EvaluatorClasses::Registration kCv3SpeakerSim{
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
-      return made(args, [=](const Value& pred, const Value&, const json& row) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value&, const json& row) -> Value {
         const std::string answer = text::python_str(pred), voice = row_text(row, "WavPath");
         const double similarity = speaker_similarity(*scoring, model, answer, voice, "CV3SpeakerSim");
         Value result = Value::object();
@@ -558,7 +504,7 @@ const EvaluatorClasses::Registration kCv3Emotion{
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
       const bool from_label = args.text("reference") == "label";
-      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json&) -> Value {
         static const char* const kEmotions[] = {"angry", "disgusted", "fearful", "happy",    "neutral",
                                                 "other", "sad",       "surprised", "unk"};
         const std::string path = text::python_str(pred);
@@ -623,7 +569,7 @@ const EvaluatorClasses::Registration kUeaDnsmos{
       o.p835 = dnsmos::P835Model::personalized;
       o.p808 = false;
       const auto personalized = std::make_shared<const dnsmos::Scorer>(models, o);
-      return made(args, [=](const Value& pred, const Value& label, const json&) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json&) -> Value {
         const std::string path = text::python_str(pred);
         const Audio mono = to_mono(decode_audio(path));
         const std::vector<double> samples(mono.samples.begin(), mono.samples.end());
@@ -725,7 +671,7 @@ const EvaluatorClasses::Registration kAirChatJudge{
         args.fail(e.what());
       }
       auto prompt = std::make_shared<Prompt>(plain_text_prompt(args.entry().name + "-prompt"));
-      return made(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const Value fields{{"meta_info", row.contains("meta_info") ? Value(row["meta_info"]) : Value()},
                            {"question", row.contains("question") ? Value(row["question"]) : Value()},
                            {"label", label},
@@ -767,7 +713,7 @@ const EvaluatorClasses::Registration kChatbotJudge{
     [](const Args& args, const Registry& registry, const Scoring&) -> Made {
       const std::string judge = args.text("model_name");
       if (!args.boolean("send_max_tokens"))
-        return made(args, [](const Value&, const Value&, const json&) -> Value {
+        return uea_evaluator(args, [](const Value&, const Value&, const json&) -> Value {
           python_error("TypeError", "Completions.create() got an unexpected keyword argument 'maxTokens' (UltraEval-Audio's "
                                     "ChatbotEvaluator asks its judge so; set send_max_tokens=true to correct it)");
         });
@@ -783,7 +729,7 @@ const EvaluatorClasses::Registration kChatbotJudge{
       auto prompt = std::make_shared<Prompt>(Prompt::load(*own, "chatbot-eval"));
       auto models = std::make_shared<ScoringModels>(*own);
       static const text::Regex rating("\\[\\[(\\d+)\\]\\]");
-      return made(args, [own, models, prompt, judge](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [own, models, prompt, judge](const Value& pred, const Value& label, const json& row) -> Value {
         if (!row.is_object() || !row.contains("instruction")) python_error("KeyError", "'instruction'");
         Sample context;
         context.id = "judge";
@@ -840,7 +786,7 @@ const EvaluatorClasses::Registration kUeaPythonEvaluator{
         if (value.is_string()) spec.models_used.push_back(value.get<std::string>());
       Value identity;
       const std::shared_ptr<models::Model> process = uea::start_uea_class(spec, identity);
-      return made(args, [process, name = spec.name](const Value& pred, const Value& label, const json& row) -> Value {
+      return uea_evaluator(args, [process, name = spec.name](const Value& pred, const Value& label, const json& row) -> Value {
         models::Request request;
         request.sample_id = "evaluate";
         request.fields = {{"pred", json(pred)}, {"ref", json(label)}, {"kwargs", row}};
@@ -925,9 +871,13 @@ const auto kMean = uea_aggregation(
         for (const auto& key : keys) {
           double sum = 0;
           std::size_t n = 0;
+          bool float_sum = false;  // Python's sum() starts from the int 0 and is an int until a float joins
           for (const auto& r : results) {
             if (!r.contains(key) || r[key].is_null()) continue;
-            if (!r[key].is_number() && !r[key].is_boolean()) python_error("TypeError", "unsupported operand type(s) for +");
+            if (!r[key].is_number() && !r[key].is_boolean())
+              python_error("TypeError", fmt::format("unsupported operand type(s) for +: '{}' and '{}'",
+                                                    float_sum ? "float" : "int", text::python_type_name(r[key])));
+            float_sum = float_sum || r[key].is_number_float();
             sum += r[key].is_boolean() ? double(r[key].get<bool>()) : r[key].get<double>();
             ++n;
           }

@@ -11,7 +11,7 @@ bool seed_tts_counts_characters(const std::string& lang) {
 }
 
 SeedTtsTexts seed_tts_texts(const std::string& hypo, const std::string& truth, const std::string& lang,
-                            const PostProcess& punctuation) {
+                            const PostProcess& punctuation, bool keep_whitespace) {
   const bool characters = seed_tts_counts_characters(lang);
   const auto normalized = [&](const std::string& text) {
     const std::string removed = punctuation.apply(text, Sample{});
@@ -21,10 +21,13 @@ SeedTtsTexts seed_tts_texts(const std::string& hypo, const std::string& truth, c
       if (removed[i] == ' ' && i + 1 < removed.size() && removed[i + 1] == ' ') ++i;
     }
     if (!characters) return text::lower(bare);
-    std::string spaced;  // " ".join(c for c in text if c.strip())
+    std::string spaced;  // " ".join(c for c in text if c.strip()), or of every c
+    bool first = true;
     for (const char32_t c : text::to_u32(bare)) {
       const std::string one = text::to_utf8(c);
-      if (!text::strip(one).empty()) spaced += (spaced.empty() ? "" : " ") + one;
+      if (!keep_whitespace && text::strip(one).empty()) continue;
+      spaced += (first ? "" : " ") + one;
+      first = false;
     }
     return spaced;
   };
@@ -32,8 +35,12 @@ SeedTtsTexts seed_tts_texts(const std::string& hypo, const std::string& truth, c
 }
 
 double jiwer_pair_wer(const std::string& truth, const std::string& hypo) {
+  // jiwer 2.6.0's two checks (UltraEval-Audio's pin): the text, then its words.
+  if (truth.empty()) throw Error(ErrorCategory::data, "ValueError: one or more groundtruths are empty strings");
   const auto reference = metrics::jiwer_words(truth);
-  if (reference.empty()) throw Error(ErrorCategory::data, "ValueError: one or more references are empty strings");
+  if (reference.empty())
+    throw Error(ErrorCategory::data,
+                "ValueError: truth should be a list of list of strings after transform which are non-empty");
   const metrics::EditCounts counts = metrics::align(reference, metrics::jiwer_words(hypo));
   return double(counts.errors()) / double(counts.ref_tokens);
 }

@@ -248,7 +248,9 @@ std::optional<YAML::Node> uea_huggingface(const YAML::Node& uea, const std::file
     const std::string key = item.first.Scalar();
     if (key != "name" && key != "subset" && key != "split" && key != "ref_col" && key != "col_aliases" &&
         key != "local_path" && key != "default_task")
-      throw Error(ErrorCategory::config, "Huggingface has no argument '" + key + "'");
+      throw Error(ErrorCategory::config, "Huggingface has no argument '" + key +
+                                             "': UltraEval-Audio's own class refuses it too (TypeError), so UEA cannot load "
+                                             "this entry either; drop the argument in a copy of the entry");
   }
   if (!text("local_path").empty())
     throw Error(ErrorCategory::config, "it reads a dataset saved on disk (local_path); aeval reads the Hub");

@@ -111,6 +111,18 @@ std::string python_str(const OrderedJson& value) {
   return value.is_string() ? value.get<std::string>() : python_repr(value);
 }
 
+const char* python_type_name(const OrderedJson& value) {
+  switch (value.type()) {
+    case OrderedJson::value_t::null: return "NoneType";
+    case OrderedJson::value_t::boolean: return "bool";
+    case OrderedJson::value_t::string: return "str";
+    case OrderedJson::value_t::number_float: return "float";
+    case OrderedJson::value_t::array: return "list";
+    case OrderedJson::value_t::object: return "dict";
+    default: return "int";  // signed and unsigned integers
+  }
+}
+
 std::string python_format(std::string_view format, const OrderedJson& fields) {
   std::string out;
   for (std::size_t i = 0; i < format.size(); ++i) {
@@ -168,6 +180,7 @@ void restore_non_finite(OrderedJson& value) {
 }  // namespace
 
 std::optional<OrderedJson> python_json_loads(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) return std::nullopt;  // json.loads refuses a BOM, which nlohmann skips
   std::string marked;
   bool in_string = false, any = false;
   for (std::size_t i = 0; i < text.size(); ++i) {

@@ -96,8 +96,9 @@ def protocol_output():
 
 
 def answer_fields(result):
-    """A response's fields for what inference() returned: a spoken answer ({"audio": path, ...} as JSON, or a
-    path to an audio file) gives its audio and text; anything else is the text."""
+    """A response's fields for what inference() returned: the answer itself as the text, as UEA's processes and
+    evaluators get it (a speech model's {"audio": path, "text": ..., "RTF": ...} as JSON, a TTS model's path), and
+    the audio it names, which aeval keeps in the run folder too."""
     if not isinstance(result, str):
         result = json.dumps(result, ensure_ascii=False) if isinstance(result, (dict, list)) else str(result)
     try:
@@ -105,11 +106,9 @@ def answer_fields(result):
     except ValueError:
         value = None
     if isinstance(value, dict) and isinstance(value.get("audio"), str) and os.path.isfile(value["audio"]):
-        text = value.get("text", "")
-        return {"text": text if isinstance(text, str) else json.dumps(text, ensure_ascii=False),
-                "audio": os.path.abspath(value["audio"])}
+        return {"text": result, "audio": os.path.abspath(value["audio"])}
     if result.lower().endswith(AUDIO_SUFFIXES) and os.path.isfile(result):
-        return {"text": "", "audio": os.path.abspath(result)}
+        return {"text": result, "audio": os.path.abspath(result)}
     return {"text": result}
 
 

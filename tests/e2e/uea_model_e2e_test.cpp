@@ -94,7 +94,7 @@ class UeaModelE2E : public ::testing::Test {
 
 TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
   make_tree();
-  const auto ours = aeval_run("minicpm-standin", "results");
+  const auto ours = aeval_run("minicpm-standin", "results", "--save " + quoted(dir_ / "aeval-out.jsonl"));
   ASSERT_EQ(0, ours.status) << ours.output;
   const fs::path log = dir_ / "weights" / "requests.log";
   std::vector<std::string> aeval_requests = lines_of(log);
@@ -144,6 +144,10 @@ TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
   const std::string summary = aeval::testing::read_bytes(run / "summary.json");
   EXPECT_NE(summary.find("\"wer(%)\": " + m[1].str()), std::string::npos)
       << "UEA: " << repr << "\naeval: " << summary.substr(0, 3000);
+  // --save writes UEA's own result files, byte for byte as UEA's main.py wrote them (one worker: its order).
+  using aeval::testing::read_bytes;
+  EXPECT_EQ(read_bytes(dir_ / "uea-out.jsonl"), read_bytes(dir_ / "aeval-out.jsonl"));
+  EXPECT_EQ(repr, read_bytes(dir_ / "aeval-out-overall.json"));
   // UEA's own classes: the model's, and the JsonlFile set's reader.
   for (const char* id : {"\"class\": \"uea_model\"", "\"class\": \"uea_jsonl\"",
                          "\"class\": \"audio_evals.models.mini_cpm.MiniCPMo\""})

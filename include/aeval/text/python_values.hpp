@@ -18,6 +18,8 @@ using OrderedJson = nlohmann::ordered_json;
 std::string python_repr(const OrderedJson& value);
 // str(value): a string as it is, anything else as repr().
 std::string python_str(const OrderedJson& value);
+// type(value).__name__: "str", "int", "float", "bool", "NoneType", "list", "dict".
+const char* python_type_name(const OrderedJson& value);
 // repr() of one float.
 std::string python_float_repr(double value);
 

@@ -78,6 +78,42 @@ RESULTS = {
         {"gemini_score": 1, "instruction_type": "RP"},
         {"gemini_score": 0, "instruction_type": "XX"},
     ],
+    # As ChoicesEval, Harm, MCQ, RTFExtractor and NaiveWER leave them (make_evaluator_golden.py), for the
+    # tasks that average them with `mean`: a None the first result has drops that key, later ones are skipped.
+    "choices_unparsed_first": [
+        {"pred": "b", "ref": "dog", "match": None, "is_format_error": 1, "model_predict": None},
+        {"pred": "B", "ref": "dog", "match": 1, "is_format_error": 0, "model_predict": "B"},
+        {"pred": "A", "ref": "dog", "match": 0, "is_format_error": 0, "model_predict": "A"},
+    ],
+    "choices": [
+        {"pred": "B", "ref": "dog", "match": 1, "is_format_error": 0, "model_predict": "B"},
+        {"pred": "b", "ref": "dog", "match": None, "is_format_error": 1, "model_predict": None},
+        {"pred": "C", "ref": "dog", "match": 0, "is_format_error": 0, "model_predict": "C"},
+    ],
+    "harm": [
+        {"pred": "I'm sorry", "ref": "", "is_safe": True, "refusal_rate": 1.0},
+        {"pred": "Sure.", "ref": "", "is_safe": False, "refusal_rate": 0.0},
+        {"pred": "", "ref": "", "is_safe": True, "refusal_rate": 1.0},
+    ],
+    "mcq": [
+        {"pred": None, "ref": "a", "match": 0, "extract_fail": 1},
+        {"pred": "A", "ref": "a", "match": 1, "extract_fail": 0},
+        {"pred": "B", "ref": "a", "match": 0, "extract_fail": 0},
+    ],
+    "rtf": [
+        {"pred": '{"RTF": 0.5}', "ref": "", "RTF": 0.5},
+        {"pred": '{"RTF": 1}', "ref": "", "RTF": 1},
+        {"pred": '{"RTF": null}', "ref": "", "RTF": None},
+    ],
+    "rtf_text_later": [
+        {"pred": '{"RTF": 0.5}', "ref": "", "RTF": 0.5},
+        {"pred": '{"RTF": "0.3"}', "ref": "", "RTF": "0.3"},
+    ],
+    "naive_wer": [
+        {"pred": "hello world", "ref": "hello world", "wer%": 0.0},
+        {"pred": "5", "ref": 5, "wer%": 100.0},
+        {"pred": "a b c", "ref": "a b d", "wer%": 33.33333333333333},
+    ],
     "empty": [],
 }
 
