@@ -13,11 +13,13 @@
 #include <regex>
 #include <set>
 
+#include "support/openai_test_server.hpp"
 #include "support/reference.hpp"
 #include "support/require.hpp"
 #include "support/run_aeval.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
+#include "util/sha256.hpp"
 
 namespace {
 
@@ -193,6 +195,45 @@ TEST_F(UeaModelE2E, RegistryPathFoldersJoinTheTreeAsInMainPy) {
   const auto twice = aeval_run("minicpm-standin", "again", folders);
   EXPECT_NE(0, twice.status);
   EXPECT_NE(twice.output.find("duplicate entry: minicpm-standin"), std::string::npos) << twice.output;
+}
+
+// A user's own APIModel class (a service they deployed) on a RelativePath set, four requests at a time: the
+// service gets from aeval what it gets from UEA's main.py, and the number is UEA's.
+TEST_F(UeaModelE2E, AUsersApiModelOnARelativePathSetGivesUeasNumber) {
+  make_tree();
+  std::map<std::string, std::string> answers;  // the clip's sha256 → what the service answers
+  for (int k = 0; k < 6; ++k) {
+    const fs::path clip = dir_ / "clips" / fmt::format("c{}.wav", k);
+    answers[aeval::sha256_of_file(clip)] = k % 3 ? fmt::format("{{\"content\": \"clip {} said this\"}}", k)
+                                                 : "{\"content\": \"the cat sat on the mat\"}";
+  }
+  aeval::testing::OpenAiTestServer service([&](const aeval::testing::ReceivedRequest& request, int) {
+    aeval::testing::ScriptedReply reply;
+    const std::string audio = request.body["prompt"][0]["contents"][0]["value"];
+    reply.body = json{{"answer", answers.at(aeval::sha256_of_file(audio))}}.dump();
+    return reply;
+  });
+  std::ofstream(dir_ / "uea" / "registry" / "model" / "service.yaml")
+      << "standin-service:\n  class: audio_evals.models.standin_api.StandinService\n  args:\n    url: "
+      << service.base_url() << "/answer\n    sample_params:\n      temperature: 0\n";
+  const auto ours = run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-relative --model standin-service "
+                                          "--workers 4 --output {} --quiet --save {}",
+                                          quoted(dir_ / "uea"), quoted(dir_ / "results"), quoted(dir_ / "aeval.jsonl")));
+  ASSERT_EQ(0, ours.status) << ours.output;
+  const auto asked_by_aeval = service.received();
+  const auto theirs = run_shell(fmt::format(
+      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-relative --model standin-service --workers 4 "
+      "--save {} 2>&1",
+      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea.jsonl")));
+  ASSERT_EQ(0, theirs.status) << theirs.output;
+  const auto all = service.received();
+  std::multiset<std::string> aeval_bodies, uea_bodies;
+  for (std::size_t k = 0; k < all.size(); ++k) (k < asked_by_aeval.size() ? aeval_bodies : uea_bodies).insert(all[k].body.dump());
+  EXPECT_EQ(6u, aeval_bodies.size());
+  EXPECT_EQ(uea_bodies, aeval_bodies) << "the service got other requests from aeval than from UEA";
+  // RelativePath joined the prefix to WavPath, and kept `note`, which names no file, as written.
+  EXPECT_NE(aeval_bodies.begin()->find((dir_ / "clips").string()), std::string::npos) << *aeval_bodies.begin();
+  EXPECT_EQ(aeval::testing::read_bytes(dir_ / "uea-overall.json"), aeval::testing::read_bytes(dir_ / "aeval-overall.json"));
 }
 
 TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {

@@ -10,6 +10,9 @@
     registry/model/standin.yaml               minicpm-standin: the MiniCPMo2_6-audio entry with local weights
     registry/dataset/standin.yaml             standin-set: a JsonlFile of OUT/data.jsonl (task asr)
     audio_evals/evaluator/standin_length.py   a user's evaluator class (UEA's Evaluator), entry answer-length
+    audio_evals/models/standin_api.py         a user's APIModel class posting each prompt to a service (its url: the
+                                              entry the test writes)
+    registry/dataset/standin.yaml             also standin-relative: a RelativePath of OUT/relative.jsonl
   OUT/wheelhouse/               the wheel of aeval-standin-dep (install with PIP_NO_INDEX=1 PIP_FIND_LINKS=...)
   OUT/clips/*.wav, OUT/data.jsonl, OUT/weights/answers.json
 
@@ -73,6 +76,24 @@ class AnswerLength(Evaluator):
     def _eval(self, pred, label, **kwargs):
         words = str(pred).split() if self.unit == "word" else list(str(pred))
         return {"length": len(words), "ratio": len(words) / max(1, len(str(label).split())), "speaker": kwargs["speaker"]}
+'''
+
+
+API_MODEL = '''# A user's model deployed as a service, written as UltraEval-Audio's docs describe (an APIModel subclass).
+import requests
+
+from audio_evals.models.model import APIModel
+
+
+class StandinService(APIModel):
+    def __init__(self, url: str, sample_params=None):
+        super().__init__(is_chat=True, sample_params=sample_params)
+        self.url = url
+
+    def _inference(self, prompt, **kwargs):
+        reply = requests.post(self.url, json={"prompt": prompt, "params": kwargs}, timeout=60)
+        reply.raise_for_status()
+        return reply.json()["answer"]
 '''
 
 
@@ -141,9 +162,17 @@ def main():
         f.write(EVALUATOR)
     with open(os.path.join(uea, "registry", "evaluator", "standin.yaml"), "w") as f:
         f.write("answer-length:\n  class: audio_evals.evaluator.standin_length.AnswerLength\n  args:\n    unit: word\n")
+    with open(os.path.join(uea, "audio_evals", "models", "standin_api.py"), "w") as f:
+        f.write(API_MODEL)
+    with open(os.path.join(out, "relative.jsonl"), "w") as f:  # paths relative to the prefix, one that names nothing
+        for k, row in enumerate(rows):
+            f.write(json.dumps({**row, "WavPath": os.path.basename(row["WavPath"]), "note": "not-a-file.wav"}) + "\n")
     with open(os.path.join(uea, "registry", "dataset", "standin.yaml"), "w") as f:
         f.write("standin-set:\n  class: audio_evals.dataset.dataset.JsonlFile\n  args:\n    default_task: asr\n"
                 f"    f_name: {os.path.join(out, 'data.jsonl')}\n    ref_col: text\n")
+        f.write("standin-relative:\n  class: audio_evals.dataset.dataset.RelativePath\n  args:\n    default_task: asr\n"
+                f"    f_name: {os.path.join(out, 'relative.jsonl')}\n    ref_col: text\n"
+                f"    file_path_prefix: {os.path.join(out, 'clips')}\n")
 
 
 if __name__ == "__main__":
