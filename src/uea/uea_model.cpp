@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
+#include <iterator>
+#include <regex>
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
@@ -105,6 +108,18 @@ std::optional<YAML::Node> uea_any_model(const YAML::Node& uea_args, const fs::pa
   if (fs::is_directory(uea_root / "audio_evals") && !fs::is_regular_file(uea_root / (module + ".py")) &&
       !fs::is_regular_file(uea_root / module / "__init__.py"))
     throw Error(ErrorCategory::config, "UltraEval-Audio's own code has no such module at this commit");
+  // The scripts the module's @isolated classes start: one that is missing lies in a git submodule UEA's tree
+  // leaves empty (seven of audio_evals/lib/ at the pinned commit), so the class cannot run from it.
+  if (std::ifstream source(uea_root / (module + ".py")); source) {
+    const std::string code((std::istreambuf_iterator<char>(source)), std::istreambuf_iterator<char>());
+    static const std::regex script(R"re(@isolated\(\s*"([^"]+)")re");
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), script); it != std::sregex_iterator(); ++it)
+      if (!fs::exists(uea_root / (*it)[1].str()))
+        throw Error(ErrorCategory::config,
+                    fmt::format("its script {} is not in the tree: {} is a git submodule that UltraEval-Audio's own "
+                                "checkout leaves empty; clone that project there (or give --uea-dir a tree that has it)",
+                                (*it)[1].str(), fs::path((*it)[1].str()).parent_path().string()));
+  }
   YAML::Node args(YAML::NodeType::Map);
   args["uea_class"] = path;
   args["uea_root"] = fs::absolute(uea_root).lexically_normal().string();

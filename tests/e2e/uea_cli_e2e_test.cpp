@@ -141,3 +141,16 @@ TEST(UeaCli, PromptAndProcessPrintWhatUeaReturns) {
 }
 
 }  // namespace
+
+// UEA's model entries run as UEA's own classes (uea_model), but for those UEA's tree itself cannot run: a module
+// it lacks, or a script in a git submodule its checkout leaves empty (ola-7b's audio_evals/lib/Ola).
+TEST(UeaCli, ModelEntriesUeasTreeCannotRunSayWhy) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  const auto check = run_aeval("uea check --json --uea-dir " + aeval::testing::shared_uea_dir().string(), false);
+  ASSERT_EQ(0, check.status) << check.output;
+  const auto models = nlohmann::json::parse(check.output)["kinds"]["model"];
+  EXPECT_GE(models["supported"].get<int>(), 100);
+  EXPECT_NE(models["unsupported"]["ola-7b"].get<std::string>().find("git submodule"), std::string::npos) << models;
+  EXPECT_NE(models["unsupported"]["mini-omni"].get<std::string>().find("no such module"), std::string::npos) << models;
+  EXPECT_FALSE(models["unsupported"].contains("MiniCPMo2_6-audio"));
+}
