@@ -251,7 +251,10 @@ void Registry::set_argument(Kind kind, const std::string& name, const std::strin
 
 void Registry::add(Kind kind, Entry entry) {
   const std::string name = entry.name;
-  entries_[kind][name] = std::move(entry);
+  // Replaced, never assigned into: assigning a YAML::Node writes through to every copy of the entry (a caller's
+  // saved copy of the one it replaces, as a catalog task keeps its own evaluators beside UEA's of the same name).
+  entries_[kind].erase(name);
+  entries_[kind].emplace(name, std::move(entry));
 }
 
 void Registry::remove(Kind kind, const std::string& name) { entries_[kind].erase(name); }

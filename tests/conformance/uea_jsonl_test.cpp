@@ -82,4 +82,21 @@ TEST(UeaJsonlConformance, AColumnAliasThatExistsIsUeasError) {
   }
 }
 
+TEST(UeaJsonlConformance, AMalformedLineNamesTheFileAndLine) {
+  aeval::testing::TempDir dir;
+  fs::create_directories(dir / "registry" / "dataset");
+  std::ofstream(dir / "rows.jsonl") << "{\"WavPath\": \"a.wav\", \"text\": \"x\"}\n{\"WavPath\": \"b.wav\", \"text\n";
+  std::ofstream(dir / "registry" / "dataset" / "mine.yaml")
+      << "mine:\n  class: audio_evals.dataset.dataset.JsonlFile\n  args:\n    f_name: rows.jsonl\n"
+         "    default_task: asr\n    ref_col: text\n";
+  const auto translated = aeval::uea::translate_registry(aeval::uea::UeaRegistry(dir.path()));
+  try {
+    aeval::datasets::DatasetClasses::make(translated.registry.get(aeval::registry::Kind::dataset, "mine"),
+                                          aeval::registry::Kind::dataset);
+    FAIL() << "a malformed line loaded";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find((dir / "rows.jsonl").string() + ":2"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

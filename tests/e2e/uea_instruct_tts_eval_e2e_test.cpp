@@ -389,7 +389,8 @@ TEST_F(UeaInstructTtsEvalE2E, UeaRunGivesTheExpandedRowsToTheModel) {
   // Each request carried UEA's instruct-tts prompt: the text and the instruction.
   const auto received = model.received();
   ASSERT_EQ(4u, received.size());
-  for (const auto& [id, instruction, type] : rows) {
+  for (const auto& row : rows) {
+    const std::string& instruction = std::get<1>(row);  // (a lambda cannot capture a structured binding in C++20)
     const bool sent = std::any_of(received.begin(), received.end(), [&](const auto& r) {
       return r.body.dump(-1, ' ', false).find(instruction) != std::string::npos;
     });

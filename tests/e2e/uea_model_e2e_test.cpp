@@ -8,8 +8,10 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <regex>
 #include <set>
 
@@ -234,6 +236,56 @@ TEST_F(UeaModelE2E, AUsersApiModelOnARelativePathSetGivesUeasNumber) {
   // RelativePath joined the prefix to WavPath, and kept `note`, which names no file, as written.
   EXPECT_NE(aeval_bodies.begin()->find((dir_ / "clips").string()), std::string::npos) << *aeval_bodies.begin();
   EXPECT_EQ(aeval::testing::read_bytes(dir_ / "uea-overall.json"), aeval::testing::read_bytes(dir_ / "aeval-overall.json"));
+}
+
+// A user's class that raises on one sample (its service failing: UEA's APIModel tries three times) fails that
+// sample alone, with the exception's message; --resume asks again for it alone.
+TEST_F(UeaModelE2E, AClassThatRaisesOnOneSampleFailsItAloneAndResumeRetriesIt) {
+  make_tree();
+  const std::string failing = aeval::sha256_of_file(dir_ / "clips" / "c2.wav");
+  std::atomic<bool> broken{true};
+  std::mutex mutex;
+  std::map<std::string, int> asked;  // the clip's sha256 → requests for it
+  aeval::testing::OpenAiTestServer service([&](const aeval::testing::ReceivedRequest& request, int) {
+    const std::string clip = aeval::sha256_of_file(std::string(request.body["prompt"][0]["contents"][0]["value"]));
+    {
+      const std::lock_guard lock(mutex);
+      ++asked[clip];
+    }
+    aeval::testing::ScriptedReply reply;
+    if (clip == failing && broken) {
+      reply.status = 500;
+      reply.body = "{}";
+    } else {
+      reply.body = R"({"answer": "{\"content\": \"an answer\"}"})";
+    }
+    return reply;
+  });
+  std::ofstream(dir_ / "uea" / "registry" / "model" / "service.yaml")
+      << "standin-service:\n  class: audio_evals.models.standin_api.StandinService\n  args:\n    url: "
+      << service.base_url() << "/answer\n";
+  const auto first = aeval_run("standin-service", "results", "--workers 2");
+  ASSERT_EQ(0, first.status) << first.output;
+  const fs::path run = run_folder(dir_ / "results");
+  for (const auto& line : lines_of(run / "samples.jsonl")) {
+    const json record = json::parse(line);
+    EXPECT_EQ(record["id"] == "2", !record["error"].is_null()) << record;
+    if (record["id"] == "2") {
+      EXPECT_NE(record["error"]["message"].get<std::string>().find("500 Server Error"), std::string::npos) << record;
+    }
+  }
+  EXPECT_EQ(3, asked[failing]) << "UEA's APIModel asks three times before it gives up";
+
+  broken = false;
+  const auto resumed = run_aeval(fmt::format("uea run --resume {} --quiet", quoted(run)));
+  ASSERT_EQ(0, resumed.status) << resumed.output;
+  EXPECT_EQ(4, asked[failing]);
+  for (const auto& [clip, count] : asked) {
+    if (clip != failing) {
+      EXPECT_EQ(1, count) << "a sample that succeeded is not asked again";
+    }
+  }
+  for (const auto& line : lines_of(run / "samples.jsonl")) EXPECT_TRUE(json::parse(line)["error"].is_null()) << line;
 }
 
 TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {
