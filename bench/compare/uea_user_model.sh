@@ -8,10 +8,11 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 rounds=${1:-3}
 work=$(mktemp -d)
-trap 'kill $service 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $service 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 python=/usr/bin/python3
-pythonpath=$($python tests/support/uea_python/prepare.py ../shared "$work/uea-python" | tail -1)
-$python tests/support/uea_python/standin_tree.py ../shared "$work/tree" >/dev/null
+shared=$(cd ../shared && pwd)
+pythonpath=$($python tests/support/uea_python/prepare.py "$shared" "$work/uea-python" | tail -1)
+$python tests/support/uea_python/standin_tree.py "$shared" "$work/tree" >/dev/null
 
 # 24 rows: the six clips four times over.
 for k in 1 2 3 4; do cat "$work/tree/data.jsonl"; done >"$work/tree/data24.jsonl"
@@ -40,12 +41,12 @@ printf 'standin-service:\n  class: audio_evals.models.standin_api.StandinService
   "$(cat "$work/port")" >"$work/tree/uea/registry/model/service.yaml"
 
 export AEVAL_UEA_PYTHON=$python XDG_CACHE_HOME=$work/cache
-seconds() { local start=$EPOCHREALTIME; "$@" >/dev/null 2>&1; awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }'; }
+seconds() { local start=$EPOCHREALTIME; "$@" >>"$work/log" 2>&1 || { echo "failed: $*" >&2; tail -5 "$work/log" >&2; exit 1; }; awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }'; }
 echo "round  uea_main_py_s  aeval_s"
 for round in $(seq "$rounds"); do
   uea=$(cd "$work/tree/uea" && seconds env PYTHONPATH="$work/tree/uea:$pythonpath" $python -m audio_evals.main \
         --dataset standin-set --model standin-service --workers 4 --save "$work/uea-$round.jsonl")
-  ours=$(seconds env PYTHONPATH="$pythonpath" "$root/build/aeval" uea run --uea-dir "$work/tree/uea" --dataset standin-set \
-         --model standin-service --workers 4 --no-cache --quiet --output "$work/results-$round")
+  ours=$(seconds env PYTHONPATH="$pythonpath" AEVAL_RESPONSE_CACHE="$work/responses-$round.sqlite" "$root/build/aeval" uea run --uea-dir "$work/tree/uea" --dataset standin-set \
+         --model standin-service --workers 4 --quiet --output "$work/results-$round")
   printf '%5s  %13.2f  %7.2f\n' "$round" "$uea" "$ours"
 done

@@ -21,6 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
+// Threads the bridge calls the class from: as many requests as a run sends at once (--workers), as UEA's
+// workers share one instance (an OfflineModel's own lock still takes them one at a time).
+constexpr int kBridgeThreads = 32;
+
 fs::path bridge_script() {
   if (const char* path = std::getenv("AEVAL_UEA_BRIDGE"); path && *path) return path;
   return AEVAL_UEA_BRIDGE;
@@ -94,7 +98,7 @@ std::unique_ptr<models::Model> start_uea_class(const UeaClassProcess& spec, Json
   config.name = spec.name;
   config.command = {spec.python, bridge_script().string(), "serve", "--uea-root", spec.root.string(), "--class",
                     spec.class_path, "--args", spec.args.dump(), "--role", spec.role, "--concurrency",
-                    std::to_string(spec.max_concurrency)};
+                    std::to_string(std::max(spec.max_concurrency, kBridgeThreads))};
   if (spec.gpu_id) {
     config.command.push_back("--gpu-id");
     config.command.push_back(std::to_string(*spec.gpu_id));
