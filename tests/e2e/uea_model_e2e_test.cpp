@@ -288,6 +288,36 @@ TEST_F(UeaModelE2E, AClassThatRaisesOnOneSampleFailsItAloneAndResumeRetriesIt) {
   for (const auto& line : lines_of(run / "samples.jsonl")) EXPECT_TRUE(json::parse(line)["error"].is_null()) << line;
 }
 
+// A row whose audio file is missing fails alone, naming the file; a user's class that cannot be imported stops the
+// run before any request, with Python's error naming its file and line.
+TEST_F(UeaModelE2E, AMissingClipFailsAloneAndABrokenClassStopsTheRunFirst) {
+  make_tree();
+  std::ofstream(dir_ / "data.jsonl", std::ios::app)
+      << json{{"WavPath", (dir_ / "clips" / "gone.wav").string()}, {"text", "nothing"}, {"speaker", "s0"}}.dump() << "\n";
+  const auto out = aeval_run("minicpm-standin", "results");
+  ASSERT_EQ(0, out.status) << out.output;
+  std::size_t answered = 0;
+  for (const auto& line : lines_of(run_folder(dir_ / "results") / "samples.jsonl")) {
+    const json record = json::parse(line);
+    if (record["id"] == "6") {
+      EXPECT_NE(record["error"].dump().find("gone.wav"), std::string::npos) << record;
+    } else {
+      answered += record["error"].is_null();
+    }
+  }
+  EXPECT_EQ(6u, answered);
+
+  aeval::testing::write_bytes(dir_ / "uea" / "audio_evals" / "models" / "broken_user.py",
+                              "from audio_evals.models.model import APIModel\n\nclass Broken(APIModel)\n    pass\n");
+  std::ofstream(dir_ / "uea" / "registry" / "model" / "broken.yaml")
+      << "broken-user:\n  class: audio_evals.models.broken_user.Broken\n  args: {}\n";
+  const auto broken = aeval_run("broken-user", "broken");
+  EXPECT_NE(0, broken.status);
+  for (const char* part : {"SyntaxError", "broken_user.py", "line 3"})
+    EXPECT_NE(broken.output.find(part), std::string::npos) << part << " in " << broken.output;
+  EXPECT_TRUE(!fs::exists(dir_ / "broken") || run_folder(dir_ / "broken").empty()) << "no run: nothing was asked";
+}
+
 TEST_F(UeaModelE2E, ConcurrentRunsBuildTheEnvironmentOnce) {
   make_tree();
   auto first = std::async(std::launch::async, [&] { return aeval_run("minicpm-standin", "a"); });
