@@ -288,8 +288,7 @@ const PostProcessClasses::Registration kSpeechToText{
      // A name, not a checked reference: UEA's entries name aeval's scoring models, which a
      // registry of UEA's entries alone lacks; the factory checks it in the run's registry.
      {arg::required_text("model", "the ASR model (a model entry reading audio, e.g. whisper-large-v3)"),
-      arg::text("prompt", "", "a prompt entry the model is asked with, rendered for the audio (UEA's own model "
-                              "classes, asked as UEA asks them); '': the model gets the audio alone")},
+      recognizer_prompt_arg()},
      {},
      {{"audio_evals.process.speech.Speech2text", uea_speech2text}}},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& shared) {

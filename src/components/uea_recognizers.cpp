@@ -51,6 +51,11 @@ std::string uea_scoring_model(const std::string& model) {
   return found->second;
 }
 
+registry::ArgSpec recognizer_prompt_arg() {
+  return registry::arg::text("prompt", "", "a prompt entry the model is asked with, rendered for the audio (UEA's "
+                                           "own model classes, asked as UEA asks them); '': the model gets the audio alone");
+}
+
 Hearing uea_hearing(const registry::Registry& registry, std::shared_ptr<ScoringModels> scoring, const std::string& model,
                     const std::string& prompt) {
   if (prompt.empty()) return [scoring, model](const std::filesystem::path& audio) { return scoring->transcribe(model, audio); };

@@ -8,9 +8,7 @@
 #include <memory>
 #include <string>
 
-namespace aeval::registry {
-class Registry;
-}
+#include "registry/classes.hpp"
 
 namespace aeval::pipeline {
 
@@ -27,6 +25,9 @@ UeaRecognizer uea_recognizer(const std::string& model, const std::string& prompt
 // What the recognizer an entry's `model` and `prompt` arguments name hears in an audio file: the scoring model
 // given the audio alone, or asked with the prompt rendered for the file (WavPath), as UEA asks its own models.
 // Throws aeval::Error (config) for a prompt the registry lacks.
+// The `prompt` argument of the classes that hear with a recognizer (the TTS evaluators, Speech2text).
+registry::ArgSpec recognizer_prompt_arg();
+
 using Hearing = std::function<std::string(const std::filesystem::path& audio)>;
 Hearing uea_hearing(const registry::Registry& registry, std::shared_ptr<ScoringModels> scoring, const std::string& model,
                     const std::string& prompt);

@@ -314,12 +314,6 @@ auto uea_named_model(std::string uea_default) {
   };
 }
 
-// The UEA prompt a recognizer that is UEA's own model class is asked with.
-ArgSpec recognizer_prompt_arg() {
-  return arg::text("prompt", "", "a prompt entry the model is asked with, rendered for the audio (UEA's own model "
-                                 "classes, asked as UEA asks them); '': the model gets the audio alone");
-}
-
 ArgSpec scoring_model_arg(const char* help) {
   // A name, not a checked reference: UEA's entries name aeval's scoring models, which a registry
   // of UEA's entries alone lacks; the factory checks it in the run's registry.
@@ -747,20 +741,6 @@ const EvaluatorClasses::Registration kChatbotJudge{
 // hosted by aeval's bridge (uea/uea_class_process.hpp), called per sample as UEA's EvalTask calls it,
 // __call__(pred, ref, **row); its dict is the sample's. The models it builds itself by name (model_name)
 // have their @isolated environments built first.
-std::optional<YAML::Node> uea_any_evaluator(const YAML::Node& uea_args, const std::filesystem::path& uea_root,
-                                            const std::string& path) {
-  std::string module = path.substr(0, path.rfind('.'));
-  std::replace(module.begin(), module.end(), '.', '/');
-  if (std::filesystem::is_directory(uea_root / "audio_evals") &&
-      !std::filesystem::is_regular_file(uea_root / (module + ".py")))
-    throw Error(ErrorCategory::config, "UltraEval-Audio's own code has no such module at this commit");
-  YAML::Node args(YAML::NodeType::Map);
-  args["uea_class"] = path;
-  args["uea_root"] = std::filesystem::absolute(uea_root).lexically_normal().string();
-  args["uea_args"] = uea_args.IsMap() ? YAML::Clone(uea_args) : YAML::Node(YAML::NodeType::Map);
-  return args;
-}
-
 const EvaluatorClasses::Registration kUeaPythonEvaluator{
     {Kind::evaluator, "uea-python-evaluator",
      "One of UltraEval-Audio's evaluator classes, built from UEA's tree with its entry's arguments and called per "
@@ -772,7 +752,7 @@ const EvaluatorClasses::Registration kUeaPythonEvaluator{
       arg::integer("max_concurrency", 4, "samples scored at once (UEA's workers share one instance too)").at_least(1),
       label_field_arg()},
      {},
-     {{"audio_evals.evaluator.*", {}, uea_any_evaluator}}},
+     {{"audio_evals.evaluator.*", {}, uea::uea_class_args}}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
       uea::UeaClassProcess spec;
       spec.name = args.entry().name;

@@ -74,6 +74,19 @@ void prepare_environment(const Json& described, const Json& args, const fs::path
 
 }  // namespace
 
+YAML::Node uea_class_args(const YAML::Node& uea_args, const fs::path& uea_root, const std::string& path) {
+  std::string module = path.substr(0, path.rfind('.'));
+  std::replace(module.begin(), module.end(), '.', '/');
+  if (fs::is_directory(uea_root / "audio_evals") && !fs::is_regular_file(uea_root / (module + ".py")) &&
+      !fs::is_regular_file(uea_root / module / "__init__.py"))
+    throw Error(ErrorCategory::config, "UltraEval-Audio's own code has no such module at this commit");
+  YAML::Node args(YAML::NodeType::Map);
+  args["uea_class"] = path;
+  args["uea_root"] = fs::absolute(uea_root).lexically_normal().string();
+  args["uea_args"] = uea_args.IsMap() ? YAML::Clone(uea_args) : YAML::Node(YAML::NodeType::Map);
+  return args;
+}
+
 std::string uea_host_python(const std::string& given) {
   if (!given.empty()) return given;
   if (const char* python = std::getenv("AEVAL_UEA_PYTHON"); python && *python) return python;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "aeval/models/model.hpp"
 
 namespace aeval::uea {
@@ -29,6 +31,11 @@ struct UeaClassProcess {
   double timeout_seconds = 3600;
   int max_restarts = 3;
 };
+
+// A UEA entry of a class no aeval class stands for natively, as the arguments of the aeval class that hosts it
+// (uea_model, uea-python-evaluator): {uea_class, uea_root, uea_args as written}. Throws aeval::Error (config) when
+// the tree lacks the class's module (a registry-only folder cannot tell, and passes).
+YAML::Node uea_class_args(const YAML::Node& uea_args, const std::filesystem::path& uea_root, const std::string& path);
 
 // The host interpreter: `given` when not empty, else $AEVAL_UEA_PYTHON, else python3.
 std::string uea_host_python(const std::string& given);

@@ -103,11 +103,9 @@ std::unique_ptr<models::Model> make_uea_model(const registry::Args& args) {
 // Any class of UEA's models package that no aeval class stands for natively: the entry's arguments are kept as
 // written, for UEA's class to take. The module must be in UEA's tree (a registry-only folder cannot tell).
 std::optional<YAML::Node> uea_any_model(const YAML::Node& uea_args, const fs::path& uea_root, const std::string& path) {
+  YAML::Node args = uea_class_args(uea_args, uea_root, path);
   std::string module = path.substr(0, path.rfind('.'));
   std::replace(module.begin(), module.end(), '.', '/');
-  if (fs::is_directory(uea_root / "audio_evals") && !fs::is_regular_file(uea_root / (module + ".py")) &&
-      !fs::is_regular_file(uea_root / module / "__init__.py"))
-    throw Error(ErrorCategory::config, "UltraEval-Audio's own code has no such module at this commit");
   // The scripts the module's @isolated classes start: one that is missing lies in a git submodule UEA's tree
   // leaves empty (seven of audio_evals/lib/ at the pinned commit), so the class cannot run from it.
   if (std::ifstream source(uea_root / (module + ".py")); source) {
@@ -120,10 +118,6 @@ std::optional<YAML::Node> uea_any_model(const YAML::Node& uea_args, const fs::pa
                                 "checkout leaves empty; clone that project there (or give --uea-dir a tree that has it)",
                                 (*it)[1].str(), fs::path((*it)[1].str()).parent_path().string()));
   }
-  YAML::Node args(YAML::NodeType::Map);
-  args["uea_class"] = path;
-  args["uea_root"] = fs::absolute(uea_root).lexically_normal().string();
-  args["uea_args"] = uea_args.IsMap() ? YAML::Clone(uea_args) : YAML::Node(YAML::NodeType::Map);
   return args;
 }
 
