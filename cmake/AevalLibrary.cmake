@@ -20,9 +20,17 @@ function(aeval_library name)
            $<INSTALL_INTERFACE:include>
     PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${archive} PUBLIC ${A_PUBLIC} PRIVATE ${A_PRIVATE})
+  aeval_precompile_common_headers(${archive})
   add_library(aeval_${name} INTERFACE)
   set_target_properties(aeval_${name} PROPERTIES EXPORT_NAME ${name})
   # (An export does not rename targets inside LINK_LIBRARY, so the installed name is spelled out.)
   target_link_libraries(aeval_${name} INTERFACE "$<BUILD_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,${archive}>>"
                                                 "$<INSTALL_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,aeval::${name}_archive>>")
+endfunction()
+
+# The headers nearly every file of aeval reads, parsed and instantiated once per target: JSON and fmt's
+# templates were a third of a typical file's compile time, which both CI builds pay (docs/DESIGN-notes.md).
+function(aeval_precompile_common_headers target)
+  target_precompile_headers(${target} PRIVATE <nlohmann/json.hpp> <fmt/format.h> <filesystem> <string> <vector> <map>
+                            <functional> <memory> <optional>)
 endfunction()

@@ -10,6 +10,7 @@
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 #include "components/task.hpp"
+#include "components/uea_differences.hpp"
 #include "registry/registry.hpp"
 #include "cli/commands.hpp"
 #include "util/download.hpp"
@@ -73,12 +74,22 @@ std::string entry_description(const registry::Entry& e, registry::Kind kind) {
   return spec.summary;
 }
 
+// How a catalog task stands to UltraEval-Audio: "exactly", the differences its classes declare, or that it is
+// aeval's own.
+std::string uea_fidelity(const pipeline::UeaDifferences& differences, const std::string& name) {
+  if (!differences.defined_on_uea(name)) return "aeval's own task";
+  const auto reasons = differences(name);
+  return reasons.empty() ? "exactly" : fmt::format("differs: {}", fmt::join(reasons, "; "));
+}
+
 // The catalog (every task that belongs to a suite) as a Markdown table: docs/benchmarks.md
 // holds this output, and a test keeps it so.
 void print_benchmarks(const registry::Registry& registry) {
   std::set<std::string> catalog;
   for (const auto& [suite, tasks] : pipeline::task_suites(registry)) catalog.insert(tasks.begin(), tasks.end());
-  std::printf("| task | suites | language | metrics | source | licence | size |\n|---|---|---|---|---|---|---|\n");
+  const pipeline::UeaDifferences differences(registry);
+  std::printf("| task | suites | language | metrics | as UltraEval-Audio | source | licence | size |\n"
+              "|---|---|---|---|---|---|---|---|\n");
   for (const auto& name : catalog) {
     const auto& task = registry.get(registry::Kind::task, name);
     const registry::Args args(task, registry::class_spec(task, registry::Kind::task));
@@ -86,9 +97,10 @@ void print_benchmarks(const registry::Registry& registry) {
     std::string source, license = args.text("license"), size = args.text("size");
     std::string metrics = fmt::format("{}", fmt::join(args.strings("evaluators"), ", "));
     if (const std::string uea = args.text("uea_dataset"); !uea.empty()) {
-      // Defined on UltraEval-Audio's registry, which this table does not download.
+      // Defined on UltraEval-Audio's registry.
       source = "UltraEval-Audio `" + uea + "`";
       metrics = "UltraEval-Audio's " + (args.text("uea_task").empty() ? "default task" : "`" + args.text("uea_task") + "`");
+      if (!args.strings("evaluators").empty()) metrics += fmt::format(", {}", fmt::join(args.strings("evaluators"), ", "));
     } else if (registry.contains(registry::Kind::dataset, dataset)) {
       const auto& d = registry.get(registry::Kind::dataset, dataset);
       const registry::Args dargs(d, registry::class_spec(d, registry::Kind::dataset));
@@ -96,8 +108,9 @@ void print_benchmarks(const registry::Registry& registry) {
       license = dargs.text("license");
       size = dargs.text("size");
     }
-    std::printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", name.c_str(), fmt::format("{}", fmt::join(args.strings("suites"), ", ")).c_str(),
-                args.text("language").c_str(), metrics.c_str(), source.c_str(), license.c_str(), size.c_str());
+    std::printf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", name.c_str(),
+                fmt::format("{}", fmt::join(args.strings("suites"), ", ")).c_str(), args.text("language").c_str(),
+                metrics.c_str(), uea_fidelity(differences, name).c_str(), source.c_str(), license.c_str(), size.c_str());
   }
 }
 
@@ -204,6 +217,8 @@ Action add_describe_command(CLI::App& app, GlobalOptions& global) {
       std::printf("  args as written: %s\n", registry::yaml_to_json(e.args).dump().c_str());
       print_class(registry::class_spec(e, k));
       if (k == registry::Kind::task) print_models_called(registry, e);
+      if (const pipeline::UeaDifferences differences(registry); k == registry::Kind::task && differences.defined_on_uea(*name))
+        std::printf("  as UltraEval-Audio: %s\n", uea_fidelity(differences, *name).c_str());
       found = true;
     }
     for (const auto* spec : registry::class_catalog())

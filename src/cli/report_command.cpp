@@ -5,6 +5,7 @@
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
 #include "components/task.hpp"
+#include "components/uea_differences.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::cli {
@@ -44,9 +45,11 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
   return [o, &global]() {
     auto boards = report::collect_leaderboards(o->results);
     const registry::Registry registry(registry_folders(global));
+    const pipeline::UeaDifferences differences(registry);
     std::size_t deviations = 0;
     for (auto& board : boards) {
       if (!registry.contains(registry::Kind::task, board.task)) continue;
+      board.differs_from_uea = differences(board.task);
       report::check_published(
           board, pipeline::TaskClasses::make(registry.get(registry::Kind::task, board.task), registry::Kind::task).published);
       for (const auto& check : board.published)
@@ -59,7 +62,10 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
     }
     std::string text;
     if (!o->suite.empty()) {
-      const auto table = report::build_suite_table(o->suite, pipeline::suite_columns(registry, o->suite), boards);
+      auto table = report::build_suite_table(o->suite, pipeline::suite_columns(registry, o->suite), boards);
+      for (const auto& column : pipeline::suite_columns(registry, o->suite))
+        for (const auto& task : column.tasks)
+          if (auto reasons = differences(task); !reasons.empty()) table.differs_from_uea[task] = std::move(reasons);
       text = o->format == "html" ? report::render_suite_html(table) : report::render_suite_markdown(table);
     } else {
       text = o->format == "html" ? report::render_html(boards) : report::render_markdown(boards);

@@ -1,5 +1,6 @@
 // aeval uea: UltraEval-Audio's registry, read as it is (docs/uea.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "registry/classes.hpp"
 #include "registry/uea_entries.hpp"
 #include "uea/uea_location.hpp"
+#include "components/uea_differences.hpp"
 #include "components/uea_task.hpp"
 
 namespace aeval::cli {
@@ -148,9 +150,17 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   inv.sets.insert(inv.sets.end(), o.sets.begin(), o.sets.end());
   for (const auto& assignment : inv.sets) registry::apply_assignment(registry, assignment);
   inv.limit = o.limit;
-  if (!o.quiet)
-    std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s\n", inv.task.name.c_str(),
-                 inv.task.model.c_str(), inv.task.dataset.c_str(), inv.task.prompt.c_str());
+  if (!o.quiet) {
+    const std::string own = bound.replaced_prompt.empty()
+                                ? ""
+                                : fmt::format(" (the model's publisher's, in place of UEA's {0}: --prompt {0} sends UEA's)",
+                                              bound.replaced_prompt);
+    std::fprintf(stderr, "aeval: UltraEval-Audio task %s: model %s on dataset %s, prompt %s%s\n", inv.task.name.c_str(),
+                 inv.task.model.c_str(), inv.task.dataset.c_str(), inv.task.prompt.c_str(), own.c_str());
+    if (const auto differences = pipeline::differences_from_uea(registry, inv.task); !differences.empty())
+      std::fprintf(stderr, "aeval: differs from UltraEval-Audio's own run: %s\n",
+                   fmt::format("{}", fmt::join(differences, "; ")).c_str());
+  }
   const pipeline::RunResult result = pipeline::run_task(registry, inv, options);
   if (!o.save.empty()) {
     const auto log = write_uea_results(o.save, inv.task.model, inv.task.dataset, inv.task.prompt, registry, result);
@@ -208,7 +218,7 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--post_process", o->post_process, "UEA process entries instead of the task's, in order");
   run->add_option("--set", o->sets,
                   "NAME.ARG=VALUE: replace one argument of an entry as aeval reads it (repeatable), e.g. "
-                  "chatbot_eval.send_max_tokens=true");
+                  "chatbot_eval.as_uea_calls=true");
   run->add_option("--limit", o->limit, "At most this many samples (0: all)")->check(kSampleCount);
   run->add_option("--workers", o->workers, "Requests in flight (0: the model's max_concurrency)");
   run->add_option("--output", o->output, "Where run folders go")->capture_default_str();

@@ -15,6 +15,7 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "aeval/audio_io.hpp"
@@ -107,6 +108,21 @@ UeaClass uea_class(std::string path, bool spelling = false) {
             return args;
           }};
 }
+
+// What aeval's parts do differently from UEA's (ClassSpec::differs_from_uea), each worded once.
+std::string zhconv_difference(bool applies) {
+  return applies ? "Chinese made simplified by OpenCC's t2s, not zhconv's zh-cn" : "";
+}
+
+// A scoring model of UEA's (a recognizer, an embedder) run by one of aeval's scripts, where the entry names one
+// (`prompt` empty: a recognizer of UEA's own class, asked with its prompt, is UEA's code).
+std::string scoring_script_difference(const YAML::Node& args) {
+  if (args["prompt"] && args["prompt"].IsScalar() && !args["prompt"].Scalar().empty()) return "";
+  const std::string model = args["model"] && args["model"].IsScalar() ? args["model"].Scalar() : "";
+  return "aeval's `" + model + "` script (the same weights) in place of UEA's class";
+}
+
+std::string lang_of(const YAML::Node& args) { return args["lang"] && args["lang"].IsScalar() ? args["lang"].Scalar() : ""; }
 
 const EvaluatorClasses::Registration kDump{
     {Kind::evaluator, "uea-dump", "UltraEval-Audio's Dump: keeps pred and ref, scores nothing", {label_field_arg()}, {},
@@ -210,7 +226,8 @@ const EvaluatorClasses::Registration kWer{
      {arg::boolean("ignore_case", false), arg::text("lang", "en", "en, zh, yue, jp, kr, ..."), spelling_table_arg(),
       label_field_arg()},
      {},
-     {uea_class("audio_evals.evaluator.wer.WER", true)}},
+     {uea_class("audio_evals.evaluator.wer.WER", true)},
+     [](const YAML::Node& args) { return zhconv_difference(lang_of(args) == "yue"); }},
     [](const Args& args, const Registry&, const Scoring&) -> Made { return error_rate(args, args.text("lang"), "wer%"); }};
 
 const EvaluatorClasses::Registration kCer{
@@ -353,7 +370,11 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
      {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-cut30s)"),
       recognizer_prompt_arg(), arg::required_text("lang", "the language: en, zh, ja, ko, de, ..."), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.seed_tts_eval_asr_wer.SeedTTSEvalASRWER", uea_tts_asr}}},
+     {{"audio_evals.evaluator.seed_tts_eval_asr_wer.SeedTTSEvalASRWER", uea_tts_asr}},
+     [](const YAML::Node& args) {
+       const std::string script = scoring_script_difference(args), zh = zhconv_difference(lang_of(args) == "zh");
+       return script.empty() || zh.empty() ? script + zh : script + "; " + zh;
+     }},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry), lang = args.text("lang");
@@ -393,7 +414,8 @@ const EvaluatorClasses::Registration kLongTtsAsrWer{
      {scoring_model_arg("the ASR model (a model entry reading audio, e.g. whisper-large-v3-en-28s)"),
       recognizer_prompt_arg(), arg::required_choice("lang", {"en", "zh"}, "en or zh"), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.long_tts_eval_asr_wer.LongTTSEvalASRWER", uea_tts_asr}}},
+     {{"audio_evals.evaluator.long_tts_eval_asr_wer.LongTTSEvalASRWER", uea_tts_asr}},
+     scoring_script_difference},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -438,7 +460,8 @@ const EvaluatorClasses::Registration kSimo{
      "voice to clone), as Seed-TTS-Eval's SIM",
      {scoring_model_arg("the speaker embedder (a model entry, e.g. wavlm-ecapa-sim)"), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.simo.Simo", uea_named_model("wavlm_large")}}},
+     {{"audio_evals.evaluator.simo.Simo", uea_named_model("wavlm_large")}},
+     scoring_script_difference},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -464,7 +487,8 @@ const EvaluatorClasses::Registration kCv3SpeakerSim{
      "(WavPath), rounded to six decimals as UEA's script prints it",
      {scoring_model_arg("the speaker embedder (a model entry, e.g. eres2net-sv-en)"), label_field_arg()},
      {},
-     {{"audio_evals.evaluator.simo.CV3SpeakerSim", uea_named_model("speech_eres2net_sv_en_voxceleb_16k")}}},
+     {{"audio_evals.evaluator.simo.CV3SpeakerSim", uea_named_model("speech_eres2net_sv_en_voxceleb_16k")}},
+     scoring_script_difference},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -493,7 +517,8 @@ const EvaluatorClasses::Registration kCv3Emotion{
                   "label names)"),
       label_field_arg()},
      {},
-     {{"audio_evals.evaluator.cv3_emotion.CV3EmotionEval", uea_named_model("emotion2vec_plus_large")}}},
+     {{"audio_evals.evaluator.cv3_emotion.CV3EmotionEval", uea_named_model("emotion2vec_plus_large")}},
+     scoring_script_difference},
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry);
@@ -691,25 +716,29 @@ const EvaluatorClasses::Registration kAirChatJudge{
 
 // ChatbotEvaluator (SpeechAlpacaEval): its judge rates the answer to the row's instruction with
 // UEA's `chatbot-eval` prompt; the first [[n]] of the reply is the rating. UEA asks the judge with
-// temperature=0 and maxTokens=2048, a keyword OpenAI's client refuses (TypeError), so with UEA's
-// GPT judges every sample fails: that is the default; send_max_tokens asks with max_tokens 2048.
+// temperature=0 and maxTokens=2048, a keyword OpenAI's client refuses (TypeError): with UEA's GPT judges every
+// sample fails. A reproduction nobody can use is no default: the judge is asked with max_tokens 2048, what UEA's
+// call means, and as_uea_calls keeps UEA's failing call.
 const EvaluatorClasses::Registration kChatbotJudge{
     {Kind::evaluator, "uea-chatbot-judge",
      "UltraEval-Audio's ChatbotEvaluator (SpeechAlpacaEval): a judge rates the answer 1-10 in UEA's chatbot-eval "
-     "prompt ([[n]])",
+     "prompt ([[n]]), asked with temperature 0 and max_tokens 2048",
      {arg::required_reference("model_name", Kind::model, "the judge"),
-      arg::boolean("send_max_tokens", false,
-                   "correct UEA's call: ask with temperature 0 and max_tokens 2048 (default: UEA's call with "
-                   "maxTokens, which OpenAI's client refuses, failing every sample)"),
+      arg::boolean("as_uea_calls", false,
+                   "ask as UEA's code does, with maxTokens, which OpenAI's client refuses: every sample fails"),
       label_field_arg()},
      {},
-     {uea_class("audio_evals.evaluator.alpaca_eval.ChatbotEvaluator")}},
+     {uea_class("audio_evals.evaluator.alpaca_eval.ChatbotEvaluator")},
+     [](const YAML::Node& args) -> std::string {
+       if (args["as_uea_calls"] && args["as_uea_calls"].IsScalar() && args["as_uea_calls"].as<bool>()) return "";
+       return "its judge asked with max_tokens, where UEA's call (maxTokens) fails every sample";
+     }},
     [](const Args& args, const Registry& registry, const Scoring&) -> Made {
       const std::string judge = args.text("model_name");
-      if (!args.boolean("send_max_tokens"))
+      if (args.boolean("as_uea_calls"))
         return uea_evaluator(args, [](const Value&, const Value&, const json&) -> Value {
           python_error("TypeError", "Completions.create() got an unexpected keyword argument 'maxTokens' (UltraEval-Audio's "
-                                    "ChatbotEvaluator asks its judge so; set send_max_tokens=true to correct it)");
+                                    "ChatbotEvaluator asks its judge so; as_uea_calls=false asks with max_tokens)");
         });
       if (!registry.contains(Kind::prompt, "chatbot-eval")) args.fail("needs UltraEval-Audio's prompt 'chatbot-eval'");
       // The judge with UEA's request parameters, in a registry of its own.
@@ -737,6 +766,28 @@ const EvaluatorClasses::Registration kChatbotJudge{
       });
     }};
 
+// The arguments of an aeval class hosting one of UEA's Python classes (uea::uea_class_args writes them), then `more`.
+std::vector<ArgSpec> with_hosted_class_args(const char* example, std::vector<ArgSpec> more) {
+  std::vector<ArgSpec> out{
+      arg::required_text("uea_class", std::string("the class path, e.g. ") + example),
+      arg::required_path("uea_root", "the UltraEval-Audio tree holding the class"),
+      arg::map("uea_args", "the entry's arguments, as UEA passes them to the class", false),
+      arg::text("python", "", "the interpreter hosting UEA's framework (default: $AEVAL_UEA_PYTHON, else python3)")};
+  for (auto& a : more) out.push_back(std::move(a));
+  return out;
+}
+
+uea::UeaClassProcess hosted_class(const Args& args, const char* role) {
+  uea::UeaClassProcess spec;
+  spec.name = args.entry().name;
+  spec.role = role;
+  spec.class_path = args.text("uea_class");
+  spec.root = std::filesystem::absolute(args.path("uea_root")).lexically_normal();
+  spec.args = args.given("uea_args") ? registry::yaml_as_python(args.node("uea_args")) : Value::object();
+  spec.python = uea::uea_host_python(args.text("python"));
+  return spec;
+}
+
 // Any other of UEA's evaluator classes: UEA's own class, built from its tree with the entry's arguments and
 // hosted by aeval's bridge (uea/uea_class_process.hpp), called per sample as UEA's EvalTask calls it,
 // __call__(pred, ref, **row); its dict is the sample's. The models it builds itself by name (model_name)
@@ -745,22 +796,15 @@ const EvaluatorClasses::Registration kUeaPythonEvaluator{
     {Kind::evaluator, "uea-python-evaluator",
      "One of UltraEval-Audio's evaluator classes, built from UEA's tree with its entry's arguments and called per "
      "sample as UEA calls it, in a Python process of its own (docs/uea.md)",
-     {arg::required_text("uea_class", "the class path, e.g. audio_evals.evaluator.ifeval.IFEval"),
-      arg::required_path("uea_root", "the UltraEval-Audio tree holding the class"),
-      arg::map("uea_args", "the entry's arguments, as UEA passes them to the class", false),
-      arg::text("python", "", "the interpreter hosting UEA's framework (default: $AEVAL_UEA_PYTHON, else python3)"),
-      arg::integer("max_concurrency", 4, "samples scored at once (UEA's workers share one instance too)").at_least(1),
-      label_field_arg()},
+     with_hosted_class_args("audio_evals.evaluator.ifeval.IFEval",
+                            {arg::integer("max_concurrency", 4, "samples scored at once (UEA's workers share one "
+                                                                "instance too)")
+                                 .at_least(1),
+                             label_field_arg()}),
      {},
      {{"audio_evals.evaluator.*", {}, uea::uea_class_args}}},
     [](const Args& args, const Registry&, const Scoring&) -> Made {
-      uea::UeaClassProcess spec;
-      spec.name = args.entry().name;
-      spec.role = "evaluator";
-      spec.class_path = args.text("uea_class");
-      spec.root = std::filesystem::absolute(args.path("uea_root")).lexically_normal();
-      spec.args = args.given("uea_args") ? registry::yaml_as_python(args.node("uea_args")) : Value::object();
-      spec.python = uea::uea_host_python(args.text("python"));
+      uea::UeaClassProcess spec = hosted_class(args, "evaluator");
       spec.max_concurrency = args.integer("max_concurrency");
       for (const auto& [key, value] : spec.args.items())
         if (value.is_string()) spec.models_used.push_back(value.get<std::string>());
@@ -783,10 +827,11 @@ using Results = std::vector<Value>;
 
 AggregatorClasses::Registration uea_aggregation(const char* id, const char* summary, std::vector<ArgSpec> args,
                                                 UeaClass uea,
-                                                std::function<std::function<Value(const Results&)>(const Args&)> make) {
+                                                std::function<std::function<Value(const Results&)>(const Args&)> make,
+                                                std::function<std::string(const YAML::Node&)> differs = {}) {
   // aeval's additions: intervals and groups of the aggregation's own number (UEA's entries give none).
   for (auto& extra : summary_args()) args.push_back(std::move(extra));
-  return {{Kind::aggregator, id, summary, std::move(args), {}, {std::move(uea)}}, [make](const Args& args) {
+  return {{Kind::aggregator, id, summary, std::move(args), {}, {std::move(uea)}, std::move(differs)}, [make](const Args& args) {
             Aggregator a;
             a.name = args.entry().name;
             read_summary_args(args, a);
@@ -878,7 +923,8 @@ const auto kPracticeWer = uea_aggregation(
       return [lang, wer](const Results& results) -> Value {
         return {{"wer(%)", (*wer)(column(results, "ref", true), column(results, "pred", true), lang) * 100}};
       };
-    });
+    },
+    [](const YAML::Node& args) { return zhconv_difference(lang_of(args) == "yue"); });
 
 const auto kBleuCorpus = uea_aggregation(
     "uea-bleu", "UltraEval-Audio's BLEU aggregation: sacreBLEU corpus BLEU of the samples with a reference (bleu)",
@@ -1062,6 +1108,53 @@ const auto kJiwerCer = uea_aggregation(
       return [ignore_case](const Results& results) -> Value {
         const auto pred = column(results, "pred", ignore_case), ref = column(results, "ref", ignore_case);
         return {{"cer", jiwer_rate(pred, ref, true)}};
+      };
+    });
+
+// Any other of UEA's aggregation classes (Coco: pycocoevalcap's caption metrics, which need Java): UEA's own
+// class hosted by aeval's bridge and called on the run's results as EvalTask calls it. The class starts when
+// first needed, so one that cannot be imported here is that aggregation's error and the run's other numbers
+// stand; its failure is kept, so a bootstrap does not start it again for each resample.
+const auto kUeaPythonAgg = uea_aggregation(
+    "uea-python-agg",
+    "One of UltraEval-Audio's aggregation classes, built from UEA's tree with its entry's arguments and called on "
+    "the results as UEA calls it, in a Python process of its own (docs/uea.md)",
+    // (need_score_col stays in uea_args: UEA's own AggPolicy checks it.)
+    with_hosted_class_args("audio_evals.agg.base.Coco", {need_score_col_arg()}),
+    UeaClass{"audio_evals.agg.*", {}, uea::uea_class_args},
+    [](const Args& args) {
+      struct Hosted {
+        std::mutex mutex;
+        uea::UeaClassProcess spec;
+        std::shared_ptr<models::Model> process;
+        std::optional<Error> failure;
+      };
+      auto hosted = std::make_shared<Hosted>();
+      hosted->spec = hosted_class(args, "agg");
+      return [hosted](const Results& results) -> Value {
+        std::shared_ptr<models::Model> process;
+        {
+          const std::lock_guard lock(hosted->mutex);
+          if (hosted->failure) throw *hosted->failure;
+          try {
+            if (!hosted->process) {
+              Value identity;
+              hosted->process = uea::start_uea_class(hosted->spec, identity);
+            }
+          } catch (const Error& e) {
+            hosted->failure = e;
+            throw;
+          }
+          process = hosted->process;
+        }
+        models::Request request;
+        request.sample_id = "aggregate";
+        request.fields = {{"results", json(results)}};
+        Value result = Value::parse(process->infer_and_wait(std::move(request)).text, nullptr, false);
+        if (!result.is_object())
+          throw Error(ErrorCategory::model,
+                      fmt::format("aggregation '{}' answered something that is not a dict", hosted->spec.name));
+        return result;
       };
     });
 

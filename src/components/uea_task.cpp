@@ -20,11 +20,71 @@ std::string yaml_text(const std::string& s) {
   return out + "'";
 }
 
+// The aeval entry holding a model's setup: its own entry, or the one naming it among its uea_models.
+const registry::Entry* setup_holder(const registry::Registry& registry, const std::string& model) {
+  using registry::Kind;
+  if (registry.contains(Kind::model, model) && registry.get(Kind::model, model).args["uea_prompts"])
+    return &registry.get(Kind::model, model);
+  for (const auto& name : registry.names(Kind::model)) {
+    const registry::Entry& entry = registry.get(Kind::model, name);
+    for (const auto& listed : entry.args["uea_models"])
+      if (listed.IsScalar() && listed.Scalar() == model) return &entry;
+  }
+  return nullptr;
+}
+
+// The language of the catalog's task on a UEA dataset entry (its `language`), else empty.
+std::string catalog_language(const registry::Registry& registry, const std::string& dataset) {
+  using registry::Kind;
+  for (const auto& name : registry.names(Kind::task)) {
+    const YAML::Node& args = registry.get(Kind::task, name).args;
+    if (args["uea_dataset"] && args["uea_dataset"].Scalar() == dataset && args["language"])
+      return args["language"].Scalar();
+  }
+  return "";
+}
+
 }  // namespace
+
+std::optional<ModelSetup> model_setup(const registry::Registry& registry, const std::string& model,
+                                      const std::string& prompt, const std::string& dataset,
+                                      const std::string& language) {
+  using registry::Kind;
+  const registry::Entry* holder = setup_holder(registry, model);
+  if (!holder || prompt.empty()) return std::nullopt;
+  const YAML::Node setups = holder->args["uea_prompts"];
+  for (const std::string& key : {prompt + "@" + dataset, prompt + "@" + language, prompt}) {
+    const YAML::Node chosen = setups[key];
+    if (!chosen) continue;
+    const auto refuse = [&](const std::string& what) {
+      throw Error(ErrorCategory::config, fmt::format("model '{}' ({}): uea_prompts: '{}' {}", holder->name,
+                                                     holder->where(), key, what));
+    };
+    ModelSetup setup;
+    if (chosen.IsScalar()) setup.prompt = chosen.Scalar();
+    else if (chosen.IsMap()) {
+      for (const auto& part : chosen) {
+        const std::string name = part.first.Scalar();
+        if (name != "prompt" && name != "evaluator" && name != "agg") refuse("has '" + name + "': give prompt, evaluator, agg");
+      }
+      setup.prompt = chosen["prompt"] ? chosen["prompt"].Scalar() : "";
+      setup.evaluator = chosen["evaluator"] ? chosen["evaluator"].Scalar() : "";
+      setup.agg = chosen["agg"] ? chosen["agg"].Scalar() : "";
+    }
+    if (setup.prompt.empty() || !registry.contains(Kind::prompt, setup.prompt))
+      refuse("must name an UltraEval-Audio prompt entry");
+    if (!setup.evaluator.empty() && !registry.contains(Kind::evaluator, setup.evaluator))
+      refuse("names evaluator '" + setup.evaluator + "', which UltraEval-Audio's registry lacks");
+    if (!setup.agg.empty() && !registry.contains(Kind::aggregator, setup.agg))
+      refuse("names agg '" + setup.agg + "', which UltraEval-Audio's registry lacks");
+    return setup;
+  }
+  return std::nullopt;
+}
 
 BoundTask bind_task(const registry::Registry& registry, const std::filesystem::path& uea_root, const std::string& dataset,
                     const std::string& task, const pipeline::TaskOverrides& overrides, const std::string& ref_col,
-                    const std::vector<std::filesystem::path>& registry_paths) {
+                    const std::vector<std::filesystem::path>& registry_paths, std::string language) {
   using registry::Kind;
   const UeaRegistry uea(uea_root, registry_paths);
   // An entry of UEA's is supported when the registry holds it from UEA's own files (add_uea_entries);
@@ -68,7 +128,16 @@ BoundTask bind_task(const registry::Registry& registry, const std::filesystem::p
   const pipeline::TaskSpec defined = pipeline::TaskClasses::make(registry.get(Kind::task, task_name), Kind::task);
   pipeline::TaskOverrides parts = overrides;
   parts.dataset = dataset;
-  parts.prompt = overrides.prompt.value_or(defined.prompt);  // UEA's prompt, never a model's own
+  parts.prompt = overrides.prompt.value_or(defined.prompt);
+  if (language.empty()) language = catalog_language(registry, dataset);
+  if (const auto own = overrides.prompt || !overrides.model
+                           ? std::nullopt
+                           : model_setup(registry, *overrides.model, defined.prompt, dataset, language)) {
+    bound.replaced_prompt = defined.prompt;
+    parts.prompt = own->prompt;
+    if (!own->evaluator.empty() && !overrides.evaluators) parts.evaluators = std::vector<std::string>{own->evaluator};
+    if (!own->agg.empty() && !overrides.aggregators) parts.aggregators = std::vector<std::string>{own->agg};
+  }
   bound.spec = pipeline::resolve_task(registry, task_name, parts);
 
   // ref_col is the reference: the dataset's text, and what each evaluator (an ensemble's

@@ -143,10 +143,15 @@ void declare_class(const ClassSpec& declared) {
                                  false));
   if (spec.kind == Kind::model)
     spec.args.push_back(arg::map("uea_prompts",
-                                 "UltraEval-Audio's prompt entry for this model, by the name of the prompt UEA's eval task "
-                                 "uses, or NAME@LANGUAGE (asr@zh); chosen for catalog tasks defined on UEA's registry "
-                                 "unless --prompt is given",
+                                 "what the model's publisher runs in place of UltraEval-Audio's eval task prompt, by that "
+                                 "prompt's name, NAME@DATASET (a UEA dataset entry) or NAME@LANGUAGE (asr@zh): UEA's prompt "
+                                 "entry, or {prompt, evaluator, agg} where the prompt needs its own scoring; chosen by "
+                                 "`aeval uea run` and the catalog's tasks defined on UEA unless --prompt is given",
                                  false));
+  if (spec.kind == Kind::model)
+    spec.args.push_back(arg::texts("uea_models", {},
+                                   "UltraEval-Audio's own model entries of the same model, which take this entry's "
+                                   "uea_prompts (MiniCPMo2_6-audio for minicpm-o-2.6)"));
   bool unique = catalog().emplace(std::pair(spec.kind, spec.id), spec).second;
   for (const auto& alias : spec.aliases) unique = renamed().emplace(std::pair(spec.kind, alias), spec.id).second && unique;
   if (!unique) {

@@ -245,7 +245,7 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root)
 
 SuiteTable build_suite_table(const std::string& suite, const std::vector<SuiteColumn>& columns,
                              const std::vector<Leaderboard>& boards) {
-  SuiteTable table{suite, {}, std::vector<bool>(columns.size(), false), {}, {}};
+  SuiteTable table{suite, {}, std::vector<bool>(columns.size(), false), {}, {}, {}};
   for (const auto& c : columns) table.columns.push_back(c.name);
   std::map<std::string, const Leaderboard*> by_task;
   for (const auto& b : boards) by_task[b.task] = &b;

@@ -1,5 +1,6 @@
 // Leaderboards and suite tables as one self-contained HTML file: tables and SVG charts, no script.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -174,7 +175,12 @@ std::string render_suite_html(const SuiteTable& table) {
     out += fmt::format("<td>{}</td><td>{} of {}</td></tr>\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran,
                        table.columns.size());
   }
-  return out + "</tbody>\n</table>\n</body></html>\n";
+  out += "</tbody>\n</table>\n";
+  if (!table.differs_from_uea.empty()) out += "<p>Differs from UltraEval-Audio's own run:</p>\n<ul>\n";
+  for (const auto& [task, reasons] : table.differs_from_uea)
+    out += fmt::format("<li>{}: {}</li>\n", escape(task), escape(fmt::format("{}", fmt::join(reasons, "; "))));
+  if (!table.differs_from_uea.empty()) out += "</ul>\n";
+  return out + "</body></html>\n";
 }
 
 std::string render_html(const std::vector<Leaderboard>& boards) {
@@ -213,6 +219,9 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
     }
     out += "</tbody>\n</table>\n";
     out += spreads_html(b) + published_html(b);
+    if (!b.differs_from_uea.empty())
+      out += fmt::format("<p class=\"differs\">Differs from UltraEval-Audio's own run: {}.</p>\n",
+                         escape(fmt::format("{}", fmt::join(b.differs_from_uea, "; "))));
     out += bar_charts(b);
     if (kbps)
       for (std::size_t i = 0; i < b.columns.size(); ++i) out += bitrate_chart(b, i);

@@ -69,6 +69,8 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
                          r.fail_rate);
     }
     out += scorers_markdown(b) + spreads_markdown(b) + published_markdown(b);
+    if (!b.differs_from_uea.empty())
+      out += fmt::format("\nDiffers from UltraEval-Audio's own run: {}.\n", markdown_cell(fmt::format("{}", fmt::join(b.differs_from_uea, "; "))));
   }
   return out;
 }
@@ -89,6 +91,9 @@ std::string render_suite_markdown(const SuiteTable& table) {
     if (pooled) out += fmt::format(" {} |", beside_text(r));
     out += fmt::format(" {} | {} of {} |\n", r.mean ? fmt::format("{:.2f}", *r.mean) : "–", r.ran, table.columns.size());
   }
+  if (!table.differs_from_uea.empty()) out += "\nDiffers from UltraEval-Audio's own run:\n\n";
+  for (const auto& [task, reasons] : table.differs_from_uea)
+    out += fmt::format("* {}: {}\n", markdown_cell(task), markdown_cell(fmt::format("{}", fmt::join(reasons, "; "))));
   return out;
 }
 

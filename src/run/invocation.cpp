@@ -63,27 +63,6 @@ Registry load_registry(const Invocation& invocation) {
   return r;
 }
 
-namespace {
-
-// The model's UltraEval-Audio prompt for UEA's task prompt: by "prompt@language", then by "prompt".
-std::string uea_model_prompt(const Registry& registry, const std::string& model, const TaskSpec& spec) {
-  if (!registry.contains(Kind::model, model)) return spec.prompt;
-  const Entry& entry = registry.get(Kind::model, model);
-  const YAML::Node prompts = entry.args["uea_prompts"];
-  if (!prompts || spec.prompt.empty()) return spec.prompt;
-  for (const std::string& key : {spec.prompt + "@" + spec.language, spec.prompt})
-    if (const YAML::Node chosen = prompts[key]) {
-      if (!chosen.IsScalar() || !registry.contains(Kind::prompt, chosen.Scalar()))
-        throw Error(ErrorCategory::config,
-                    fmt::format("model '{}' ({}): uea_prompts: '{}' must name an UltraEval-Audio prompt entry", model,
-                                entry.where(), key));
-      return chosen.Scalar();
-    }
-  return spec.prompt;
-}
-
-}  // namespace
-
 bool defined_on_uea(const Registry& registry, const std::string& task) {
   return !task.empty() && registry.contains(Kind::task, task) &&
          !TaskClasses::make(registry.get(Kind::task, task), Kind::task).uea_dataset.empty();
@@ -112,7 +91,7 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   parts.dataset.reset();
   parts.aggregators.reset();
   uea::BoundTask bound = uea::bind_task(registry, inv.uea, overrides.dataset.value_or(defined.uea_dataset),
-                                        defined.uea_task, parts);
+                                        defined.uea_task, parts, "", {}, defined.language);
   TaskSpec spec = std::move(bound.spec);
   // An evaluator of the task's own may not share a name with one UEA's scoring uses (an ensemble's
   // components too): one name, one entry in a run.
@@ -153,7 +132,6 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
                                        fmt::format("confidence={}", summary.confidence), fmt::format("seed={}", summary.seed)})
           lent.push_back("aggregator:" + uea_agg + "." + arg);
     }
-  if (!overrides.prompt) spec.prompt = uea_model_prompt(registry, spec.model, spec);
   for (const auto& p : spec.published)
     if (std::find(spec.evaluators.begin(), spec.evaluators.end(), p.metric) == spec.evaluators.end())
       throw Error(ErrorCategory::config,

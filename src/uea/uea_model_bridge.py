@@ -4,15 +4,15 @@ aeval runs this script as a process model (docs/process-protocol.md) in the inte
 UltraEval-Audio's framework. It builds the class an entry names from UEA's own tree, with the entry's
 arguments, as UEA's registry builds it (audio_evals.utils.make_object), and answers each request as UEA's
 EvalTask calls the instance: a model's inference() with the prompt UEA's Prompt.load rendered (--role model),
-an evaluator's __call__(pred, ref, **row) with the request's fields (--role evaluator), whose dict is
-answered as JSON text.
+an evaluator's __call__(pred, ref, **row) with the request's fields (--role evaluator), an aggregation's
+__call__(score_detail) with the run's results (--role agg); a dict is answered as JSON text.
 An @isolated class starts its own script in its own environment, as in UEA; aeval built that environment
 before starting this bridge (so UEA's ensure_env is told to skip).
 
   python3 uea_model_bridge.py describe --uea-root DIR --class PATH
       prints what aeval needs before it builds anything: whether the class is @isolated, its script and
       pre_command (the decorator's arguments), and this interpreter's version
-  python3 uea_model_bridge.py serve --uea-root DIR --class PATH --args JSON [--role model|evaluator]
+  python3 uea_model_bridge.py serve --uea-root DIR --class PATH --args JSON [--role model|evaluator|agg]
                                    [--gpu-id N] [--concurrency N]
       builds the instance, says ready, answers requests until its input ends
 """
@@ -127,6 +127,11 @@ def evaluate(evaluator, request):
     return {"text": json.dumps(result, ensure_ascii=False, default=plain, allow_nan=False)}
 
 
+def aggregate(agg, request):
+    results = (request.get("fields") or {}).get("results") or []
+    return {"text": json.dumps(agg(results), ensure_ascii=False, default=plain, allow_nan=False)}
+
+
 def infer(model, request):
     prompt = request.get("prompt")
     if prompt is None:
@@ -232,7 +237,8 @@ def serve(options):
         stop_process_group()
     out.write(json.dumps({"type": "ready", "model": options.class_path}) + "\n")
     out.flush()
-    Bridge(out, model, evaluate if options.role == "evaluator" else infer, options.concurrency).serve()
+    answer = {"model": infer, "evaluator": evaluate, "agg": aggregate}[options.role]
+    Bridge(out, model, answer, options.concurrency).serve()
     stop_process_group()
 
 
@@ -242,7 +248,7 @@ def main():
     parser.add_argument("--uea-root", required=True)
     parser.add_argument("--class", dest="class_path", required=True)
     parser.add_argument("--args", default="{}")
-    parser.add_argument("--role", choices=["model", "evaluator"], default="model")
+    parser.add_argument("--role", choices=["model", "evaluator", "agg"], default="model")
     parser.add_argument("--gpu-id", type=int)
     parser.add_argument("--concurrency", type=int, default=1)
     options = parser.parse_args()

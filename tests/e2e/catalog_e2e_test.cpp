@@ -23,6 +23,7 @@
 #include "support/asterisk.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/parquet_writer.hpp"
+#include "support/reference.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/scoped_env.hpp"
@@ -321,6 +322,8 @@ namespace {
 
 // docs/benchmarks.md ends with `aeval list benchmarks`, as it prints now.
 TEST(CatalogE2E, TheBenchmarkTableInTheDocsIsTheCatalogsOwn) {
+  AEVAL_REQUIRE_SHARED_UEA();  // how each task stands to UltraEval-Audio is read from its registry
+  const aeval::testing::ScopedEnv uea("AEVAL_UEA_DIR", aeval::testing::shared_uea_dir().c_str());
   const auto listed = aeval::testing::run_aeval("list benchmarks", false);
   ASSERT_EQ(listed.status, 0) << listed.output;
   std::ifstream in(fs::path(AEVAL_SOURCE_DIR) / "docs" / "benchmarks.md");

@@ -29,6 +29,7 @@
 #include "support/run_results.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
+#include "support/uea_python.hpp"
 
 namespace {
 
@@ -229,12 +230,19 @@ for line in sys.stdin:
     peak = max((abs(x) for x in data), default=0) / 32768
     print(json.dumps({'type': 'response', 'id': r['id'], 'scores': {'mos': 1 + 4 * peak}}), flush=True)
 )");
+  // Captioning's coco aggregation is UEA's own class in Python: UEA's framework with pycocoevalcap's stand-ins
+  // (its Java cannot run here).
+  const std::string uea_python = aeval::testing::uea_python_path();
+  ASSERT_FALSE(uea_python.empty()) << "tests/support/uea_python/prepare.py failed";
+  ASSERT_TRUE(aeval::testing::write_coco_standins(dir / "coco"));
+  const std::string python_path = (dir / "coco").string() + ":" + uea_python;
+  aeval::testing::ScopedEnv uea_host("AEVAL_UEA_PYTHON", aeval::testing::kDebianPython.c_str());
+  aeval::testing::ScopedEnv uea_modules("PYTHONPATH", python_path.c_str());
   aeval::testing::ScopedEnv dnsmos_models(
       "DNSMOS_MODELS", (aeval::testing::reference_dir().parent_path() / "models" / "dnsmos").c_str());
   // A task whose answer is speech (UEA's extract_audio, speech2text) gets the speaking model, and
   // PocketSphinx as its recognizer, in a post-process or in UEA's TTS evaluators; the signal-vector
-  // example embeds voices for Simo and CV3SpeakerSim (UEA's DNSMOS runs with the official weights); UEA's chatbot judge gets its call corrected (as UEA calls it, it
-  // fails every sample: docs/uea.md).
+  // example embeds voices for Simo and CV3SpeakerSim (UEA's DNSMOS runs with the official weights).
   std::function<void(const std::string&, std::string&)> evaluator_sets = [&](const std::string& evaluator,
                                                                              std::string& sets) {
     const auto& e = registry.get(aeval::registry::Kind::evaluator, evaluator);
@@ -245,7 +253,6 @@ for line in sys.stdin:
     if (e.class_id == "uea-simo" || e.class_id == "uea-cv3-speaker-sim")
       sets += " --set " + evaluator + ".model=signal-vector";
     if (e.class_id == "uea-cv3-emotion") sets += " --set " + evaluator + ".model=emotion-stand-in";
-    if (evaluator == "chatbot_eval") sets += " --set chatbot_eval.send_max_tokens=true";
   };
   const auto model_for = [&](const std::string& task) -> std::string {
     const YAML::Node& args = registry.get(aeval::registry::Kind::task, task).args;

@@ -21,6 +21,7 @@
 #include "support/run_aeval.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
+#include "support/uea_python.hpp"
 #include "util/sha256.hpp"
 
 namespace {
@@ -30,7 +31,8 @@ using aeval::testing::run_aeval;
 using aeval::testing::run_shell;
 using nlohmann::json;
 
-const std::string kPython = "/usr/bin/python3";
+const std::string& kPython = aeval::testing::kDebianPython;
+using aeval::testing::uea_python_path;
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -47,18 +49,6 @@ fs::path run_folder(const fs::path& root) {
   for (const auto& f : fs::recursive_directory_iterator(root))
     if (f.path().filename() == "summary.json") return f.path().parent_path();
   return {};
-}
-
-// UEA's main.py imports here once its Python dependencies Debian lacks are built (../shared/uea-python).
-std::string uea_python_path() {
-  const fs::path out = fs::temp_directory_path() / "aeval-tests-uea-python";
-  const auto prepared = run_shell(fmt::format("{} {}/tests/support/uea_python/prepare.py {} {} 2>&1", kPython,
-                                              AEVAL_SOURCE_DIR, quoted(aeval::testing::shared_uea_dir().parent_path()),
-                                              quoted(out)));
-  if (prepared.status != 0) return "";
-  std::string path = prepared.output;
-  while (!path.empty() && path.back() == '\n') path.pop_back();
-  return path.substr(path.rfind('\n') == std::string::npos ? 0 : path.rfind('\n') + 1);
 }
 
 class UeaModelE2E : public ::testing::Test {
@@ -178,6 +168,35 @@ TEST_F(UeaModelE2E, AnEvaluatorClassOfUeasGivesUeasNumbers) {
         << (*it)[0] << "\naeval: " << summary.substr(0, 3000);
   EXPECT_EQ(2u, compared) << repr;
   EXPECT_NE(summary.find("\"class\": \"uea-python-evaluator\""), std::string::npos) << "UEA's own evaluator class";
+}
+
+// UEA's aggregation classes without a native aeval class (Coco, captioning's) run as UEA's own class too: with
+// stand-ins for pycocoevalcap (its Java cannot run here; tests/support/uea_python/coco_standin.py), aeval's
+// dict is the one UEA's main.py prints, METEOR's failure (logged, left out) included.
+TEST_F(UeaModelE2E, AnAggregationClassOfUeasGivesUeasNumbers) {
+  make_tree();
+  ASSERT_TRUE(aeval::testing::write_coco_standins(dir_ / "coco"));
+  const std::string path = (dir_ / "coco").string() + ":" + python_path_;
+  const aeval::testing::ScopedEnv coco("PYTHONPATH", path.c_str());
+  const auto ours = aeval_run("minicpm-standin", "results", "--evaluator dump --agg coco");
+  ASSERT_EQ(0, ours.status) << ours.output;
+  const auto theirs = run_shell(fmt::format(
+      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin "
+      "--evaluator dump --agg coco --save {} 2>&1",
+      quoted(dir_ / "uea"), quoted(dir_ / "uea"), path, kPython, quoted(dir_ / "uea-out.jsonl")));
+  ASSERT_EQ(0, theirs.status) << theirs.output;
+  const std::string repr = aeval::testing::read_bytes(dir_ / "uea-out-overall.json");
+  const std::string summary = aeval::testing::read_bytes(run_folder(dir_ / "results") / "summary.json");
+  const std::regex pair("'(\\w+)': ([0-9.e+-]+)");
+  std::set<std::string> keys;
+  for (auto it = std::sregex_iterator(repr.begin(), repr.end(), pair); it != std::sregex_iterator(); ++it) {
+    keys.insert((*it)[1].str());
+    EXPECT_NE(summary.find(fmt::format("\"{}\": {}", (*it)[1].str(), (*it)[2].str())), std::string::npos)
+        << (*it)[0] << "\naeval: " << summary.substr(0, 3000);
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr", "SPICE", "SPIDEr"}))
+      << repr;
+  EXPECT_NE(summary.find("\"class\": \"uea-python-agg\""), std::string::npos) << "UEA's own aggregation class";
 }
 
 // main.py's --registry_path: entries kept outside the tree join it; a name defined twice is UEA's error.

@@ -259,10 +259,10 @@ TEST(UeaRun, AirBenchChatIsJudgedInUeasOwnPromptAndCountedAsWins) {
 }
 
 // SpeechAlpacaEval, text answers: glm-alpaca-eval-s2t = prompt direct-aqa, evaluator chatbot_eval (UEA's
-// ChatbotEvaluator, judge gpt4o-mini), agg geval. UEA asks its judge with maxTokens, which OpenAI's client
-// refuses, so every sample fails (exit 3); corrected, the judge gets UEA's chatbot-eval prompt as UEA's
-// Prompt class renders it, with temperature 0 and max_tokens 2048.
-TEST(UeaRun, SpeechAlpacaEvalFailsAsUeaDoesUnlessItsJudgeCallIsCorrected) {
+// ChatbotEvaluator, judge gpt4o-mini), agg geval. By default the judge gets UEA's chatbot-eval prompt as UEA's
+// Prompt class renders it, with temperature 0 and max_tokens 2048; UEA itself asks with maxTokens, which OpenAI's
+// client refuses, so with as_uea_calls every sample fails (exit 3), as in UEA.
+TEST(UeaRun, SpeechAlpacaEvalJudgesByDefaultAndFailsAsUeaDoesWhenAskedTo) {
   AEVAL_REQUIRE_SHARED_UEA();
   UeaRunFixture f;
   f.serve("TwinkStart/speech-chatbot-alpaca-eval", "test",
@@ -279,7 +279,8 @@ TEST(UeaRun, SpeechAlpacaEvalFailsAsUeaDoesUnlessItsJudgeCallIsCorrected) {
     std::ofstream(f.dir / "reg" / "models" / "m.yaml")
         << "test-model:\n  class: openai_chat\n  args:\n    base_url: " << model.base_url() << "\n    model: m\n";
     const auto out = run_aeval(fmt::format("--registry {} uea run --dataset speech-chatbot-alpaca-eval --task "
-                                           "glm-alpaca-eval-s2t --model test-model --uea-dir {} --quiet --output {}",
+                                           "glm-alpaca-eval-s2t --model test-model --uea-dir {} --quiet --output {} "
+                                           "--set chatbot_eval.as_uea_calls=true",
                                            (f.dir / "reg").string(), aeval::testing::shared_uea_dir().string(),
                                            (f.dir / "uea-default").string()));
     EXPECT_EQ(3, out.status) << out.output;
@@ -288,7 +289,7 @@ TEST(UeaRun, SpeechAlpacaEvalFailsAsUeaDoesUnlessItsJudgeCallIsCorrected) {
     EXPECT_NE(run.samples_text.find("unexpected keyword argument 'maxTokens'"), std::string::npos) << run.samples_text;
   }
   const auto [summary, requests] =
-      f.run("speech-chatbot-alpaca-eval", "A banana.", "Hi.", "--task glm-alpaca-eval-s2t --set chatbot_eval.send_max_tokens=true");
+      f.run("speech-chatbot-alpaca-eval", "A banana.", "Hi.", "--task glm-alpaca-eval-s2t");
   ASSERT_EQ(2, judge.server.requests());
   EXPECT_DOUBLE_EQ(700.0, uea_keys(summary, "geval", "chatbot_eval").at("geval(%)").get<double>()) << summary.dump(1);
   const auto asked = judge.about("A banana");

@@ -1,12 +1,14 @@
-// A model entry's own prompts: the catalog's tasks run UltraEval-Audio's definitions, whose
-// eval tasks name UEA's generic prompts, and the entries of registry/models/audio-llms.yaml
-// swap in UEA's prompt for that model (uea_prompts, per UEA prompt and language), unless
+// A model entry's own prompts: the catalog's tasks and `aeval uea run` run UltraEval-Audio's definitions, whose
+// eval tasks name UEA's generic prompts, and the entries of registry/models/audio-llms.yaml swap in UEA's prompt
+// for that model (uea_prompts, per UEA prompt, dataset and language; with the evaluator UEA pairs it with where
+// it asks for another answer form), for their own entry and UEA's entries of the same model (uea_models), unless
 // --prompt is given. The prompts are UEA's, read from ../shared/uea here.
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
 #include "run/invocation.hpp"
 #include "components/task.hpp"
+#include "components/uea_task.hpp"
 #include "registry/registry.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/reference.hpp"
@@ -52,6 +54,82 @@ TEST(ModelPrompts, EachModelGetsUltraEvalAudiosPromptForItPerTaskPromptAndLangua
   EXPECT_EQ(prompt_of(inv, "librispeech-test-clean", "pocketsphinx-en"), "asr") << "models without prompts";
 }
 
+struct Setup {
+  std::string prompt, evaluator, aggregator;
+  bool operator==(const Setup&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Setup& s) {
+  return out << "{" << s.prompt << ", " << s.evaluator << ", " << s.aggregator << "}";
+}
+
+// A catalog task bound for a model: the prompt, and UEA's evaluator and aggregation (the first of each).
+Setup catalog_setup(Invocation inv, const std::string& task, const std::string& model) {
+  TaskOverrides o;
+  o.model = model;
+  aeval::pipeline::bind_task(inv, task, o);
+  return {inv.task.prompt, inv.task.evaluators.at(0), inv.task.aggregators.at(0)};
+}
+
+// `aeval uea run --dataset <the catalog task's UEA dataset> --model <model>`, bound.
+Setup uea_run_setup(const Registry& registry, const std::string& task, const std::string& model) {
+  TaskOverrides o;
+  o.model = model;
+  const std::string dataset = registry.get(Kind::task, task).args["uea_dataset"].Scalar();
+  const auto bound = aeval::uea::bind_task(registry, aeval::testing::shared_uea_dir(), dataset, "", o);
+  return {bound.spec.prompt, bound.spec.evaluators.at(0), bound.spec.aggregators.at(0)};
+}
+
+// Each family: the catalog's entry and UEA's own entries of the model send the same requests, scored the same way,
+// through the catalog's task and through `aeval uea run`.
+void expect_family(const std::string& catalog_model, const std::vector<std::string>& uea_models,
+                   const std::vector<std::pair<std::string, Setup>>& expected) {
+  Invocation inv = invocation();
+  Invocation with_uea = inv;
+  const Registry registry = aeval::pipeline::load_registry(with_uea);
+  for (const auto& [task, setup] : expected) {
+    SCOPED_TRACE(task);
+    EXPECT_EQ(catalog_setup(inv, task, catalog_model), setup) << catalog_model << " in the catalog";
+    EXPECT_EQ(uea_run_setup(registry, task, catalog_model), setup) << catalog_model << " in aeval uea run";
+    for (const auto& model : uea_models) {
+      EXPECT_EQ(catalog_setup(inv, task, model), setup) << model << " in the catalog";
+      EXPECT_EQ(uea_run_setup(registry, task, model), setup) << model << " in aeval uea run";
+    }
+  }
+}
+
+TEST(ModelPrompts, MiniCpmOFamilySendsItsPublishersPromptsEverywhere) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("minicpm-o-2.6", {"MiniCPMo2_6-audio", "MiniCPMo2_6-speech"},
+                {{"librispeech-test-clean", {"mini-cpm-omni-asr-en", "wer", "wer"}},
+                 {"aishell-1", {"mini-cpm-omni-asr-zh", "cer", "wer-zh"}},
+                 {"meld-sentiment", {"mini-cpm-omni-sentiment_analysis", "prefix-match", "acc"}},
+                 {"meld-emotion", {"mini-cpm-omni-emotion_analysis", "prefix-match", "acc"}},
+                 {"voxceleb1-gender", {"mini-cpm-omni-gender_analysis", "prefix-match", "acc"}},
+                 {"catdog", {"mini-cpm-omni-catdog_identify", "prefix-match", "acc"}},
+                 {"desed", {"mini-cpm-omni-desed_sound_analysis", "prefix-match", "acc"}},
+                 {"vocalsound", {"mini-cpm-omni-vocalsound_analysis", "prefix-match", "acc"}},
+                 {"audiocaps", {"mini-cpm-omni-caption", "dump", "coco"}}});
+}
+
+TEST(ModelPrompts, KimiAudioFamilyAnswersByLetterWhereItsPromptsAskForOne) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("kimi-audio-7b-instruct", {"kimiaudio", "kimiaudio-speech"},
+                {{"aishell-1", {"kimi-audio-asr-zh", "cer", "wer-zh"}},
+                 {"mmau-test-mini", {"kimi-mmau", "kimi-mmau-choices", "mean"}},
+                 {"vocalsound", {"kimi-cocalsound", "kimi-vocalsound-choices", "mean"}},
+                 {"catdog", {"catdog_identify", "prefix-match", "acc"}}});
+}
+
+TEST(ModelPrompts, QwenOmniFamilySendsItsPublishersPromptsEverywhere) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("qwen2.5-omni-7b", {"qwen2.5-omni-audio", "qwen2.5-omni-speech"},
+                {{"librispeech-test-clean", {"qwen-omni-asr-en", "wer", "wer"}},
+                 {"covost2-en-zh", {"qwen-omni-ast-en2zh", "bleu-zh", "bleu-zh"}},
+                 {"vocalsound", {"qwen-omni-vocalsound_analysis", "prefix-match", "acc"}},
+                 {"mmau-test-mini", {"single_choice_with_answer", "choice-strings-match", "mean"}}});
+}
+
 // Binding every (model, task) pair would load UEA's registry hundreds of times: each key and value is
 // checked against UEA's prompts instead (a misspelt key would never be chosen).
 TEST(ModelPrompts, EveryUeaPromptAModelNamesIsUltraEvalAudios) {
@@ -63,7 +141,8 @@ TEST(ModelPrompts, EveryUeaPromptAModelNamesIsUltraEvalAudios) {
     for (const auto& item : registry.get(Kind::model, model).args["uea_prompts"]) {
       const std::string key = item.first.Scalar();
       EXPECT_TRUE(uea.registry.contains(Kind::prompt, key.substr(0, key.find('@')))) << model << ": " << key;
-      EXPECT_TRUE(uea.registry.contains(Kind::prompt, item.second.Scalar())) << model << ": " << item.second.Scalar();
+      const std::string prompt = item.second.IsMap() ? item.second["prompt"].Scalar() : item.second.Scalar();
+      EXPECT_TRUE(uea.registry.contains(Kind::prompt, prompt)) << model << ": " << prompt;
       ++checked;
     }
   EXPECT_GE(checked, 15u);

@@ -57,6 +57,8 @@ struct Leaderboard {
                                            // without one, best in the first column whose direction is known
   std::vector<PromptSpread> prompt_spreads;  // models that ran the task with several prompts
   std::vector<PublishedCheck> published;     // filled by check_published
+  // What the task's classes do differently from UltraEval-Audio's own run of it (its command fills this in).
+  std::vector<std::string> differs_from_uea;
   std::vector<metrics::LeaderboardScale> scales;  // per column: how it enters the average
   bool has_bitrates() const;
 };
@@ -104,6 +106,7 @@ struct SuiteTable {
     std::size_t ran = 0;
   };
   std::vector<Row> rows;  // best mean first
+  std::map<std::string, std::vector<std::string>> differs_from_uea;  // task → as Leaderboard's
 };
 SuiteTable build_suite_table(const std::string& suite, const std::vector<SuiteColumn>& columns,
                              const std::vector<Leaderboard>& boards);
