@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "aeval/error.hpp"
+#include "audio/absent_audio.hpp"
 
 namespace aeval::detail {
 
@@ -89,7 +90,12 @@ AudioBytes read_locator_bytes(const AudioLocator& locator) {
     }
   } const file{::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};  // a FIFO must not block the open
   const int fd = file.fd;
-  if (fd < 0) throw Error(ErrorCategory::audio, name + (errno == ENOENT || errno == ENOTDIR ? ": no such file" : ": cannot read"));
+  if (fd < 0) {
+    const bool absent = errno == ENOENT || errno == ENOTDIR;
+    if (const auto reason = absent ? absent_audio_reason(locator.file) : std::nullopt)
+      throw Error(ErrorCategory::network, name + ": " + *reason);
+    throw Error(ErrorCategory::audio, name + (absent ? ": no such file" : ": cannot read"));
+  }
   struct stat status {};
   if (::fstat(fd, &status) != 0) throw Error(ErrorCategory::audio, name + ": cannot read");
   if (!S_ISREG(status.st_mode)) throw Error(ErrorCategory::audio, name + ": not a regular file");

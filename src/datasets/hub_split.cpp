@@ -297,14 +297,14 @@ RemoteFile listed_file(const HubClient& hub, const std::string& repo, const std:
           size ? std::optional<std::uint64_t>(size) : std::nullopt, f.value("git_blob_id", "")};
 }
 
-// Fetches them with the Hub's credentials and offline switch, saying how to get access or fetch elsewhere.
-void download_from_hub(const HubClient& hub, const HubSplitRequest& r, const std::vector<RemoteFile>& files) {
+// Downloads with the Hub's credentials and offline switch, saying how to get access or fetch elsewhere.
+DownloadOptions hub_download_options(const HubClient& hub, const HubSplitRequest& r) {
   DownloadOptions options;
   options.headers = hub.headers();
   options.offline = hub.offline();
   options.prefetch_hint = r.prefetch_hint;
   options.denied_hint = hub.access_hint(r.repo);
-  download_files(files, options);
+  return options;
 }
 
 nlohmann::json read_file_list(const std::filesystem::path& path) {
@@ -396,12 +396,13 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     split.files.push_back(remote.back().destination);
     split.repository_paths.push_back(path);
   }
-  download_from_hub(hub, r, remote);
+  download_files(remote, hub_download_options(hub, r));
   return split;
 }
 
 std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& r, const std::string& commit,
-                                                              const std::vector<std::string>& paths) {
+                                                              const std::vector<std::string>& paths,
+                                                              std::vector<std::string>* unfetched) {
   const HubClient hub(r.token_env);
   const auto root = hub_cache_dir(r.repo);
   // What the Hub lists for the files the rows name, kept beside the split's file list so a later run
@@ -446,7 +447,16 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
     local.push_back(root / "snapshots" / commit / p);
     if (queued.insert(p).second) remote.push_back(listed_file(hub, r.repo, commit, listed[p], root));
   }
-  download_from_hub(hub, r, remote);
+  if (!unfetched) {
+    download_files(remote, hub_download_options(hub, r));
+    return local;
+  }
+  const std::vector<std::string> failed = download_each(remote, hub_download_options(hub, r));
+  std::map<std::filesystem::path, std::string> why;  // by local path: a path the rows name twice is fetched once
+  for (std::size_t k = 0; k < remote.size(); ++k) why[remote[k].destination] = failed[k];
+  unfetched->assign(paths.size(), "");
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    if (!local[k].empty()) (*unfetched)[k] = why[local[k]];
   return local;
 }
 

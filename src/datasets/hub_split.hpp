@@ -42,8 +42,11 @@ HubSplit fetch_hub_split(const HubSplitRequest& request);
 // hold only its path: `datasets`' Audio feature without bytes), relative to the repository's root, fetched
 // at `commit` into the same snapshot and verified against the Hub's listing; local paths in the order given,
 // empty for a path the listing does not hold (one outside the repository never is). Throws aeval::Error (network).
+// With `unfetched`, a listed file that cannot be downloaded fails alone instead: its local path is given all the
+// same, and (*unfetched)[k] says why ("" for the others).
 std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequest& request, const std::string& commit,
-                                                              const std::vector<std::string>& paths);
+                                                              const std::vector<std::string>& paths,
+                                                              std::vector<std::string>* unfetched = nullptr);
 
 // The Hub splits an entry of a dataset class reads, as the class declares them in its own file
 // (`huggingface`: its one split; `audiocapbench`: its four sources), so that `aeval list datasets`,

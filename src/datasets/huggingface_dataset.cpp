@@ -5,11 +5,13 @@
 // rows name by a path in the repository is fetched beside them.
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
+#include "audio/absent_audio.hpp"
 #include "datasets/class_labels.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
@@ -51,6 +53,22 @@ bool is_url(const std::string& text) { return text.rfind("https://", 0) == 0 || 
 std::filesystem::path audio_download_path(const std::string& entry, const std::string& url) {
   const std::string path = url.substr(0, url.find_first_of("?#"));
   return source_cache_dir(entry) / "audio" / (sha256_hex(url).substr(0, 16) + "-" + path.substr(path.find_last_of('/') + 1));
+}
+
+// Audio whose download failed (`why` per file, "" for those in place): each of its samples fails alone, saying
+// why, and one note counts the files.
+void fail_unfetched_alone(Dataset& d, const std::vector<std::filesystem::path>& files, const std::vector<std::string>& why,
+                          const std::string& what) {
+  std::size_t failed = 0;
+  std::string first;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    if (why[k].empty()) continue;
+    detail::record_absent_audio(files[k], "not downloaded: " + why[k]);
+    if (failed++ == 0) first = why[k];
+  }
+  if (failed > 0)
+    d.notes.push_back(fmt::format("{} {} could not be downloaded, so their samples fail alone (first: {})", failed, what,
+                                  first));
 }
 
 std::string column_list(const TableReader& table) {
@@ -147,7 +165,8 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
 
   Dataset d;
   d.name = name;
-  std::vector<RemoteFile> remote_audio;  // audio the rows name by URL
+  std::vector<RemoteFile> remote_audio;  // audio the rows name by URL, each URL once
+  std::set<std::string> urls;
   std::vector<std::string> repository_audio;  // audio the rows name by its path in the repository
   std::vector<std::size_t> repository_audio_of;  // the sample each is for
   std::uint64_t position = 0;
@@ -173,7 +192,7 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
       if (audio_type == "VARCHAR") {
         if (row[3] && is_url(*row[3])) {
           s.audio = audio_download_path(name, *row[3]);
-          remote_audio.push_back({*row[3], s.audio, "", std::nullopt});
+          if (urls.insert(*row[3]).second) remote_audio.push_back({*row[3], s.audio, "", std::nullopt});
         } else if (row[3]) {
           s.audio = file.parent_path() / *row[3];  // a path stored beside the Parquet file
         }
@@ -204,7 +223,8 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
     });
   }
   if (!repository_audio.empty()) {
-    const auto local = fetch_hub_repository_files(config.split, split.commit, repository_audio);
+    std::vector<std::string> unfetched;
+    const auto local = fetch_hub_repository_files(config.split, split.commit, repository_audio, &unfetched);
     std::vector<std::string> missing;  // their samples have no audio and fail alone
     for (std::size_t k = 0; k < local.size(); ++k) {
       d.samples[repository_audio_of[k]].audio = local[k];
@@ -213,11 +233,18 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
     if (!missing.empty())
       d.notes.push_back(fmt::format("{} rows name audio that {}@{} does not hold (first: '{}')", missing.size(),
                                     config.split.repo, split.commit.substr(0, 12), missing.front().substr(0, 200)));
+    fail_unfetched_alone(d, local, unfetched, fmt::format("audio file(s) of {}@{} the rows name", config.split.repo,
+                                                          split.commit.substr(0, 12)));
   }
   if (!remote_audio.empty()) {
-    DownloadOptions options;  // no token: it belongs to the Hub, not to the hosts the rows name
-    options.prefetch_hint = config.split.prefetch_hint;
-    download_files(remote_audio, options);
+    DownloadOptions options;  // no token and no Hub hints: they belong to the Hub, not to the hosts the rows name
+    std::vector<std::string> why = download_each(remote_audio, options);
+    std::vector<std::filesystem::path> files;
+    for (std::size_t k = 0; k < remote_audio.size(); ++k) {
+      files.push_back(remote_audio[k].destination);
+      if (!why[k].empty() && !options.offline) why[k] += ". Check the URL, and that this machine can reach its host";
+    }
+    fail_unfetched_alone(d, files, why, "audio URL(s) the rows name");
   }
   std::set<std::string> ids;
   for (const auto& s : d.samples)

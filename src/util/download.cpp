@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <thread>
@@ -108,9 +109,14 @@ size_t read_header(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// Where the files that cannot be fetched go: null, the first ends every download (thrown); else each fails
+// alone, its message kept here.
+using Failures = std::map<const RemoteFile*, std::string>;
+
 class Downloads {
  public:
-  Downloads(const DownloadOptions& options) : options_(options), multi_(curl_multi_init()) {
+  Downloads(const DownloadOptions& options, Failures* failures)
+      : options_(options), failures_(failures), multi_(curl_multi_init()) {
     if (!multi_) throw Error(ErrorCategory::internal, "libcurl: cannot start");
     for (const auto& header : options_.headers) headers_ = curl_slist_append(headers_, header.c_str());
     show_progress_ = options_.progress && isatty(STDERR_FILENO);
@@ -204,6 +210,11 @@ class Downloads {
     return fmt::format("{} (cache folder {})", t.file->url, t.file->destination.parent_path().string());
   }
 
+  void fail(const Transfer& t, const Error& error) {
+    if (!failures_) throw error;
+    (*failures_)[t.file] = error.what();
+  }
+
   void finish(CURL* curl, CURLcode result) {
     Transfer* raw = nullptr;
     curl_easy_getinfo(curl, CURLINFO_PRIVATE, &raw);
@@ -233,20 +244,21 @@ class Downloads {
     // answers 403): asking the address again gives a fresh one.
     const bool expired_link = status == 403 && redirects > 0;
     if ((status == 401 || status == 403) && !expired_link)
-      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}: access denied{}", where(*t), status,
-                                                      options_.denied_hint.empty() ? "" : ". " + options_.denied_hint));
-    if (status == 404) throw Error(ErrorCategory::network, fmt::format("{}: HTTP 404: no such file", where(*t)));
+      return fail(*t, Error(ErrorCategory::network,
+                            fmt::format("{}: HTTP {}: access denied{}", where(*t), status,
+                                        options_.denied_hint.empty() ? "" : ". " + options_.denied_hint)));
+    if (status == 404) return fail(*t, Error(ErrorCategory::network, fmt::format("{}: HTTP 404: no such file", where(*t))));
     const bool transient =
         !transport.empty() || expired_link || status == 408 || status == 429 || status >= 500 || status == 0;
     if (transient) {
       if (t->attempts >= options_.attempts || host_unreachable(result))
-        throw Error(ErrorCategory::network,
-                    fmt::format("cannot download {}: {} after {} attempt(s){}", where(*t),
-                                !transport.empty() ? transport
-                                : expired_link     ? "HTTP 403 from the storage host it was sent to (expired links)"
-                                                   : fmt::format("HTTP {}", status),
-                                t->attempts,
-                                options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint));
+        return fail(*t, Error(ErrorCategory::network,
+                              fmt::format("cannot download {}: {} after {} attempt(s){}", where(*t),
+                                          !transport.empty() ? transport
+                                          : expired_link ? "HTTP 403 from the storage host it was sent to (expired links)"
+                                                         : fmt::format("HTTP {}", status),
+                                          t->attempts,
+                                          options_.prefetch_hint.empty() ? "" : ". " + options_.prefetch_hint)));
       // What the server asked for (capped at five minutes, the Hub's longest rate-limit
       // window); at once after a cut connection that delivered bytes or for a fresh link; else
       // an exponential back-off.
@@ -258,7 +270,7 @@ class Downloads {
     }
     if (status == 416) {  // the range starts at the end: the partial file may be whole already
     } else if (status >= 300) {
-      throw Error(ErrorCategory::network, fmt::format("{}: HTTP {}", where(*t), status));
+      return fail(*t, Error(ErrorCategory::network, fmt::format("{}: HTTP {}", where(*t), status)));
     }
     verify(std::move(t), status);
   }
@@ -279,10 +291,10 @@ class Downloads {
     const std::optional<std::uint64_t> expected = t->file->size ? t->file->size : stated_length(*t, status);
     if (!expected && t->file->sha256.empty() && t->file->git_blob_id.empty() && !t->chunked) {
       std::filesystem::remove(partial);
-      throw Error(ErrorCategory::data,
-                  fmt::format("{}: the server stated no length (no Content-Length, Content-Range or chunked body), so "
-                              "a cut connection cannot be told from the end of the file; not cached",
-                              where(*t)));
+      return fail(*t, Error(ErrorCategory::data,
+                            fmt::format("{}: the server stated no length (no Content-Length, Content-Range or chunked "
+                                        "body), so a cut connection cannot be told from the end of the file; not cached",
+                                        where(*t))));
     }
     std::string problem;
     if (expected && size != *expected) {
@@ -302,7 +314,8 @@ class Downloads {
     std::filesystem::remove(partial);
     t->on_disk = 0;
     if (t->fresh_retry_used)
-      throw Error(ErrorCategory::data, fmt::format("{}: the download is wrong twice: {}; it was discarded", where(*t), problem));
+      return fail(*t, Error(ErrorCategory::data,
+                            fmt::format("{}: the download is wrong twice: {}; it was discarded", where(*t), problem)));
     t->fresh_retry_used = true;
     waiting_.push_back({Clock::now(), std::move(t)});
   }
@@ -346,6 +359,7 @@ class Downloads {
   }
 
   const DownloadOptions& options_;
+  Failures* failures_;
   CURLM* multi_;
   curl_slist* headers_ = nullptr;
   std::deque<std::pair<Clock::time_point, std::unique_ptr<Transfer>>> waiting_;
@@ -405,16 +419,9 @@ std::vector<const RemoteFile*> not_in_place(const std::vector<RemoteFile>& files
   return missing;
 }
 
-}  // namespace
-
-void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
-  std::vector<const RemoteFile*> missing = not_in_place(files);
-  if (missing.empty()) return;
-  if (options.offline)
-    throw Error(ErrorCategory::network,
-                fmt::format("offline (HF_HUB_OFFLINE) and {} file(s) are not in the cache, e.g. {} (expected at {}){}",
-                            missing.size(), missing[0]->url, missing[0]->destination.string(),
-                            options.prefetch_hint.empty() ? "" : ". " + options.prefetch_hint));
+// Fetches the files that are not in place (`missing` of them, so far).
+void fetch_missing(const std::vector<RemoteFile>& files, std::vector<const RemoteFile*> missing,
+                   const DownloadOptions& options, Failures* failures) {
   // Processes fetching the same files at once (shards of one run starting together) would append to
   // one .partial file: each folder of destinations is downloaded by one process at a time, and the
   // others, once let in, find its files in place. Locks are taken in one order, so none waits in a circle.
@@ -424,7 +431,37 @@ void download_files(const std::vector<RemoteFile>& files, const DownloadOptions&
   for (const auto& folder : folders)
     locks.push_back(std::make_unique<FileLock>(cache_dir() / "locks" / (sha256_hex(folder.string()).substr(0, 24) + ".lock")));
   missing = not_in_place(files);
-  if (!missing.empty()) Downloads(options).run(missing);
+  if (!missing.empty()) Downloads(options, failures).run(missing);
+}
+
+}  // namespace
+
+void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
+  const std::vector<const RemoteFile*> missing = not_in_place(files);
+  if (missing.empty()) return;
+  if (options.offline)
+    throw Error(ErrorCategory::network,
+                fmt::format("offline (HF_HUB_OFFLINE) and {} file(s) are not in the cache, e.g. {} (expected at {}){}",
+                            missing.size(), missing[0]->url, missing[0]->destination.string(),
+                            options.prefetch_hint.empty() ? "" : ". " + options.prefetch_hint));
+  fetch_missing(files, missing, options, nullptr);
+}
+
+std::vector<std::string> download_each(const std::vector<RemoteFile>& files, const DownloadOptions& options) {
+  const std::vector<const RemoteFile*> missing = not_in_place(files);
+  Failures failures;
+  if (options.offline) {
+    for (const RemoteFile* file : missing)
+      failures[file] = fmt::format("offline (HF_HUB_OFFLINE is set) and {} is not in the cache (expected at {}){}",
+                                   file->url, file->destination.string(),
+                                   options.prefetch_hint.empty() ? "" : ". " + options.prefetch_hint);
+  } else if (!missing.empty()) {
+    fetch_missing(files, missing, options, &failures);
+  }
+  std::vector<std::string> why(files.size());
+  for (std::size_t k = 0; k < files.size(); ++k)
+    if (const auto failed = failures.find(&files[k]); failed != failures.end()) why[k] = failed->second;
+  return why;
 }
 
 void download_verified(const std::string& url, const std::filesystem::path& destination,

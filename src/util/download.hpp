@@ -58,6 +58,12 @@ struct DownloadOptions {
 // when a file still differs from its size or digest after one fresh retry.
 void download_files(const std::vector<RemoteFile>& files, const DownloadOptions& options = {});
 
+// As download_files, but each file stands alone: one that cannot be fetched (an HTTP error, a server error or
+// a cut connection through every attempt, a host that cannot be reached, a download wrong twice; offline, one
+// not in the cache) lets the others finish. The answer holds, for each file in order, why it is not in place
+// ("": it is). A file that cannot be written still throws (data): the others would fail the same way.
+std::vector<std::string> download_each(const std::vector<RemoteFile>& files, const DownloadOptions& options = {});
+
 // One file, fetched whole when it is not in place yet: a network error says
 // to copy it to `destination` by hand.
 void download_verified(const std::string& url, const std::filesystem::path& destination,

@@ -177,6 +177,47 @@ TEST(HuggingfaceDataset, AudioNamedByUrlIsFetchedOnceIntoTheEntrysFolder) {
   EXPECT_EQ(hub.downloads(), 1 + int(kPrompts.size())) << "fetched once";
 }
 
+// Audio the rows name as files of the repository: one that cannot be downloaded (here: wrong twice) fails its
+// sample alone, saying why, and the others load.
+TEST(HuggingfaceDataset, ARepositoryFileThatCannotBeDownloadedFailsItsSampleAlone) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  Fixture f;
+  HubTestRepo repo;
+  repo.main = {test_commit("paths"), {{"data/test.parquet", f.dir / "paths.parquet"}}};
+  for (const auto& p : kPrompts) repo.main.files["wav/" + p + ".wav"] = f.dir / "wav" / (p + ".wav");
+  aeval::testing::write_parquet(
+      fmt::format("SELECT p AS id, 'words of ' || p AS text, {{'bytes': NULL::BLOB, 'path': 'wav/' || p || '.wav'}} AS "
+                  "audio FROM (VALUES {}) t(p) ORDER BY p",
+                  fmt::format("('{}')", fmt::join(kPrompts, "'), ('"))),
+      f.dir / "paths.parquet");
+  HubTestServer hub({{"acme/prompts", repo}});
+  ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const auto whole = aeval::datasets::load_dataset(f.registry(), "hub");
+  ASSERT_EQ(whole.samples.size(), kPrompts.size());
+  const auto& lost = whole.samples.front();
+  std::filesystem::remove(lost.audio);
+
+  hub.set_faults({.throttled = 0, .unavailable = 0, .cut_after = 0, .corrupted = 2});
+  const auto d = aeval::datasets::load_dataset(f.registry(), "hub");
+  ASSERT_EQ(d.samples.size(), kPrompts.size());
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("1 audio file(s) of acme/prompts@"), std::string::npos) << d.notes[0];
+  try {
+    aeval::decode_audio(d.samples.front().audio);
+    ADD_FAILURE() << "a clip that was not downloaded decoded";
+  } catch (const aeval::Error& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("not downloaded: " + hub.endpoint() + "/datasets/acme/prompts/resolve/" + test_commit("paths") +
+                       "/wav/" + lost.id + ".wav"),
+              std::string::npos)
+        << why;
+    EXPECT_NE(why.find("the download is wrong twice"), std::string::npos) << why;
+  }
+  for (std::size_t i = 1; i < d.samples.size(); ++i)
+    EXPECT_EQ(aeval::decode_audio(d.samples[i].audio).samples,
+              aeval::decode_audio(f.dir / "wav" / (d.samples[i].id + ".wav")).samples);
+}
+
 TEST(HuggingfaceDataset, ComputedFieldsAreDuckDbExpressionsOverTheColumns) {
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   Fixture f;
