@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <charconv>
 #include <string_view>
@@ -115,6 +116,13 @@ void serve(const ResultsFolder& results, const ServerOptions& options,
     }
   });
 
+  // cpp-httplib's default is SO_REUSEPORT, with which a second `aeval view` on a port another one holds listens
+  // too, and requests go to either at random. SO_REUSEADDR alone refuses a port in use, and still lets a restarted
+  // viewer take its port back at once.
+  server.set_socket_options([](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   int port = options.port;
   if (port == 0) {
     port = server.bind_to_any_port(options.host);
@@ -122,8 +130,8 @@ void serve(const ResultsFolder& results, const ServerOptions& options,
     port = -1;
   }
   if (port < 0)
-    throw Error(ErrorCategory::config, fmt::format("cannot listen on {}:{} (in use? choose another with --port, or "
-                                                   "--port 0 for any free one)",
+    throw Error(ErrorCategory::config, fmt::format("cannot listen on {}:{}: the port is in use (another aeval view?) "
+                                                   "or not allowed; choose another with --port, or --port 0 for any free one",
                                                    options.host, options.port));
   ready(fmt::format("http://{}:{}/", options.host, port));
   server.listen_after_bind();

@@ -181,4 +181,17 @@ TEST(ViewE2E, RunsSamplesAudioAlignmentAndCompareInAHeadlessBrowser) {
   EXPECT_EQ(bars, 2u);
 }
 
+// Two viewers on one port would both listen (cpp-httplib's SO_REUSEPORT) and answer requests at random: the
+// second is refused at once, naming the address and the option that picks another.
+TEST(ViewE2E, APortAnotherViewerHoldsIsRefused) {
+  TempDir dir;
+  fs::create_directories(dir / "results");
+  const aeval::testing::ViewServer first(dir / "results");
+  const auto second = aeval::testing::run_shell(
+      fmt::format("timeout 20 {} view {} --port {} 2>&1", AEVAL_BINARY, (dir / "results").string(), first.port()));
+  EXPECT_EQ(second.status, 1) << "124: it listened until the timeout; " << second.output;
+  EXPECT_NE(second.output.find(fmt::format("127.0.0.1:{}", first.port())), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("--port"), std::string::npos) << second.output;
+}
+
 }  // namespace
