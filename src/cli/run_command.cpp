@@ -10,6 +10,7 @@
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt_hint.hpp"
 #include "run/invocation.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"
@@ -81,6 +82,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   // which would overwrite each other, give way to a line as each run starts.
   std::mutex print;
   pipeline::RunOptions run_options = options;
+  run_options.on_run_folder = nullptr;  // each run's folder is in its result; runs may go side by side
   if (o.tasks_at_once > 1) run_options.log = nullptr;
   // `bind` binds the invocation's task and gives the registry it runs with (a task on UEA's registry has its own).
   const auto attempt = [&](std::size_t index, const std::string& title,
@@ -179,6 +181,15 @@ int report_result(const pipeline::RunResult& result, double max_fail_rate) {
               result.session.cached_responses, result.session.elapsed_seconds);
   std::printf("results: %s/{samples.jsonl,summary.json,run.json,run.sqlite}\n", result.run_dir.string().c_str());
   const auto& counts = result.summary["counts"];
+  // What failed, on the terminal: the most frequent kinds, each with its first example.
+  std::vector<std::pair<std::string, pipeline::Session::Failures>> kinds(result.session.failures.begin(),
+                                                                          result.session.failures.end());
+  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  for (std::size_t k = 0; k < kinds.size() && k < 3; ++k)
+    std::fprintf(stderr, "aeval: %zu failed at %s, e.g. %s\n", kinds[k].second.count, kinds[k].first.c_str(),
+                 kinds[k].second.first.c_str());
+  if (!kinds.empty())
+    std::fprintf(stderr, "aeval: each failure: %s\n", (result.run_dir / "samples.jsonl").string().c_str());
   // A run with no successful sample has no score to report, whatever limit was asked for.
   if (counts["samples"].get<std::size_t>() > 0 && counts["failed"] == counts["samples"]) {
     if (result.session.first_error.empty())
@@ -271,6 +282,8 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
     options.rerun_changed = o->rerun_changed;
     options.log = o->quiet ? nullptr : stderr;
     options.command_line = global.argv;
+    std::unique_ptr<InterruptHint> hint;
+    announce_run_folder(options, hint, o->quiet);
     if (run->count("--resume")) {
       // A resumed run takes all of these from its store; accepting one would silently ignore it.
       std::vector<std::string> given;

@@ -9,6 +9,7 @@
 #include "aeval/error.hpp"
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt_hint.hpp"
 #include "cli/uea_save.hpp"
 #include "run/invocation.hpp"
 #include "components/task.hpp"
@@ -128,6 +129,8 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   options.jobs = o.workers;
   options.log = o.quiet ? nullptr : stderr;
   options.command_line = global.argv;
+  std::unique_ptr<InterruptHint> hint;
+  announce_run_folder(options, hint, o.quiet);
   if (!o.resume.empty()) return report_result(pipeline::resume_run(o.resume, options), o.max_fail_rate);
   if (o.dataset.empty() || o.model.empty())
     throw CLI::ValidationError("uea run needs --dataset and --model, as UltraEval-Audio's main.py does");

@@ -237,7 +237,8 @@ const EvaluatorClasses::Registration kCer{
      {uea_class("audio_evals.evaluator.wer.CER", true)}},
     [](const Args& args, const Registry&, const Scoring&) -> Made { return error_rate(args, "zh", "cer%"); }};
 
-// sacreBLEU's tokenizer for UEA's BLEU evaluator: zh, ja-mecab for "ja", 13a for anything else.
+// sacreBLEU's tokenizer for UEA's BLEU evaluator: zh, ja-mecab for "ja", 13a for anything else; scored as
+// sacreBLEU 1.5.1 scores (tests/conformance/sacrebleu151_test.cpp).
 const EvaluatorClasses::Registration kBleu{
     {Kind::evaluator, "uea-bleu",
      "UltraEval-Audio's BLEU evaluator: corpus BLEU of the one pair (sacreBLEU; zh, ja-mecab for ja, else 13a)",
@@ -246,6 +247,7 @@ const EvaluatorClasses::Registration kBleu{
       const std::string lang = args.text("lang");
       metrics::BleuOptions options;
       options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : "13a";
+      options.zero_without_match = false;  // sacreBLEU 1.5.1, UEA's pin
       return uea_evaluator(args, [options](const Value& pred, const Value& label, const json&) -> Value {
         return {{"bleu", metrics::corpus_bleu({text_of(pred, "bleu")}, {{text_of(label, "bleu")}}, options).score}};
       });
@@ -932,6 +934,7 @@ const auto kBleuCorpus = uea_aggregation(
       const std::string lang = args.text("lang");
       metrics::BleuOptions options;
       options.tokenize = lang == "zh" ? "zh" : lang == "ja" ? "ja-mecab" : lang;
+      options.zero_without_match = false;  // sacreBLEU 1.5.1, UEA's pin
       // Each text tokenized once: a bootstrap scores resamples of the same segments. BLEU of the
       // tokens with tokenizer "none" is BLEU of the texts (sacreBLEU rstrips, tokenizes, splits on
       // whitespace); a text with no token is passed as it is, for the same empty-reference check.

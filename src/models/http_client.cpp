@@ -223,6 +223,7 @@ struct HttpClient::Impl {
       t->response.status = 0;
       t->response.transport_error = t->error[0] ? t->error : curl_easy_strerror(code);
       t->response.unreachable = host_unreachable(code);
+      t->response.silent = code == CURLE_OPERATION_TIMEDOUT && t->response.headers.empty() && t->response.body.empty();
     }
     curl_easy_reset(easy);
     idle.push_back(easy);

@@ -31,6 +31,7 @@ struct HttpResponse {
   std::map<std::string, std::string> headers;  // names lowercased
   std::string transport_error;                 // connection refused, timeout, truncated body, ...
   bool unreachable = false;                    // no connection: nothing listens there, or the host is unknown
+  bool silent = false;                         // connected, then timed out before any byte of an answer
 };
 
 class HttpClient {

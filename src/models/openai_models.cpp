@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 #include <optional>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "models/openai.hpp"
 #include "models/model_classes.hpp"
 #include "util/base64.hpp"
+#include "util/download.hpp"
 
 namespace aeval::models {
 
@@ -71,7 +73,7 @@ class OpenAiBase : public Model {
   void call(std::string path, HttpRequest request, std::string sample_id, Answer done) {
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
-    auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done), 0, {}});
+    auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done), 0, {}, 0});
     // The endpoint's budget holds for every caller at once: the runner, any
     // evaluator using this model, and other entries naming the endpoint.
     budget_->acquire([this, c] { attempt(c); });
@@ -132,6 +134,7 @@ class OpenAiBase : public Model {
     Answer done;
     int attempts = 0;
     std::optional<std::chrono::steady_clock::time_point> first_failure;
+    int answered_attempts = 0;  // attempts whose end came back (read and written on the HTTP loop only)
   };
 
   void attempt(const std::shared_ptr<Call>& c) {
@@ -139,10 +142,27 @@ class OpenAiBase : public Model {
     ++c->attempts;
     std::string base = config_.base_urls[next_url_++ % config_.base_urls.size()];
     c->request.url = base + c->path;
+    watch_for_silence(c, c->attempts);
     shared_http_client().send(c->request, [this, c, base = std::move(base)](HttpResponse r) { answered(c, base, r); });
   }
 
+  // A request still unanswered after kSlowSeconds says so on stderr, once per model: a user waiting on a silent
+  // or overloaded server learns within a minute what the run waits for.
+  static constexpr double kSlowSeconds = 30;
+  void watch_for_silence(const std::shared_ptr<Call>& c, int attempt) {
+    if (config_.timeout_seconds <= kSlowSeconds || slow_said_) return;
+    shared_http_client().after(kSlowSeconds, [this, c, attempt] {
+      if (c->answered_attempts >= attempt || slow_said_.exchange(true)) return;
+      std::fprintf(stderr,
+                   "aeval: model '%s': %s has not answered sample '%s' for %.0f s; each attempt waits up to %.0f s "
+                   "(timeout_seconds), %d attempts at most\n",
+                   config_.name.c_str(), c->request.url.c_str(), c->sample_id.c_str(), kSlowSeconds,
+                   config_.timeout_seconds, config_.max_retries + 1);
+    });
+  }
+
   void answered(const std::shared_ptr<Call>& c, const std::string& base, const HttpResponse& r) {
+    ++c->answered_attempts;
     if (r.status >= 200 && r.status < 300) {
       has_answered_ = true;
       met_dead_end(std::nullopt);
@@ -172,15 +192,11 @@ class OpenAiBase : public Model {
       return end(c, redacted(fmt::format("sample '{}': gave up after {} attempts; last: {}", c->sample_id, c->attempts,
                                          last),
                              ErrorCategory::network));
-    // Retry-After (seconds) when the server says; else exponential backoff with jitter.
+    // What the server asks (Retry-After, or its RateLimit window's reset); else exponential backoff with jitter.
     thread_local std::mt19937_64 rng(std::random_device{}());
     double wait = std::min(30.0, config_.backoff_seconds * std::pow(2.0, c->attempts - 1)) *
                   std::uniform_real_distribution<double>(0.5, 1.5)(rng);
-    if (auto it = r.headers.find("retry-after"); it != r.headers.end()) {
-      char* end = nullptr;
-      const double seconds = std::strtod(it->second.c_str(), &end);
-      if (end != it->second.c_str() && seconds >= 0) wait = std::min(seconds, 60.0);
-    }
+    if (const auto asked = asked_wait_seconds(r.headers)) wait = std::min(double(*asked), 60.0);
     shared_http_client().after(wait, [this, c] { attempt(c); });
   }
 
@@ -191,6 +207,11 @@ class OpenAiBase : public Model {
   std::optional<std::string> dead_end(const HttpResponse& r) const {
     if (r.status == 0 && r.unreachable && !has_answered_)
       return "is its server running there? (base_url in the model's entry: `aeval describe " + config_.name + "`)";
+    // A server that takes connections and never answers would hold every sample for each attempt's timeout.
+    if (r.status == 0 && r.silent && !has_answered_)
+      return fmt::format("it took the connection and answered nothing in {} s: is the server still loading, or stuck? "
+                         "(a slow one: raise timeout_seconds, `--set {}.timeout_seconds=N`)",
+                         config_.timeout_seconds, config_.name);
     if (r.status == 401 || r.status == 403)
       return config_.api_key_env.empty()
                  ? "the server wants an API key: name the environment variable holding it in the entry's api_key_env"
@@ -225,6 +246,7 @@ class OpenAiBase : public Model {
 
   std::shared_ptr<EndpointBudget> budget_;
   std::atomic<bool> has_answered_{false};  // a 2xx came back: the endpoint works
+  std::atomic<bool> slow_said_{false};     // the slow-endpoint line was printed
   std::mutex dead_mutex_;
   int dead_ends_ = 0;     // requests in a row that met a dead end
   std::string dead_end_;  // the last one's error

@@ -57,9 +57,13 @@ class SessionRecorder {
       ++session_.samples_run;
       session_.failed += sample.failed;
       if (sample.failed) {
-        if (session_.first_error.empty())
-          session_.first_error = sample.id + ": " + sample.record["error"].value("message", std::string());
-        ++failed_at_[sample.record["error"].value("stage", "?")];
+        const json& error = sample.record["error"];
+        const std::string example = sample.id + ": " + error.value("message", std::string());
+        if (session_.first_error.empty()) session_.first_error = example;
+        auto& kind = session_.failures[fmt::format("{} ({})", error.value("stage", "?"), error.value("category", "?"))];
+        if (kind.count++ == 0) kind.first = example;
+        last_failure_ = example;
+        ++failed_at_[error.value("stage", "?")];
         store_.log({{"event", "sample_failed"}, {"position", position}, {"id", sample.id}, {"error", sample.record["error"]}});
       }
     }
@@ -78,6 +82,12 @@ class SessionRecorder {
   std::string detail() const {
     std::string d = fmt::format("{} cached", session_.cached_responses);
     for (const auto& [stage, count] : failed_at_) d += fmt::format(", failed at {}: {}", stage, count);
+    // The latest failure's cause, so that a run failing sample after sample says why while it goes on.
+    if (!last_failure_.empty()) {
+      std::size_t cut = std::min<std::size_t>(last_failure_.size(), 100);
+      while (cut < last_failure_.size() && (static_cast<unsigned char>(last_failure_[cut]) & 0xC0) == 0x80) --cut;
+      d += ", last: " + last_failure_.substr(0, cut) + (cut < last_failure_.size() ? "..." : "");
+    }
     return d;
   }
 
@@ -87,6 +97,7 @@ class SessionRecorder {
   Progress& progress_;
   std::size_t done_;                             // of the run's samples, earlier sessions' included
   std::map<std::string, std::size_t> failed_at_;  // stage → failures
+  std::string last_failure_;                      // "ID: message" of the latest failed sample
   int endpoint_failures_ = 0;                     // samples in a row failed by models::EndpointError
 };
 
@@ -228,6 +239,7 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   // How many samples this run covers, for `aeval status` (which reads stores without loading datasets).
   store.set_meta("planned_samples", positions.size());
   store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
+  if (options.on_run_folder) options.on_run_folder(run_dir);
   for (std::size_t p : changed)
     store.log({{"event", "inputs_changed"}, {"position", p}, {"id", task.dataset.samples[p].id}});
   // The model's own events (a process's stderr) go to this run's log while the store lives.

@@ -388,6 +388,13 @@ std::optional<long> rate_limit_reset_seconds(const std::string& header_value) {
   return std::nullopt;
 }
 
+std::optional<long> asked_wait_seconds(const std::map<std::string, std::string>& headers) {
+  if (const auto it = headers.find("retry-after"); it != headers.end())
+    if (const auto seconds = retry_after_seconds(it->second)) return seconds;
+  if (const auto it = headers.find("ratelimit"); it != headers.end()) return rate_limit_reset_seconds(it->second);
+  return std::nullopt;
+}
+
 bool host_unreachable(int curl_code) {
   return curl_code == CURLE_COULDNT_CONNECT || curl_code == CURLE_COULDNT_RESOLVE_HOST ||
          curl_code == CURLE_COULDNT_RESOLVE_PROXY;

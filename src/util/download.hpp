@@ -9,6 +9,7 @@
 // same folder at once take turns (a lock per folder under cache_dir()/locks).
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ std::optional<long> rate_limit_reset_seconds(const std::string& header_value);
 // Seconds a `Retry-After` header asks to wait (its delay-seconds form); none when it says no number.
 // Both are capped at a day: a server's number is never trusted to fit an integer's arithmetic.
 std::optional<long> retry_after_seconds(std::string_view header_value);
+// What a server asks a client to wait before asking again, from its headers (names lowercased): Retry-After, else
+// the RateLimit field's reset; none when it asks nothing. The model client reads it as the downloads do.
+std::optional<long> asked_wait_seconds(const std::map<std::string, std::string>& headers);
 
 struct DownloadOptions {
   std::vector<std::string> headers;   // e.g. "Authorization: Bearer …" (never logged or stored)

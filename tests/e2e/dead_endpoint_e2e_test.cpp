@@ -106,6 +106,27 @@ TEST(DeadEndpointE2E, AWrongPathNamesBaseUrlAndTheModel) {
       << o.output;
 }
 
+// A server that takes connections and never answers stops the run as one that refuses them does, instead of
+// holding every sample for each attempt's timeout (on c42b611: 5 attempts of 120 s per sample, for hours).
+TEST(DeadEndpointE2E, AServerThatNeverAnswersStopsTheRunNamingTheWait) {
+  aeval::testing::OpenAiTestServer silent([](const aeval::testing::ReceivedRequest&, int) {
+    aeval::testing::ScriptedReply reply;
+    reply.delay_seconds = 5;
+    return reply;
+  });
+  TempDir dir;
+  write_setup(dir, silent.base_url());
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("remote:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: echo\n"
+                          "    input_sample_rate: 0\n    max_concurrency: 2\n    timeout_seconds: 0.5\n",
+                          silent.base_url()));
+  const auto o = run_remote(dir);
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("took the connection and answered nothing in 0.5 s"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("samples in a row failed so, and the run stopped"), std::string::npos) << o.output;
+  EXPECT_LE(silent.requests(), 2 * aeval::kDeadEndpointRun) << "each sample was tried once, and few were";
+}
+
 // Samples that fail by other causes, or that alternate with answers, never stop a run.
 TEST(DeadEndpointE2E, FailuresBetweenAnswersDoNotStopTheRun) {
   aeval::testing::OpenAiTestServer server([](const aeval::testing::ReceivedRequest&, int index) {

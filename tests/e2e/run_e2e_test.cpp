@@ -59,6 +59,12 @@ TEST(RunE2E, BadFilesFailAloneAndCountInFailRate) {
   EXPECT_NE(o.output.find("wer"), std::string::npos) << o.output;
 
   const auto run_dir = aeval::testing::read_only_run(dir / "results").dir;
+  // The terminal says where the run goes as it starts, and what failed: each kind with its count and first example,
+  // and where every failure is.
+  EXPECT_NE(o.output.find("aeval: run folder " + run_dir.string() + "\n"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("aeval: 3 failed at audio (audio), e.g. missing: "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("aeval: each failure: " + (run_dir / "samples.jsonl").string()), std::string::npos)
+      << o.output;
   nlohmann::json summary;
   ASSERT_NO_THROW(summary = nlohmann::json::parse(aeval::testing::read_bytes(run_dir / "summary.json")));
   EXPECT_EQ(summary["counts"]["samples"], 6);

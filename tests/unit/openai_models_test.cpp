@@ -233,6 +233,20 @@ TEST(OpenAiChat, ADeadEndpointGetsMaxRetriesOnly) {
   EXPECT_EQ(server.requests(), 3);
 }
 
+// The IETF draft's RateLimit field (its reset, t=) is honoured as Retry-After is, as the Hub client does.
+TEST(OpenAiChat, HonoursARateLimitFieldsReset) {
+  OpenAiTestServer server([](const ReceivedRequest&, int index) {
+    ScriptedReply r;
+    if (index == 0) r.status = 429, r.headers["RateLimit"] = "\"default\";r=0;t=1";
+    return r;
+  });
+  auto model = aeval::models::make_openai_chat(config_for(server));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(model->infer_and_wait(chat_request("hi", false)).text, "ok");
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.95);
+  EXPECT_EQ(server.requests(), 2);
+}
+
 TEST(OpenAiChat, HonoursRetryAfter) {
   OpenAiTestServer server([](const ReceivedRequest&, int index) {
     ScriptedReply r;
@@ -246,18 +260,33 @@ TEST(OpenAiChat, HonoursRetryAfter) {
   EXPECT_EQ(server.requests(), 2);
 }
 
-// A timeout is retried; a refused connection at an endpoint that never
-// answered is not (nothing listens there: the run should stop, not wait).
-TEST(OpenAiChat, TimeoutsFailAfterRetriesAndRefusedConnectionsAtOnce) {
-  OpenAiTestServer slow([](const ReceivedRequest&, int) {
+// An endpoint that has answered before rides out timeouts with retries; one that takes the connection and has never
+// answered anything is a dead end at once (a server stuck or still loading would hold every sample for each
+// attempt's timeout), as is a refused connection at an endpoint that never answered (nothing listens there).
+TEST(OpenAiChat, TimeoutsAreRetriedOnceTheEndpointAnsweredAndSilenceOrRefusalBeforeIsADeadEnd) {
+  OpenAiTestServer silent([](const ReceivedRequest&, int) {
     ScriptedReply r;
     r.delay_seconds = 1.5;
     return r;
   });
-  OpenAiConfig c = config_for(slow);
+  OpenAiConfig c = config_for(silent);
   c.timeout_seconds = 0.3;
   c.max_retries = 1;
+  const std::string never = error_of(*aeval::models::make_openai_chat(c), chat_request("hi", false));
+  EXPECT_EQ(never.find("gave up"), std::string::npos) << never;
+  EXPECT_NE(never.find("took the connection and answered nothing in 0.3 s"), std::string::npos) << never;
+  EXPECT_NE(never.find("timeout_seconds=N"), std::string::npos) << never;
+  EXPECT_EQ(silent.requests(), 1);
+
+  OpenAiTestServer stalls([](const ReceivedRequest&, int index) {
+    ScriptedReply r;
+    if (index > 0) r.delay_seconds = 1.5;
+    return r;
+  });
+  c.base_urls = {stalls.base_url()};
+  c.outage_seconds = 0;  // retries bounded by max_retries alone
   auto model = aeval::models::make_openai_chat(c);
+  EXPECT_EQ(model->infer_and_wait(chat_request("hi", false)).text, "ok");
   const std::string timeout = error_of(*model, chat_request("hi", false));
   EXPECT_NE(timeout.find("gave up after 2 attempts"), std::string::npos) << timeout;
   EXPECT_NE(timeout.find("imed out"), std::string::npos) << timeout;

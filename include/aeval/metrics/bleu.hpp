@@ -16,6 +16,9 @@ struct BleuOptions {
   std::optional<double> smooth_value;  // floor: 0.1, add-k: 1 when unset
   int max_ngram_order = 4;
   bool effective_order = false;
+  // sacreBLEU 2.x scores 0 when no unigram matches (its #141); 1.5.1, UltraEval-Audio's pin, smooths those
+  // statistics like any others.
+  bool zero_without_match = true;
 };
 
 struct BleuScore {

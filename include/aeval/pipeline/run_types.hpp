@@ -4,6 +4,8 @@
 // runner.hpp adds the entry points that run them.
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -39,6 +41,8 @@ struct RunOptions {
   bool rerun_changed = false;  // resume: run again the samples whose inputs changed, instead of refusing
   std::FILE* log = stderr; // progress and notes; nullptr: quiet
   std::vector<std::string> command_line;
+  // Told the run's folder once it is known, before any sample runs (the command line prints it).
+  std::function<void(const std::filesystem::path& run_dir)> on_run_folder;
 };
 
 // One session of a run: run.json keeps one entry per session.
@@ -50,6 +54,13 @@ struct Session {
   int concurrency = 0;               // samples in flight at most
   double elapsed_seconds = 0;
   std::string first_error;  // "ID: message" of this session's first failed sample (not in run.json)
+  // This session's failed samples by kind ("infer (model)": stage and category): how many, and the first's
+  // "ID: message" (not in run.json).
+  struct Failures {
+    std::size_t count = 0;
+    std::string first;
+  };
+  std::map<std::string, Failures> failures;
 };
 
 struct RunResult {

@@ -57,7 +57,7 @@ BleuScore compute_bleu(std::vector<double> correct, std::vector<double> total, l
   s.bp = sys_len < ref_len ? (sys_len > 0 ? std::exp(1.0 - double(ref_len) / double(sys_len)) : 0.0) : 1.0;
   const auto order = static_cast<std::size_t>(o.max_ngram_order);
   s.precisions.assign(order, 0.0);
-  bool any_correct = false;
+  bool any_correct = !o.zero_without_match;
   for (double c : correct) any_correct = any_correct || c != 0;
   if (any_correct) {
     double smooth_mteval = 1.0;
