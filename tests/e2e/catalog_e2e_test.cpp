@@ -150,7 +150,8 @@ TEST(CatalogE2E, EveryHubDatasetLoadsFromItsSchemaAndItsTaskScoresIt) {
     catalog.push_back({name, args.text("repo"), args.text("config"), args.text("split"), reference_column,
                        id_column, args.text("revision"), language, columns, letters});
   }
-  ASSERT_GE(catalog.size(), 6u);
+  // Clotho and Seed-TTS-eval hard at least (the other catalog tasks run UEA's definitions: uea_every_dataset_e2e_test.cpp).
+  ASSERT_GE(catalog.size(), 2u);
 
   fs::create_directories(dir / "wav");
   for (const char* prompt : {"vm-goodbye", "conf-adminmenu-18"})
@@ -311,9 +312,9 @@ for line in sys.stdin:
     EXPECT_TRUE(suites.empty() || !on_the_hub || judged || ran.count(name))
         << name << " is a catalog task this test does not run";
   }
-  // (The spoken-answer, Seed-TTS-Eval en/zh, CV3-Eval and Long-TTS-Eval tasks run UltraEval-Audio's
-  // definitions: uea_every_dataset_e2e_test.cpp runs them.)
-  EXPECT_GE(ran.size(), 6u);
+  // (The spoken-answer, captioning, Seed-TTS-Eval en/zh, CV3-Eval and Long-TTS-Eval tasks run
+  // UltraEval-Audio's definitions: uea_every_dataset_e2e_test.cpp runs them.) Each dataset's task at least.
+  EXPECT_GE(ran.size(), catalog.size());
 }
 
 }  // namespace
