@@ -5,6 +5,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/utf8.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::cli {
 
@@ -29,7 +30,9 @@ std::vector<std::vector<std::string>> read_segments(const std::filesystem::path&
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     nlohmann::json row;
     try {
-      row = nlohmann::json::parse(line);
+      row = parse_untrusted_json(line);
+    } catch (const JsonTooDeep& e) {
+      throw Error(ErrorCategory::data, where + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number too large
       throw Error(ErrorCategory::data, where + ": malformed JSON (" + e.what() + ")");
     }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/untrusted_json.hpp"
+
 namespace aeval::datasets {
 
 std::map<std::string, std::vector<std::string>> class_label_names(const TableReader& table,
@@ -17,7 +19,12 @@ std::map<std::string, std::vector<std::string>> class_label_names(const TableRea
 std::map<std::string, std::vector<std::string>> class_labels_in_metadata(const std::string& metadata) {
   std::map<std::string, std::vector<std::string>> labels;
   // Metadata not written by `datasets` (or unreadable) leaves the columns as plain integers.
-  const auto json = nlohmann::json::parse(metadata, nullptr, false);
+  nlohmann::json json;
+  try {
+    json = parse_untrusted_json(metadata, /*allow_exceptions=*/false);
+  } catch (const JsonTooDeep&) {
+    return labels;
+  }
   const auto* info = json.is_object() && json.contains("info") && json["info"].is_object() ? &json["info"] : nullptr;
   if (!info || !info->contains("features") || !(*info)["features"].is_object()) return labels;
   const auto& features = (*info)["features"];

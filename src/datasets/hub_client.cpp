@@ -15,6 +15,7 @@
 #include "aeval/error.hpp"
 #include "util/base64.hpp"
 #include "util/download.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::datasets {
 
@@ -210,7 +211,9 @@ nlohmann::json HubClient::get_json(const std::string& url, const std::string& re
     if (next_page) *next_page = next_link(reply.link);
     if (revision) *revision = reply.revision;
     try {
-      return nlohmann::json::parse(reply.body);
+      return parse_untrusted_json(reply.body);
+    } catch (const JsonTooDeep& e) {
+      throw Error(ErrorCategory::network, fmt::format("{}: the answer is {}", url, e.what()));
     } catch (const nlohmann::json::exception&) {
       throw Error(ErrorCategory::network, fmt::format("{}: the answer is not JSON (a proxy page?): {}", url,
                                                       reply.body.substr(0, 80)));

@@ -1,9 +1,13 @@
 #include "datasets/manifest.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <fstream>
 #include <unordered_set>
 
 #include "aeval/error.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::datasets {
 
@@ -22,8 +26,15 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     const std::string where = path.string() + ":" + std::to_string(number);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json row;
+    std::optional<std::string> unreadable;
     try {
-      row = nlohmann::json::parse(line);
+      row = parse_untrusted_json(line);
+    } catch (const JsonTooDeep& e) {  // the row without what nests too deep, so the sample keeps its id
+      ShallowJson shallow = without_deep_members(line);
+      row = shallow.value.is_object() ? std::move(shallow.value) : nlohmann::json::object();
+      unreadable = shallow.left_out.empty()
+                       ? fmt::format("{}: {}", where, e.what())
+                       : fmt::format("{}: field '{}': {}", where, fmt::join(shallow.left_out, "', '"), e.what());
     } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number too large
       throw Error(ErrorCategory::data, where + ": malformed JSON (" + e.what() + ")");
     }
@@ -52,6 +63,7 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     sample.audio = row.value(fields.audio, std::string());
     if (row.contains(fields.text)) sample.reference = row[fields.text].get<std::string>();
     sample.fields = std::move(row);
+    sample.unreadable = std::move(unreadable);
     samples.push_back(std::move(sample));
   }
   return samples;

@@ -20,7 +20,9 @@ struct ManifestFields {
 
 // Throws aeval::Error (data) naming the file and line for malformed rows,
 // missing fields and duplicate ids. A missing audio file is not an error
-// here: it fails its own sample when the audio is decoded.
+// here: it fails its own sample when the audio is decoded. Nor is a row nested
+// deeper than kMaxJsonDepth (util/untrusted_json.hpp): its sample is `unreadable`,
+// without the fields that nest so deep.
 std::vector<pipeline::Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
 
 }  // namespace aeval::datasets

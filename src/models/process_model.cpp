@@ -18,6 +18,7 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/subprocess.hpp"
+#include "util/untrusted_json.hpp"
 #include "models/model_classes.hpp"
 #include "models/python_env.hpp"
 
@@ -376,7 +377,13 @@ class ProcessModel final : public BlockingModel {
 
 ProcessReply read_process_reply(const std::string& line) {
   ProcessReply reply;
-  reply.message = nlohmann::json::parse(line, nullptr, false);
+  std::string too_deep;  // a reply nested so deep still answers its request, with an error
+  try {
+    reply.message = parse_untrusted_json(line, /*allow_exceptions=*/false);
+  } catch (const JsonTooDeep& e) {
+    reply.message = without_deep_members(line).value;
+    too_deep = std::string("its reply is ") + e.what();
+  }
   const nlohmann::json& message = reply.message;
   // Any JSON at all may arrive: a field of the wrong type is just not the protocol's.
   const auto string_field = [&](const char* key) {
@@ -397,7 +404,9 @@ ProcessReply read_process_reply(const std::string& line) {
   bool scores = message.contains("scores") && message["scores"].is_object() && !message["scores"].empty();
   if (scores)
     for (const auto& [name, value] : message["scores"].items()) scores = scores && value.is_number();
-  if (reply.type == ProcessReply::Type::response && message.contains("scores") && !scores) {
+  if (!too_deep.empty()) {
+    reply.error = too_deep;
+  } else if (reply.type == ProcessReply::Type::response && message.contains("scores") && !scores) {
     reply.error = "its scores are not an object of numbers: " + message["scores"].dump().substr(0, 200);
   } else if (reply.type == ProcessReply::Type::response && (text || audio || embedding || scores)) {
     if (text) reply.text = message["text"];

@@ -33,7 +33,8 @@ struct ProcessModelConfig {
 // One line a process model wrote on its stdout, as the protocol reads it.
 struct ProcessReply {
   enum class Type { ready, response, error, other } type = Type::other;
-  nlohmann::json message;                  // the parsed line (discarded when it is not JSON)
+  nlohmann::json message;                  // the parsed line (discarded when it is not JSON), short of
+                                           // members nested too deep (util/untrusted_json.hpp)
   std::string id;                          // the request it answers ("" if none)
   std::optional<std::string> text, audio;  // what a response answers
   std::optional<std::string> embedding;    // the .npy file a response names

@@ -15,6 +15,7 @@
 #include "aeval/error.hpp"
 #include "aeval/text/utf8.hpp"
 #include "registry/classes.hpp"
+#include "registry/yaml_aliases.hpp"
 
 namespace aeval::registry {
 
@@ -62,7 +63,9 @@ void refuse_invalid_utf8(const std::filesystem::path& file) {
 
 YAML::Node load_file(const std::filesystem::path& file) {
   try {
-    return YAML::LoadFile(file.string());
+    const YAML::Node document = YAML::LoadFile(file.string());
+    refuse_runaway_aliases(document, file.string());
+    return document;
   } catch (const YAML::DeepRecursion& e) {
     // yaml-cpp 0.7 calls this "bad file"; say what it is.
     throw Error(ErrorCategory::config, at(file, e.mark) + ": malformed YAML: nested too deeply");
@@ -329,8 +332,11 @@ void apply_assignment(Registry& registry, const std::string& assignment) {
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value);
+    refuse_runaway_aliases(parsed, "VALUE");
   } catch (const YAML::Exception& e) {
     throw fail("VALUE is not valid YAML: " + e.msg);
+  } catch (const Error& e) {
+    throw Error(e.category(), "--set " + assignment + ": " + e.what());
   }
   if (!map_key.empty()) {
     const YAML::Node current = registry.get(matches.front(), name).args[key];

@@ -6,6 +6,7 @@
 
 #include "aeval/error.hpp"
 #include "registry/registry.hpp"
+#include "registry/yaml_aliases.hpp"
 
 namespace aeval::uea {
 
@@ -17,7 +18,9 @@ namespace {
 
 YAML::Node load_yaml(const fs::path& file) {
   try {
-    return YAML::LoadFile(file.string());
+    const YAML::Node document = YAML::LoadFile(file.string());
+    registry::refuse_runaway_aliases(document, file.string());
+    return document;
   } catch (const YAML::BadFile&) {
     throw Error(ErrorCategory::config, file.string() + ": cannot read the file");
   } catch (const YAML::Exception& e) {

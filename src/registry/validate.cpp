@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "aeval/error.hpp"
 #include "registry/classes.hpp"
@@ -83,6 +84,10 @@ void validate_entry(const Registry& registry, const Entry& entry, Kind kind) {
     if (!ok)
       throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be {}", line_of(entry, item.first),
                                                      key, entry.name, type_name(arg->type)));
+    // .nan passes every range check, and JSON has no NaN or infinity: a request would send null.
+    if (arg->type == ArgType::number && !std::isfinite(value.as<double>()))
+      throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be a finite number, not {}",
+                                                     line_of(entry, item.first), key, entry.name, value.Scalar()));
     if (!arg->choices.empty() && std::find(arg->choices.begin(), arg->choices.end(), value.as<std::string>()) == arg->choices.end())
       throw Error(ErrorCategory::config, fmt::format("{}: argument '{}' of '{}' must be one of {}", line_of(entry, item.first),
                                                      key, entry.name, fmt::join(arg->choices, ", ")));

@@ -27,6 +27,10 @@ InferenceSteps::InferenceSteps(const LoadedTask& task, const nlohmann::json& mod
 std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w) {
   const Sample& sample = task_.dataset.samples[w.position];
   w.record = sample_json(sample);
+  if (sample.unreadable) {
+    w.stage = "dataset";
+    throw Error(ErrorCategory::data, *sample.unreadable);
+  }
   const RenderedPrompt rendered = task_.prompt.render(sample);
   // What was sent, for whoever reads the record (aeval view); audio parts name their index in `audio`.
   if (!task_.prompt.is_audio_alone()) w.record["prompt"] = rendered.shape;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "aeval/error.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::pipeline {
 
@@ -43,7 +44,7 @@ namespace {
 
 // Whether an answer is a UEA speech model's own: a JSON object with "audio", or the path of an existing file.
 bool names_its_audio(const std::string& answer) {
-  const json parsed = json::parse(answer, nullptr, false);
+  const json parsed = parse_untrusted_json(answer, /*allow_exceptions=*/false);
   if (parsed.is_object() && parsed.contains("audio")) return true;
   std::error_code error;
   return !answer.empty() && answer.size() < 4096 && std::filesystem::is_regular_file(answer, error);

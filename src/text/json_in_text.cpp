@@ -1,5 +1,7 @@
 #include "aeval/text/json_in_text.hpp"
 
+#include "util/untrusted_json.hpp"
+
 namespace aeval::text {
 
 namespace {
@@ -28,7 +30,10 @@ std::string without_trailing_commas(const std::string& s) {
 
 std::optional<nlohmann::json> parse_as(const std::string& candidate, char open) {
   for (const std::string& text : {candidate, without_trailing_commas(candidate)}) {
-    auto parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    // accept() reads without building a value: most spans of brackets in prose are no JSON, and building
+    // one allocates per bracket. JSON that nests too deep is the answer's JSON, and refused (JsonTooDeep).
+    if (!nlohmann::json::accept(text)) continue;
+    auto parsed = parse_untrusted_json(text, /*allow_exceptions=*/false);
     if (open == '{' ? parsed.is_object() : parsed.is_array()) return parsed;
   }
   return std::nullopt;
@@ -40,21 +45,10 @@ std::optional<nlohmann::json> parse_as(const std::string& candidate, char open) 
 // closing bracket made a reply full of braces, such as LaTeX, take minutes).
 std::size_t matching_close(const std::string& text, std::size_t from, char open, char close) {
   std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = from; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == open) {
-      ++depth;
-    } else if (c == close && --depth == 0) {
-      return i;
-    }
-  }
-  return std::string::npos;
+  return find_bracket_outside_strings(text, from, [&](std::size_t, char c) {
+    if (c == open) ++depth;
+    return c == close && --depth == 0;
+  });
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "aeval/error.hpp"
 #include "aeval/text/unicode.hpp"
 #include "aeval/text/utf8.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::text {
 
@@ -209,14 +210,19 @@ std::optional<OrderedJson> python_json_loads(std::string_view text) {
     bool replaced = false;
     for (const std::string_view word : {"-Infinity", "Infinity", "NaN"})
       if (text.substr(i, word.size()) == word) {
-        marked += "\"" + std::string(kNonFinite) + std::string(word) + "\"";
+        marked.append("\"").append(kNonFinite).append(word).append("\"");  // (GCC 12 misreads a + of temporaries here)
         i += word.size() - 1;
         replaced = any = true;
         break;
       }
     if (!replaced) marked += c;
   }
-  OrderedJson value = OrderedJson::parse(any ? std::string_view(marked) : text, nullptr, false);
+  OrderedJson value;
+  try {
+    value = parse_untrusted_json<OrderedJson>(any ? std::string_view(marked) : text, /*allow_exceptions=*/false);
+  } catch (const JsonTooDeep&) {
+    return std::nullopt;  // Python's RecursionError
+  }
   if (value.is_discarded()) return std::nullopt;
   if (any) restore_non_finite(value);
   return value;
@@ -228,6 +234,10 @@ namespace {
 
 class LiteralParser {
  public:
+  // CPython's tokenizer refuses more brackets open at once ("too many nested parentheses", its MAXLEVEL),
+  // which also keeps this parser's recursion short.
+  static constexpr int kMaxNesting = 200;
+
   explicit LiteralParser(std::string_view text) : s_(text) {}
 
   std::optional<OrderedJson> parse() {
@@ -295,6 +305,7 @@ class LiteralParser {
   }
 
   std::optional<OrderedJson> sequence(char close) {
+    if (depth_ == kMaxNesting) return std::nullopt;
     ++at_;
     ++depth_;
     OrderedJson items = OrderedJson::array();
@@ -316,6 +327,7 @@ class LiteralParser {
   }
 
   std::optional<OrderedJson> mapping() {
+    if (depth_ == kMaxNesting) return std::nullopt;
     ++at_;
     ++depth_;
     OrderedJson object = OrderedJson::object();

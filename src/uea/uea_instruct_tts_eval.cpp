@@ -35,6 +35,7 @@
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 #include "registry/registry.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::uea {
 
@@ -80,7 +81,7 @@ std::vector<std::pair<std::string, std::string>> merged_aliases(const registry::
 }
 
 OrderedJson parse_value(const std::optional<std::string>& value) {
-  return value ? OrderedJson::parse(*value) : OrderedJson(nullptr);
+  return value ? parse_untrusted_json<OrderedJson>(*value) : OrderedJson(nullptr);
 }
 
 datasets::Dataset load(const registry::Args& args) {

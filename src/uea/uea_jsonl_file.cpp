@@ -17,6 +17,7 @@
 #include "aeval/text/python_values.hpp"
 #include "datasets/dataset.hpp"
 #include "registry/classes.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::uea {
 
@@ -92,7 +93,12 @@ std::vector<Json> read_rows(const fs::path& file) {
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Json row = Json::parse(line, nullptr, false);
+    Json row;
+    try {
+      row = parse_untrusted_json<Json>(line, /*allow_exceptions=*/false);
+    } catch (const JsonTooDeep& e) {
+      throw Error(ErrorCategory::data, fmt::format("{}:{}: {}", file.string(), number, e.what()));
+    }
     if (row.is_discarded() || !row.is_object())
       throw Error(ErrorCategory::data, fmt::format("{}:{}: not a JSON object", file.string(), number));
     for (const auto& [key, value] : row.items())

@@ -2,6 +2,8 @@
 // place: each is refused with the file and line it is on.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
@@ -61,6 +63,57 @@ TEST(RegistryErrors, DeepNestingSaysSoWithItsLine) {
   const std::string message =
       load_error(dir, "evaluators", "e.yaml", "mine:\n  class: error_rate\n  args: " + std::string(3000, '[') + std::string(3000, ']') + "\n");
   EXPECT_TRUE(contains(message, "e.yaml:3: malformed YAML: nested too deeply")) << message;
+}
+
+// yaml-cpp links an alias to the node its anchor marks: this one is a cycle, which every check that
+// walked the entry followed until the stack ran out.
+TEST(RegistryErrors, AnAnchorUsedInsideItselfIsRefusedWithItsLine) {
+  TempDir dir;
+  const std::string message =
+      load_error(dir, "evaluators", "e.yaml", "mine:\n  class: error_rate\n  args:\n    unit: &s [*s]\n");
+  EXPECT_TRUE(contains(message, "e.yaml:4: aliases unfold deeper than 2000 levels (an anchor used inside itself?)"))
+      << message;
+}
+
+// Nine lines unfolding to 10^9 values ("billion laughs"): refused by count, in moments.
+TEST(RegistryErrors, AnchorsRepeatingAnchorsAreRefusedWithTheirEntrysLine) {
+  TempDir dir;
+  std::string yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    yaml += fmt::format("a{}: &a{} [", i, i);
+    for (int k = 0; k < 10; ++k) yaml += fmt::format("{}*a{}", k ? ", " : "", i - 1);
+    yaml += "]\n";
+  }
+  const std::string message = load_error(dir, "evaluators", "e.yaml", yaml);
+  EXPECT_TRUE(contains(message, "e.yaml:9: aliases unfold to more than 100000 values (anchors repeating anchors?)"))
+      << message;
+}
+
+TEST(RegistryErrors, AnAnchorUsedInsideItselfInASetIsRefused) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "evaluators");
+  write_bytes(dir / "evaluators" / "e.yaml", "mine:\n  class: error_rate\n");
+  Registry registry({aeval::registry::builtin_registry_dir(), dir.path()});
+  const std::string message = config_error([&] { aeval::registry::apply_assignment(registry, "mine.unit=&s [*s]"); });
+  EXPECT_TRUE(contains(message, "--set mine.unit=&s [*s]: VALUE:1: aliases unfold deeper than 2000 levels")) << message;
+}
+
+// YAML reads .nan and .inf as numbers, every range check lets NaN through, and JSON has neither:
+// `temperature: .nan` went to the server as null.
+TEST(RegistryErrors, ANumberThatIsNotFiniteIsRefusedWithItsLine) {
+  for (const char* value : {".nan", ".inf", "-.Inf"}) {
+    TempDir dir;
+    const std::string message = load_error(dir, "models", "m.yaml",
+                                           fmt::format("r:\n  class: openai_chat\n  args:\n    base_url: http://x/v1\n"
+                                                       "    model: m\n    temperature: {}\n",
+                                                       value));
+    EXPECT_TRUE(contains(message, fmt::format("m.yaml:6: argument 'temperature' of 'r' must be a finite number, not {}",
+                                              value)))
+        << message;
+  }
+  TempDir dir;  // a range does not let it through either
+  EXPECT_TRUE(contains(load_error(dir, "aggregators", "a.yaml", "mine:\n  class: summary\n  args:\n    confidence: .nan\n"),
+                       "a.yaml:4: argument 'confidence' of 'mine' must be a finite number, not .nan"));
 }
 
 TEST(RegistryErrors, ATopLevelListHasALineAndSaysWhatItHolds) {

@@ -13,6 +13,8 @@ struct Sample {
   std::filesystem::path audio;
   std::optional<std::string> reference;  // none: the row has no reference field (not the same as "")
   nlohmann::json fields;
+  // Why the dataset could not read the row whole (a field nested too deep): the sample fails alone with it.
+  std::optional<std::string> unreadable{};
 };
 
 }  // namespace aeval::pipeline

@@ -8,7 +8,9 @@
 
 namespace aeval::text {
 
-// The first (outermost) JSON object (`open` '{') or array ('[') in `text`.
+// The first (outermost) JSON object (`open` '{') or array ('[') in `text`. One nested
+// deeper than 1,000 levels throws aeval::Error (data) rather than return a value whose
+// every copy would recurse that deep.
 std::optional<nlohmann::json> find_json(const std::string& text, char open = '{');
 
 }  // namespace aeval::text

@@ -23,13 +23,15 @@ const char* python_type_name(const OrderedJson& value);
 // repr() of one float.
 std::string python_float_repr(double value);
 
-// json.loads(text): nullopt where Python raises (JSON syntax; NaN and Infinity are
+// json.loads(text): nullopt where Python raises (JSON syntax; nesting deeper than 1,000
+// levels, where Python's RecursionError comes a few levels sooner; NaN and Infinity are
 // accepted, as Python accepts them, and read as floats).
 std::optional<OrderedJson> python_json_loads(std::string_view text);
 
 // ast.literal_eval(text) for the literals that have a JSON form: strings (all quote
 // styles, prefixes r/u, escapes, adjacent strings joined), ints, floats, True,
-// False, None, lists and dicts with string keys; nullopt where Python raises or
+// False, None, lists and dicts with string keys; nullopt where Python raises (more than
+// 200 brackets open at once among them) or
 // where the value has no JSON form (tuples, sets, bytes, complex, dicts with other keys).
 std::optional<OrderedJson> python_literal_eval(std::string_view text);
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "util/sha256.hpp"
+#include "util/untrusted_json.hpp"
 #include "aeval/error.hpp"
 #include "models/model_classes.hpp"
 
@@ -22,7 +23,12 @@ class PredictionsFile final : public Model {
     for (std::size_t number = 1; std::getline(in, line); ++number) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       const std::string where = fmt::format("{}:{}", config_.path.string(), number);
-      const auto row = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      nlohmann::json row;
+      try {
+        row = parse_untrusted_json(line, /*allow_exceptions=*/false);
+      } catch (const JsonTooDeep& e) {
+        throw Error(ErrorCategory::data, where + ": " + e.what());
+      }
       if (!row.is_object()) throw Error(ErrorCategory::data, where + ": not a JSON object");
       if (!row.contains(config_.id_field) || !row.contains(config_.prediction_field) ||
           !row[config_.prediction_field].is_string())
