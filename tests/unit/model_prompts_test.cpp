@@ -130,6 +130,71 @@ TEST(ModelPrompts, QwenOmniFamilySendsItsPublishersPromptsEverywhere) {
                  {"mmau-test-mini", {"single_choice_with_answer", "choice-strings-match", "mean"}}});
 }
 
+// UEA's prompt/qwen3-omni.yaml: by language for ASR, translation and TTS; captioning; UEA's mmsu eval task.
+TEST(ModelPrompts, QwenThreeOmniFamilySendsItsPublishersPromptsEverywhere) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("qwen3-omni-30b-a3b-instruct", {"qwen3-omni-audio", "qwen3-omni-speech"},
+                {{"librispeech-test-clean", {"qwen3-omni-asr-en", "wer", "wer"}},
+                 {"aishell-1", {"qwen3-omni-asr-zh", "cer", "wer-zh"}},
+                 {"fleurs-ja", {"qwen3-omni-asr-ja", "wer-jp", "wer-jp"}},
+                 {"fleurs-ko", {"qwen3-omni-asr-ko", "wer", "wer"}},
+                 {"fleurs-ru", {"qwen3-omni-asr-ru", "wer", "wer"}},
+                 {"mls-spanish", {"qwen3-omni-asr-es", "wer", "wer"}},
+                 {"common-voice-15-yue", {"asr", "wer-yue", "wer-yue"}},
+                 {"covost2-zh-en", {"qwen3-omni-s2tt-zh2en", "bleu", "bleu"}},
+                 {"covost2-en-zh", {"qwen3-omni-s2tt-en2zh", "bleu-zh", "bleu-zh"}},
+                 {"covost2-en-de", {"qwen3-omni-s2tt-en2de", "bleu", "bleu"}},
+                 {"covost2-de-en", {"qwen3-omni-s2tt-de2en", "bleu", "bleu"}},
+                 {"covost2-en-ja", {"qwen3-omni-s2tt-en2ja", "bleu", "bleu"}},
+                 {"covost2-fr-en", {"sst2en", "bleu", "bleu"}},
+                 {"audiocaps", {"qwen3-omni-audio-caption", "dump", "coco"}},
+                 {"long-tts-eval-en", {"qwen3-omni-tts-en", "long-tts-eval-asr-wer-en", "long-tts-wer"}},
+                 {"long-tts-eval-zh", {"qwen3-omni-tts-zh", "long-tts-eval-asr-wer-zh", "long-tts-wer"}},
+                 {"mmau-test-mini", {"single_choice_with_answer", "choice-strings-match", "mean"}}});
+  expect_family("qwen3-omni-30b-a3b-thinking", {"qwen3-omni-thinking"},
+                {{"librispeech-test-clean", {"qwen3-omni-asr-en", "wer", "wer"}},
+                 {"covost2-en-zh", {"qwen3-omni-s2tt-en2zh", "bleu-zh", "bleu-zh"}}});
+  // UEA's mmsu eval task names a dataset `mmsu` its registry lacks: the key is chosen by the task's prompt alone.
+  Invocation inv = invocation();
+  const Registry registry = aeval::pipeline::load_registry(inv);
+  for (const std::string model : {"qwen3-omni-30b-a3b-instruct", "qwen3-omni-audio", "qwen3-omni-thinking"}) {
+    const auto setup = aeval::uea::model_setup(registry, model, "mmsu", "", "");
+    ASSERT_TRUE(setup) << model;
+    EXPECT_EQ(setup->prompt, "qwen3-mmsu") << model;
+    EXPECT_EQ(setup->evaluator, "") << model << ": UEA's mmsu-choices, as for its own mmsu prompt";
+  }
+}
+
+// UEA's prompt/step-audio-r1.yaml: only its MMAU prompt has a UEA dataset; MMAU's eval task scores it.
+TEST(ModelPrompts, StepAudioROneFamilySendsItsMmauPrompt) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("step-audio-r1.1-openai", {"step-audio-r1.1"},
+                {{"mmau-test-mini", {"step_audio_r1_mmau", "choice-strings-match", "mean"}},
+                 {"librispeech-test-clean", {"asr", "wer", "wer"}}});
+  expect_family("step-audio-r1-openai", {"step-audio-r1"},
+                {{"mmau-test-mini", {"step_audio_r1_mmau", "choice-strings-match", "mean"}}});
+}
+
+// UEA's prompt/ola.yaml: ola-asr in every language, ola-aqa where UEA's prompt is the spoken question alone.
+TEST(ModelPrompts, OlaFamilySendsItsPublishersPromptsEverywhere) {
+  AEVAL_REQUIRE_SHARED_UEA();
+  expect_family("ola-7b-openai", {},
+                {{"librispeech-test-clean", {"ola-asr", "wer", "wer"}},
+                 {"aishell-1", {"ola-asr", "cer", "wer-zh"}},
+                 {"speech-triviaqa", {"ola-aqa", "qa-exist-match", "acc"}},
+                 {"speech-hsk1", {"ola-aqa", "em", "acc"}},
+                 {"covost2-en-zh", {"sst2zh", "bleu-zh", "bleu-zh"}}});
+  // UEA's ola-7b runs only with Ola cloned into UEA's tree (its script is a git submodule): its setup, unbound.
+  Invocation inv = invocation();
+  const Registry registry = aeval::pipeline::load_registry(inv);
+  const auto asr = aeval::uea::model_setup(registry, "ola-7b", "asr", "aishell-1", "zh");
+  ASSERT_TRUE(asr);
+  EXPECT_EQ(asr->prompt, "ola-asr");
+  const auto aqa = aeval::uea::model_setup(registry, "ola-7b", "direct-aqa", "speech-triviaqa-s2t", "en");
+  ASSERT_TRUE(aqa);
+  EXPECT_EQ(aqa->prompt, "ola-aqa");
+}
+
 // Binding every (model, task) pair would load UEA's registry hundreds of times: each key and value is
 // checked against UEA's prompts instead (a misspelt key would never be chosen).
 TEST(ModelPrompts, EveryUeaPromptAModelNamesIsUltraEvalAudios) {
