@@ -31,18 +31,9 @@ using aeval::testing::run_aeval;
 using aeval::testing::run_shell;
 using nlohmann::json;
 
-const std::string& kPython = aeval::testing::kDebianPython;
-using aeval::testing::uea_python_path;
+using aeval::testing::lines_of;
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
-
-std::vector<std::string> lines_of(const fs::path& file) {
-  std::vector<std::string> lines;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) lines.push_back(line);
-  return lines;
-}
 
 // The one run folder under `root` (results/<task>/<model>/<run-id>).
 fs::path run_folder(const fs::path& root) {
@@ -51,39 +42,12 @@ fs::path run_folder(const fs::path& root) {
   return {};
 }
 
-class UeaModelE2E : public ::testing::Test {
+class UeaModelE2E : public aeval::testing::UeaTreeTest {
  protected:
-  void SetUp() override {
-    AEVAL_REQUIRE_SHARED_UEA();
-    AEVAL_REQUIRE(run_shell(kPython + " -c 'import pandas, yaml, jinja2, requests, tqdm, soundfile, regex, tabulate, "
-                                      "colorama, lxml, portalocker, sklearn, openpyxl, Cython' 2>&1")
-                          .status == 0,
-                  "UltraEval-Audio's Python dependencies from Debian (python3-pandas python3-openpyxl cython3 ...)");
-    python_path_ = uea_python_path();
-    ASSERT_FALSE(python_path_.empty()) << "tests/support/uea_python/prepare.py failed";
-    python_path_env_.emplace("PYTHONPATH", python_path_.c_str());
-  }
-
-  // The stand-in tree in a fresh folder; `crash` names the clip whose answer kills the script.
-  void make_tree(int crash = -1) {
-    const auto made = run_shell(fmt::format("{} {}/tests/support/uea_python/standin_tree.py {} {} --crash {} 2>&1",
-                                            kPython, AEVAL_SOURCE_DIR,
-                                            quoted(aeval::testing::shared_uea_dir().parent_path()), quoted(dir_.path()),
-                                            crash));
-    ASSERT_EQ(0, made.status) << made.output;
-    wheelhouse_.emplace("PIP_FIND_LINKS", (dir_ / "wheelhouse").c_str());
-  }
-
   aeval::testing::Outcome aeval_run(const std::string& model, const std::string& output, const std::string& more = "") {
     return run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-set --model {} --output {} --quiet {}",
                                  quoted(dir_ / "uea"), model, quoted(dir_ / output), more));
   }
-
-  aeval::testing::TempDir dir_;
-  std::string python_path_;
-  std::optional<aeval::testing::ScopedEnv> python_path_env_, wheelhouse_;
-  aeval::testing::ScopedEnv host_{"AEVAL_UEA_PYTHON", kPython.c_str()}, no_index_{"PIP_NO_INDEX", "1"},
-      no_skip_{"AUDIO_EVALS_SKIP_ENV_SETUP", nullptr};
 };
 
 TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
@@ -102,9 +66,7 @@ TEST_F(UeaModelE2E, SendsWhatUeaMainSendsAndGivesItsNumber) {
 
   // UEA's own main.py on the same tree, without AUDIO_EVALS_SKIP_ENV_SETUP: it must find aeval's environment
   // ready by its marker (building one needs uv and PyPI, which this machine lacks).
-  const auto theirs = run_shell(fmt::format(
-      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin --save {} 2>&1",
-      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea-out.jsonl")));
+  const auto theirs = uea_main(fmt::format("--dataset standin-set --model minicpm-standin --save {}", quoted(dir_ / "uea-out.jsonl")));
   ASSERT_EQ(0, theirs.status) << theirs.output;
   std::vector<std::string> uea_requests = lines_of(log);
   ASSERT_EQ(6u, uea_requests.size());
@@ -153,10 +115,8 @@ TEST_F(UeaModelE2E, AnEvaluatorClassOfUeasGivesUeasNumbers) {
   make_tree();
   const auto ours = aeval_run("minicpm-standin", "results", "--evaluator answer-length --agg mean");
   ASSERT_EQ(0, ours.status) << ours.output;
-  const auto theirs = run_shell(fmt::format(
-      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin "
-      "--evaluator answer-length --agg mean --save {} 2>&1",
-      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea-out.jsonl")));
+  const auto theirs = uea_main(fmt::format("--dataset standin-set --model minicpm-standin "
+      "--evaluator answer-length --agg mean --save {}", quoted(dir_ / "uea-out.jsonl")));
   ASSERT_EQ(0, theirs.status) << theirs.output;
   std::ifstream overall(dir_ / "uea-out-overall.json");
   const std::string repr((std::istreambuf_iterator<char>(overall)), std::istreambuf_iterator<char>());
@@ -180,10 +140,8 @@ TEST_F(UeaModelE2E, AnAggregationClassOfUeasGivesUeasNumbers) {
   const aeval::testing::ScopedEnv coco("PYTHONPATH", path.c_str());
   const auto ours = aeval_run("minicpm-standin", "results", "--evaluator dump --agg coco");
   ASSERT_EQ(0, ours.status) << ours.output;
-  const auto theirs = run_shell(fmt::format(
-      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-set --model minicpm-standin "
-      "--evaluator dump --agg coco --save {} 2>&1",
-      quoted(dir_ / "uea"), quoted(dir_ / "uea"), path, kPython, quoted(dir_ / "uea-out.jsonl")));
+  const auto theirs = uea_main(fmt::format("--dataset standin-set --model minicpm-standin "
+      "--evaluator dump --agg coco --save {}", quoted(dir_ / "uea-out.jsonl")));
   ASSERT_EQ(0, theirs.status) << theirs.output;
   const std::string repr = aeval::testing::read_bytes(dir_ / "uea-out-overall.json");
   const std::string summary = aeval::testing::read_bytes(run_folder(dir_ / "results") / "summary.json");
@@ -242,10 +200,8 @@ TEST_F(UeaModelE2E, AUsersApiModelOnARelativePathSetGivesUeasNumber) {
                                           quoted(dir_ / "uea"), quoted(dir_ / "results"), quoted(dir_ / "aeval.jsonl")));
   ASSERT_EQ(0, ours.status) << ours.output;
   const auto asked_by_aeval = service.received();
-  const auto theirs = run_shell(fmt::format(
-      "cd {} && PYTHONPATH={}:{} {} -m audio_evals.main --dataset standin-relative --model standin-service --workers 4 "
-      "--save {} 2>&1",
-      quoted(dir_ / "uea"), quoted(dir_ / "uea"), python_path_, kPython, quoted(dir_ / "uea.jsonl")));
+  const auto theirs = uea_main(fmt::format("--dataset standin-relative --model standin-service --workers 4 "
+      "--save {}", quoted(dir_ / "uea.jsonl")));
   ASSERT_EQ(0, theirs.status) << theirs.output;
   const auto all = service.received();
   std::multiset<std::string> aeval_bodies, uea_bodies;

@@ -126,7 +126,7 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
     }
     res.set_content(body, content_type);
   };
-  server_->Post(R"(/v1/.*)", handle);
+  server_->Post(R"(/v1.*)", handle);  // also /v1beta/models/M:generateContent, Gemini's
   port_ = server_->bind_to_any_port("127.0.0.1");
   widen_backlog(port_);
   thread_ = std::thread([this] { server_->listen_after_bind(); });
