@@ -53,13 +53,13 @@ packages=(
 # UltraEval-Audio's own Python needs to give the end-to-end tests their expected prompts (jinja2, regex), and
 # what its main.py imports to run beside aeval on the same tree (../shared/uea-python/README.md: pandas and the
 # rest, openpyxl for its spreadsheet view, Cython to build editdistance), and what UEA's GPT4oAudio class imports and
-# runs (websockets, pydub, the ffmpeg program) to talk to the Realtime API stand-in.
+# runs (websockets, pydub, the ffmpeg program) to talk to the Realtime API stand-in, and what its IFEval imports.
 if [ "${1:-}" = --tests ]; then
   packages+=(python3-torch python3-torchaudio python3-resampy python3-pytest slurm-wlm munge
              python3-jinja2 python3-regex python3-more-itertools
              python3-pandas python3-yaml python3-requests python3-tqdm python3-soundfile python3-tabulate
              python3-colorama python3-lxml python3-portalocker python3-openpyxl cython3
-             python3-websockets python3-pydub ffmpeg)
+             python3-websockets python3-pydub ffmpeg python3-langdetect python3-absl python3-immutabledict)
 fi
 
 missing=()

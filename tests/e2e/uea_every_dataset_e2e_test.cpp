@@ -234,7 +234,7 @@ for line in sys.stdin:
   // (its Java cannot run here).
   const std::string uea_python = aeval::testing::uea_python_path();
   ASSERT_FALSE(uea_python.empty()) << "tests/support/uea_python/prepare.py failed";
-  ASSERT_TRUE(aeval::testing::write_coco_standins(dir / "coco"));
+  ASSERT_TRUE(aeval::testing::write_python_standins("coco_standin.py", dir / "coco"));
   const std::string python_path = (dir / "coco").string() + ":" + uea_python;
   aeval::testing::ScopedEnv uea_host("AEVAL_UEA_PYTHON", aeval::testing::kDebianPython.c_str());
   aeval::testing::ScopedEnv uea_modules("PYTHONPATH", python_path.c_str());

@@ -135,7 +135,7 @@ TEST_F(UeaModelE2E, AnEvaluatorClassOfUeasGivesUeasNumbers) {
 // dict is the one UEA's main.py prints, METEOR's failure (logged, left out) included.
 TEST_F(UeaModelE2E, AnAggregationClassOfUeasGivesUeasNumbers) {
   make_tree();
-  ASSERT_TRUE(aeval::testing::write_coco_standins(dir_ / "coco"));
+  ASSERT_TRUE(aeval::testing::write_python_standins("coco_standin.py", dir_ / "coco"));
   const std::string path = (dir_ / "coco").string() + ":" + python_path_;
   const aeval::testing::ScopedEnv coco("PYTHONPATH", path.c_str());
   const auto ours = aeval_run("minicpm-standin", "results", "--evaluator dump --agg coco");

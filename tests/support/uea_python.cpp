@@ -27,9 +27,9 @@ std::string uea_python_path() {
   return path.substr(path.rfind('\n') == std::string::npos ? 0 : path.rfind('\n') + 1);
 }
 
-bool write_coco_standins(const std::filesystem::path& folder) {
-  return run_shell(fmt::format("{} {}/tests/support/uea_python/coco_standin.py {} 2>&1", kDebianPython,
-                               AEVAL_SOURCE_DIR, quoted(folder)))
+bool write_python_standins(const std::string& script, const std::filesystem::path& folder) {
+  return run_shell(fmt::format("{} {}/tests/support/uea_python/{} {} 2>&1", kDebianPython, AEVAL_SOURCE_DIR, script,
+                               quoted(folder)))
              .status == 0;
 }
 

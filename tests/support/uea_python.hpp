@@ -20,9 +20,10 @@ inline const std::string kDebianPython = "/usr/bin/python3";
 // (../shared/uea-python; kept in the temporary folder between tests); empty when that fails.
 std::string uea_python_path();
 
-// Writes the pycocotools/pycocoevalcap stand-ins (uea_python/coco_standin.py) into `folder`: put it first on
-// PYTHONPATH. Returns false when the script fails.
-bool write_coco_standins(const std::filesystem::path& folder);
+// Runs uea_python/`script` (coco_standin.py: pycocotools and pycocoevalcap; openai_standin.py: the `openai` SDK),
+// which writes stand-ins for Python packages Debian lacks into `folder`: put it first on PYTHONPATH. Returns
+// false when the script fails.
+bool write_python_standins(const std::string& script, const std::filesystem::path& folder);
 
 // The non-empty lines of `file`.
 std::vector<std::string> lines_of(const std::filesystem::path& file);
