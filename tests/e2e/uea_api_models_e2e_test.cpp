@@ -3,7 +3,8 @@
 // vendors' protocols: Gemini's generateContent over HTTP, OpenAI's Realtime API over a TLS WebSocket
 // (tests/support/uea_python/realtime_standin.py). The classes find the stand-ins where a user points them
 // elsewhere: GOOGLE_BASE_URL, OPENAI_URL (and SSL_CERT_FILE for the stand-in's certificate). Proved against UEA's
-// own main.py: the same requests, the same result files.
+// own main.py: the same requests, the same result files. UEA's `gpt4o_transcribe` (AudioTranscribe) runs through
+// a stand-in for the `openai` SDK, which Debian lacks (tests/support/uea_python/openai_standin.py).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -32,17 +33,19 @@ using nlohmann::json;
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
-// Runs UEA's entry `model` on the stand-in set with aeval, then with UEA's main.py, each saving UEA's result files.
+// Runs UEA's entry `model` on the stand-in set with aeval, then with UEA's main.py (`options` given to both),
+// each saving UEA's result files.
 class UeaApiModelsE2E : public aeval::testing::UeaTreeTest {
  protected:
-  void run_both(const std::string& model) {
-    const auto ours = run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-set --model {} --output {} --quiet "
+  void run_both(const std::string& model, const std::string& options = "") {
+    const auto ours = run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-set --model {} {} --output {} --quiet "
                                             "--save {}",
-                                            quoted(dir_ / "uea"), model, quoted(dir_ / "results"),
+                                            quoted(dir_ / "uea"), model, options, quoted(dir_ / "results"),
                                             quoted(dir_ / "aeval.jsonl")));
     ASSERT_EQ(0, ours.status) << ours.output;
     asked_by_aeval_ = asked();
-    const auto theirs = uea_main(fmt::format("--dataset standin-set --model {} --save {}", model, quoted(dir_ / "uea.jsonl")));
+    const auto theirs =
+        uea_main(fmt::format("--dataset standin-set --model {} {} --save {}", model, options, quoted(dir_ / "uea.jsonl")));
     ASSERT_EQ(0, theirs.status) << theirs.output;
   }
 
@@ -61,6 +64,7 @@ class UeaApiModelsE2E : public aeval::testing::UeaTreeTest {
   }
 
   std::vector<std::string> asked_by_aeval_;
+  json answers_;  // the clip's sha256 → the stand-in tree's answer for it (standin_tree.py)
 };
 
 // UEA's Gemini class posts the clip inline, base64, to generateContent with the key in the query and as a bearer
@@ -73,7 +77,6 @@ class GeminiE2E : public UeaApiModelsE2E {
     return lines;
   }
 
-  json answers_;  // the clip's sha256 → its answer (standin_tree.py)
   aeval::testing::OpenAiTestServer server_{[this](const aeval::testing::ReceivedRequest& r, int) {
     aeval::testing::ScriptedReply reply;
     std::string clip;
@@ -97,6 +100,41 @@ TEST_F(GeminiE2E, UeasGeminiEntrySendsWhatUeaMainSendsAndGivesItsResults) {
   EXPECT_EQ("/v1beta/models/gemini-1.5-pro:generateContent", first.path);
   EXPECT_EQ("Bearer test-key", first.authorization);
   EXPECT_EQ("audio/wav", first.body["contents"][0]["parts"][0]["inlineData"]["mimeType"]);
+}
+
+// UEA's AudioTranscribe class uploads the clip to /audio/transcriptions with the entry's model name. It reads the
+// prompt as a dict with the clip under "audio": UEA's Whisper prompts (`whisper-asr`) render one, its chat prompts
+// (the asr task's own) a list, on which the class raises in UEA as in aeval.
+class TranscribeE2E : public UeaApiModelsE2E {
+ protected:
+  std::vector<std::string> asked() const override {
+    std::vector<std::string> lines;
+    for (const auto& r : transcriber_.received())
+      lines.push_back(r.path + " " + r.authorization + " " + r.body.dump() + " " + aeval::sha256_hex(r.files.at("file")));
+    return lines;
+  }
+
+  aeval::testing::OpenAiTestServer transcriber_{[this](const aeval::testing::ReceivedRequest& r, int) {
+    aeval::testing::ScriptedReply reply;
+    reply.text = answers_.value(aeval::sha256_hex(r.files.at("file")), "?");
+    return reply;
+  }};
+};
+
+TEST_F(TranscribeE2E, UeasGpt4oTranscribeEntrySendsWhatUeaMainSendsAndGivesItsResults) {
+  AEVAL_REQUIRE(aeval::testing::write_python_standins("openai_standin.py", dir_ / "standins"),
+                "tests/support/uea_python/openai_standin.py");
+  make_tree();
+  answers_ = json::parse(read_bytes(dir_ / "weights" / "answers.json"));
+  const std::string path = (dir_ / "standins").string() + ":" + python_path_;
+  const ScopedEnv python_path("PYTHONPATH", path.c_str()), url("OPENAI_BASE_URL", transcriber_.base_url().c_str()),
+      key("OPENAI_API_KEY", "test-key");
+  run_both("gpt4o_transcribe", "--prompt whisper-asr");
+  ASSERT_FALSE(HasFatalFailure());
+  expect_same_requests_and_results();
+  const auto first = transcriber_.received().front();
+  EXPECT_EQ("/v1/audio/transcriptions", first.path);
+  EXPECT_EQ("gpt-4o-transcribe", first.body["model"]);
 }
 
 // UEA's GPT4oAudio class streams the clip, resampled to 24 kHz PCM16 by ffmpeg, in 100 ms appends after a

@@ -2,7 +2,8 @@
 it) into OUT, for tests that run UltraEval-Audio's judges under UEA's own main.py and under aeval: Debian does
 not package the SDK. `OpenAI().chat.completions.create(model=..., messages=..., **kwargs)` posts exactly those
 fields as JSON to $OPENAI_BASE_URL/chat/completions with $OPENAI_API_KEY as the bearer token, as the SDK does,
-and gives back the answer's choices as objects. Both runs go through it alike, so they agree only if UEA's code
+and gives back the answer's choices as objects; `audio.transcriptions.create(model=..., file=...)` posts them as
+multipart form data to $OPENAI_BASE_URL/audio/transcriptions and gives back the answer's `text`. Both runs go through it alike, so they agree only if UEA's code
 takes the same path in both. Put OUT first on PYTHONPATH.
 
     python3 openai_standin.py OUT
@@ -17,18 +18,29 @@ from types import SimpleNamespace
 import requests
 
 
+def _post(path, **body):
+    response = requests.post(os.environ["OPENAI_BASE_URL"].rstrip("/") + path, timeout=60,
+                             headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]}, **body)
+    response.raise_for_status()
+    return response.json()
+
+
 class _Completions:
     def create(self, **fields):
-        response = requests.post(os.environ["OPENAI_BASE_URL"].rstrip("/") + "/chat/completions", json=fields,
-                                 headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]}, timeout=60)
-        response.raise_for_status()
-        choices = [SimpleNamespace(message=SimpleNamespace(**choice["message"])) for choice in response.json()["choices"]]
-        return SimpleNamespace(choices=choices)
+        answer = _post("/chat/completions", json=fields)
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(**c["message"])) for c in answer["choices"]])
+
+
+class _Transcriptions:
+    def create(self, model, file, **fields):
+        answer = _post("/audio/transcriptions", data={"model": model, **fields}, files={"file": file})
+        return SimpleNamespace(text=answer["text"])
 
 
 class OpenAI:
     def __init__(self, **options):
         self.chat = SimpleNamespace(completions=_Completions())
+        self.audio = SimpleNamespace(transcriptions=_Transcriptions())
 
 
 class AzureOpenAI(OpenAI):
