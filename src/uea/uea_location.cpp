@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <vector>
 
 #include "aeval/error.hpp"
@@ -59,6 +61,26 @@ fs::path checkout_in(const fs::path& unpacked) {
   return {};
 }
 
+// Why `checkout`'s audio_evals/ is not the pinned commit's ("" when it is): a file that is not one of its listed
+// files (uea_pinned_files.txt: git's blob id and path of each), or whose content differs. A listed file may be
+// absent: GitHub's tarball holds them all, and UEA's code fails where it imports one that is not there.
+std::string audio_evals_difference(const fs::path& checkout) {
+  std::ifstream in(AEVAL_UEA_PINNED_FILES);
+  if (!in) throw Error(ErrorCategory::internal, std::string("cannot read ") + AEVAL_UEA_PINNED_FILES);
+  std::map<std::string, std::string> pinned;  // path -> blob id
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') pinned[line.substr(line.find("  ") + 2)] = line.substr(0, line.find("  "));
+  for (const auto& f : fs::recursive_directory_iterator(checkout / "audio_evals")) {
+    if (!f.is_regular_file()) continue;
+    const std::string name = f.path().lexically_relative(checkout).generic_string();
+    const auto listed = pinned.find(name);
+    if (listed == pinned.end()) return name + " is not among its files";
+    if (const std::string id = git_blob_id_of_file(f.path()); id != listed->second)
+      return fmt::format("{} differs (git blob {}, expected {})", name, id, listed->second);
+  }
+  return "";
+}
+
 }  // namespace
 
 fs::path fetch_pinned_uea() {
@@ -67,7 +89,7 @@ fs::path fetch_pinned_uea() {
   fs::create_directories(dir);
   FileLock lock(dir / ".lock");
   // What this aeval unpacks (wanted()); a cache unpacked by an aeval that kept less is unpacked again.
-  const fs::path layout = unpacked / ".aeval-layout-3";
+  const fs::path layout = unpacked / ".aeval-layout-4";
   if (const fs::path found = checkout_in(unpacked);
       !found.empty() && fs::exists(layout) && registry_digest(found / "registry") == kPinnedRegistryDigest)
     return found;
@@ -88,13 +110,16 @@ fs::path fetch_pinned_uea() {
   datasets::extract_archive(tarball, unpacked, "", wanted);
   const fs::path found = checkout_in(unpacked);
   const std::string digest = found.empty() ? "no registry/ folder" : registry_digest(found / "registry");
-  if (digest != kPinnedRegistryDigest) {
+  std::string difference;
+  if (digest != kPinnedRegistryDigest)
+    difference = fmt::format("its registry's content digest is {}, expected {}", digest, kPinnedRegistryDigest);
+  else
+    difference = audio_evals_difference(found);
+  if (!difference.empty()) {
     fs::remove_all(unpacked, ignored);
     fs::remove(tarball, ignored);
-    throw Error(ErrorCategory::data,
-                fmt::format("{}: the UltraEval-Audio registry downloaded is not commit {} (content digest {}, expected "
-                            "{}); it was discarded",
-                            url, std::string(kPinnedCommit).substr(0, 7), digest, kPinnedRegistryDigest));
+    throw Error(ErrorCategory::data, fmt::format("{}: the UltraEval-Audio downloaded is not commit {} ({}); it was discarded",
+                                                 url, std::string(kPinnedCommit).substr(0, 7), difference));
   }
   write_file_atomically(layout, "registry, audio_evals\n");
   return found;

@@ -2,7 +2,8 @@
 // Where aeval finds UltraEval-Audio's registry: a checkout named by --uea-dir or
 // $AEVAL_UEA_DIR, else the pinned commit, downloaded once like a dataset (GitHub's
 // tarball of that commit, $AEVAL_UEA_URL for a mirror), unpacked into the cache and
-// checked by content: the digest of its registry files must be the pinned one.
+// checked by content: the digest of its registry files must be the pinned one, and each
+// file of its audio_evals/ the commit's own (git's blob ids in uea_pinned_files.txt).
 #include <filesystem>
 #include <string>
 
@@ -23,7 +24,7 @@ std::string registry_digest(const std::filesystem::path& registry_dir);
 // The pinned checkout in the cache, downloaded, unpacked and verified when it is not
 // there yet (registry/, audio_evals/ without its vendored lib/, LICENSE). Throws
 // aeval::Error: network with one line naming the URL, the cache folder and what to do
-// when it cannot be downloaded; data when the content differs from the pinned digest.
+// when it cannot be downloaded; data when the content differs from the pinned commit's.
 std::filesystem::path fetch_pinned_uea();
 
 // The UEA folder to use: `given` (--uea-dir) when not empty, else $AEVAL_UEA_DIR, else

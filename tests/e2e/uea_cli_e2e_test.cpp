@@ -30,8 +30,9 @@ struct UeaFixture {
   ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
   ScopedEnv no_dir{"AEVAL_UEA_DIR", nullptr};
 
-  // GitHub's layout: one top folder named after the commit; `tamper` changes one registry file.
-  fs::path pack(bool tamper) const {
+  // GitHub's layout: one top folder named after the commit; `tamper` adds a registry file ("registry") or
+  // changes one of audio_evals/ ("code").
+  fs::path pack(const std::string& tamper = "") const {
     const fs::path top = dir / "src" / (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit);
     fs::remove_all(dir / "src");
     fs::create_directories(top / "audio_evals" / "lib");
@@ -39,13 +40,14 @@ struct UeaFixture {
     fs::copy(aeval::testing::shared_uea_dir() / "audio_evals", top / "audio_evals", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
     fs::copy_file(aeval::testing::shared_uea_dir() / "LICENSE", top / "LICENSE");
     fs::create_directory_symlink("../../registry", top / "audio_evals" / "lib" / "linked");
-    // Vendored code: 3D-Speaker's speakerlab is kept (CV3's ERes2Net), the rest of lib/ is not.
-    for (const char* vendored : {"cv3_speaker_sim/3D-Speaker/speakerlab", "emotion2vec"}) {
-      fs::create_directories(top / "audio_evals" / "lib" / vendored);
-      std::ofstream(top / "audio_evals" / "lib" / vendored / "__init__.py") << "\n";
-    }
-    if (tamper) std::ofstream(top / "registry" / "process" / "extra.yaml") << "x:\n  class: a.b\n  args: {}\n";
-    const fs::path tarball = dir / (tamper ? "tampered.tar.gz" : "uea.tar.gz");
+    // Vendored code, kept: 3D-Speaker's speakerlab (CV3's ERes2Net). ../shared/uea has none of it; this file of
+    // the commit's is empty.
+    const fs::path eres2net = top / "audio_evals" / "lib" / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "models" / "eres2net";
+    fs::create_directories(eres2net);
+    std::ofstream(eres2net / "__init__.py").flush();
+    if (tamper == "registry") std::ofstream(top / "registry" / "process" / "extra.yaml") << "x:\n  class: a.b\n  args: {}\n";
+    if (tamper == "code") std::ofstream(top / "audio_evals" / "lib" / "emotion2vec" / "main.py", std::ios::app) << "import os\n";
+    const fs::path tarball = dir / (tamper.empty() ? "uea.tar.gz" : "tampered.tar.gz");
     const auto out = run_shell(fmt::format("tar -czf {} -C {} {}", tarball.string(), (dir / "src").string(),
                                            top.filename().string()));
     EXPECT_EQ(0, out.status) << out.output;
@@ -56,7 +58,7 @@ struct UeaFixture {
 TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
   AEVAL_REQUIRE_SHARED_UEA();
   UeaFixture f;
-  const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack(false)));
+  const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack()));
   {
     ScopedEnv url("AEVAL_UEA_URL", server.url(kRoute).c_str());
     const auto fetched = run_aeval("fetch uea");
@@ -80,27 +82,33 @@ TEST(UeaCli, FetchesThePinnedCommitOnceAndReadsItFromTheCache) {
       aeval::uea::pinned_cache_dir() / "unpacked" / (std::string("UltraEval-Audio-") + aeval::uea::kPinnedCommit) /
       "audio_evals" / "lib";
   EXPECT_FALSE(fs::exists(lib / "linked"));
-  EXPECT_TRUE(fs::exists(lib / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "__init__.py"));
-  EXPECT_TRUE(fs::exists(lib / "emotion2vec")) << "the scripts UEA's model classes start are kept";
+  const fs::path eres2net = lib / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "models" / "eres2net" / "__init__.py";
+  EXPECT_TRUE(fs::exists(eres2net));
+  EXPECT_TRUE(fs::exists(lib / "emotion2vec" / "main.py")) << "the scripts UEA's model classes start are kept";
 
   // A cache an earlier aeval unpacked with less (no speakerlab, no layout mark) is unpacked again
   // from the tarball it kept, without the network.
   fs::remove_all(lib / "cv3_speaker_sim");
-  fs::remove(aeval::uea::pinned_cache_dir() / "unpacked" / ".aeval-layout-3");
+  fs::remove(aeval::uea::pinned_cache_dir() / "unpacked" / ".aeval-layout-4");
   const auto again = run_aeval("fetch uea", false);
   ASSERT_EQ(0, again.status) << again.output;
-  EXPECT_TRUE(fs::exists(lib / "cv3_speaker_sim" / "3D-Speaker" / "speakerlab" / "__init__.py"));
+  EXPECT_TRUE(fs::exists(eres2net));
 }
 
-TEST(UeaCli, RefusesACopyWhoseRegistryIsNotThePinnedCommit) {
+TEST(UeaCli, RefusesACopyWhoseRegistryOrCodeIsNotThePinnedCommit) {
   AEVAL_REQUIRE_SHARED_UEA();
-  UeaFixture f;
-  const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack(true)));
-  ScopedEnv url("AEVAL_UEA_URL", server.url(kRoute).c_str());
-  const auto out = run_aeval("fetch uea");
-  EXPECT_EQ(1, out.status);
-  EXPECT_NE(out.output.find("is not commit 9b69da6"), std::string::npos) << out.output;
-  EXPECT_FALSE(fs::exists(aeval::uea::pinned_cache_dir() / "unpacked")) << "nothing unverified is kept";
+  for (const std::string tamper : {"registry", "code"}) {
+    UeaFixture f;
+    const aeval::testing::FileServer server(kRoute, aeval::testing::read_bytes(f.pack(tamper)));
+    ScopedEnv url("AEVAL_UEA_URL", server.url(kRoute).c_str());
+    const auto out = run_aeval("fetch uea");
+    EXPECT_EQ(1, out.status) << tamper;
+    EXPECT_NE(out.output.find("is not commit 9b69da6"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find(tamper == "code" ? "audio_evals/lib/emotion2vec/main.py differs" : "registry's content digest"),
+              std::string::npos)
+        << out.output;
+    EXPECT_FALSE(fs::exists(aeval::uea::pinned_cache_dir() / "unpacked")) << "nothing unverified is kept";
+  }
 }
 
 TEST(UeaCli, WithoutNetworkOneLineSaysWhatToDo) {
