@@ -14,6 +14,7 @@
 #include "datasets/hub_data_files.hpp"
 #include "registry/registry.hpp"
 #include "util/atomic_file.hpp"
+#include "util/sha256.hpp"
 
 namespace aeval::datasets {
 
@@ -316,6 +317,24 @@ nlohmann::json read_file_list(const std::filesystem::path& path) {
   }
 }
 
+// A file the Hub listed with neither SHA-256 nor git blob id (a mirror's listing may carry none) is checked by
+// its length alone when first downloaded. Its SHA-256 is then recorded in the file list `list_file`, so any later
+// download of it (the cache cleared, the list copied to another machine) must bring the same bytes.
+void record_digests_of_undigested(const std::filesystem::path& list_file, const std::filesystem::path& snapshot) {
+  nlohmann::json list = read_file_list(list_file);
+  bool recorded = false;
+  for (auto& f : list["files"]) {
+    const std::filesystem::path file = snapshot / f.value("path", "");
+    if (f.value("missing", false) || !f.value("sha256", "").empty() || !f.value("git_blob_id", "").empty() ||
+        !std::filesystem::is_regular_file(file))
+      continue;
+    f["sha256"] = sha256_of_file(file);
+    f["sha256_from"] = "first download";  // not the Hub's: says where the digest came from
+    recorded = true;
+  }
+  if (recorded) write_file_atomically(list_file, list.dump(1) + "\n");
+}
+
 }  // namespace
 
 namespace {
@@ -397,6 +416,7 @@ HubSplit fetch_hub_split(const HubSplitRequest& r) {
     split.repository_paths.push_back(path);
   }
   download_files(remote, hub_download_options(hub, r));
+  record_digests_of_undigested(manifest, root / "snapshots" / split.source_commit);
   return split;
 }
 
@@ -449,9 +469,11 @@ std::vector<std::filesystem::path> fetch_hub_repository_files(const HubSplitRequ
   }
   if (!unfetched) {
     download_files(remote, hub_download_options(hub, r));
+    record_digests_of_undigested(manifest, root / "snapshots" / commit);
     return local;
   }
   const std::vector<std::string> failed = download_each(remote, hub_download_options(hub, r));
+  record_digests_of_undigested(manifest, root / "snapshots" / commit);
   std::map<std::filesystem::path, std::string> why;  // by local path: a path the rows name twice is fetched once
   for (std::size_t k = 0; k < remote.size(); ++k) why[remote[k].destination] = failed[k];
   unfetched->assign(paths.size(), "");

@@ -13,6 +13,7 @@
 #include "support/parquet_writer.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
+#include "util/sha256.hpp"
 
 namespace {
 
@@ -120,6 +121,45 @@ TEST(HubHostileNames, AFileKeptInGitIsCheckedByItsGitBlobId) {
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("the download is wrong twice: git blob id"), std::string::npos) << e.what();
   }
+}
+
+// A listing with no digest for a file (no LFS record, oid null: as some mirrors list) checks the first download
+// by its length; the file's SHA-256 is then recorded in the cached file list, and a later download of other bytes
+// of the same length (the cache's copy removed, the served file changed) is refused.
+TEST(HubHostileNames, AFileListedWithoutDigestIsHeldToItsFirstDownload) {
+  aeval::testing::TempDir dir;
+  aeval::testing::ScopedEnv cache{"XDG_CACHE_HOME", (dir / "cache").c_str()};
+  aeval::testing::ScopedEnv offline{"HF_HUB_OFFLINE", nullptr};
+  aeval::testing::write_parquet("SELECT 'a' AS id, 'x' AS text", dir / "rows.parquet");
+  aeval::testing::HubTestRepo repo;
+  const std::string path = "data/test-00000-of-00001.parquet";
+  repo.main = {aeval::testing::test_commit("rows"), {{path, dir / "rows.parquet"}}};
+  repo.undigested = {path};
+  aeval::testing::HubTestServer hub({{"acme/rows", repo}});
+  aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const aeval::datasets::HubSplitRequest request{"acme/rows", "default", "test", "main", "HF_TOKEN", ""};
+  const auto first = aeval::datasets::fetch_hub_split(request);
+  ASSERT_EQ(1u, first.files.size());
+  const std::string digest = aeval::sha256_of_file(dir / "rows.parquet");
+  const auto cached = aeval::datasets::cached_hub_split(request);
+  ASSERT_TRUE(cached);
+  EXPECT_NE(aeval::testing::read_bytes(cached->file_list).find(digest), std::string::npos)
+      << "the first download's SHA-256 is recorded";
+
+  // Other bytes, the same length: only the digest can tell.
+  std::string bytes = aeval::testing::read_bytes(dir / "rows.parquet");
+  bytes[bytes.size() / 2] ^= 1;
+  aeval::testing::write_bytes(dir / "rows.parquet", bytes);
+  fs::remove(first.files[0]);
+  try {
+    aeval::datasets::fetch_hub_split(request);
+    ADD_FAILURE() << "a changed file was kept";
+  } catch (const aeval::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SHA-256 " + aeval::sha256_hex(bytes) + " where " + digest + " was expected"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(first.files[0]));
 }
 
 }  // namespace

@@ -94,6 +94,10 @@ HubTestServer::HubTestServer(std::map<std::string, HubTestRepo> repos)
                      entries.push_back({{"type", "file"}, {"path", path}, {"size", size}, {"oid", git_blob_id_of_file(file)}});
                      continue;
                    }
+                   if (repos_.at(req.matches[1]).undigested.count(path)) {
+                     entries.push_back({{"type", "file"}, {"path", path}, {"size", size}, {"oid", nullptr}});
+                     continue;
+                   }
                    entries.push_back({{"type", "file"}, {"path", path}, {"size", size},
                                       {"oid", sha256_hex(path).substr(0, 40)},
                                       {"lfs", {{"oid", sha256_of_file(file)}, {"size", size}, {"pointerSize", 130}}}});

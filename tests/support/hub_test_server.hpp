@@ -46,6 +46,7 @@ struct HubTestRepo {
   std::string token;                                        // set: gated, "Bearer TOKEN" required
   std::string basic;                                        // set: behind HTTP Basic auth, "user:password"
   std::set<std::string> in_git;                             // paths kept in git, not LFS: listed by git blob id
+  std::set<std::string> undigested;                        // paths listed with no digest (oid null, no lfs)
 };
 
 struct HubTestFaults {
