@@ -38,6 +38,10 @@ std::string value_text(const LeaderboardRow& r, std::size_t column) {
 
 std::string bitrate_text(const LeaderboardRow& r) { return r.bitrate_kbps ? number(*r.bitrate_kbps) : "–"; }
 
+std::string average_text(const LeaderboardRow& r) {
+  return r.average ? fmt::format("{:.2f}{}", *r.average, r.ranked ? "" : "*") : "–";
+}
+
 std::string datasets_text(const Leaderboard& b) {
   return fmt::format("{}", fmt::join(b.datasets, ", "));
 }

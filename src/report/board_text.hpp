@@ -15,6 +15,7 @@ std::string markdown_cell(const std::string& s);  // '|' escaped
 std::string column_title(const Leaderboard& b, const LeaderboardColumn& c);
 std::string value_text(const LeaderboardRow& r, std::size_t column);  // "–" for none
 std::string bitrate_text(const LeaderboardRow& r);
+std::string average_text(const LeaderboardRow& r);  // 2 decimals, "*" after one not ranked with the others
 std::string datasets_text(const Leaderboard& b);
 std::string verdict(const PublishedCheck& c);  // not run, reproduced, DEVIATES
 std::string cell_text(const SuiteCell& c);     // a suite's score with its interval

@@ -139,6 +139,40 @@ std::vector<PromptSpread> prompt_spreads(const std::vector<LeaderboardRow>& rows
   return out;
 }
 
+// The metrics a row's average is of: its columns that normalize and are not scored beside.
+std::set<std::size_t> averaged_columns(const Leaderboard& board, const LeaderboardRow& row) {
+  std::set<std::size_t> columns;
+  for (const auto& [column, value] : row.values)
+    if (!board.scales[column].rule.empty() && !board.columns[column].beside) columns.insert(column);
+  return columns;
+}
+
+// Averages of different metric sets are not comparable (2 metrics against 4): the set most rows share (the
+// larger on a tie) is ranked; a row averaging another set is marked unranked. Says so, or "" when all agree.
+std::string rank_only_like_averages(Leaderboard& board) {
+  std::map<std::set<std::size_t>, std::size_t> rows_with;
+  for (const auto& r : board.rows)
+    if (r.average) ++rows_with[averaged_columns(board, r)];
+  if (rows_with.size() < 2) return "";
+  const auto ranked = std::max_element(rows_with.begin(), rows_with.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second < b.second : a.first.size() < b.first.size();
+  })->first;
+  const auto names = [&](const std::set<std::size_t>& columns) {
+    std::vector<std::string> out;
+    for (const auto c : columns) out.push_back(board.columns[c].metric);
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  std::vector<std::string> others;
+  for (auto& r : board.rows) {
+    if (!r.average || averaged_columns(board, r) == ranked) continue;
+    r.ranked = false;
+    others.push_back(fmt::format("{} ({})", r.label, names(averaged_columns(board, r))));
+  }
+  return fmt::format("the rows average different metrics: ranked by the average of {}; not ranked with them, after "
+                     "them (marked *): {}",
+                     names(ranked), fmt::join(others, "; "));
+}
+
 Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& runs) {
   Leaderboard board;
   board.task = task;
@@ -194,6 +228,7 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     board.rows.push_back(row);
   }
   board.prompt_spreads = prompt_spreads(board.rows);
+  board.mixed_metrics = rank_only_like_averages(board);
   const bool averaged = std::any_of(board.rows.begin(), board.rows.end(), [](const auto& r) { return r.average; });
   // Without an average, the first column whose direction is known ranks the rows (missing values last).
   const auto ranking = std::find_if(board.columns.begin(), board.columns.end(),
@@ -204,8 +239,10 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     if (ranking == board.columns.end() || !r.values.count(column)) return -INFINITY;
     return *ranking->higher_is_better ? r.values.at(column) : -r.values.at(column);
   };
-  std::stable_sort(board.rows.begin(), board.rows.end(),
-                   [&](const LeaderboardRow& a, const LeaderboardRow& b) { return key(a) > key(b); });
+  // Rows averaging other metrics come after the ranked ones.
+  std::stable_sort(board.rows.begin(), board.rows.end(), [&](const LeaderboardRow& a, const LeaderboardRow& b) {
+    return a.ranked != b.ranked ? a.ranked : key(a) > key(b);
+  });
   return board;
 }
 

@@ -214,10 +214,10 @@ std::string render_html(const std::vector<Leaderboard>& boards) {
                    : fmt::format("<td>{}<br><span class=\"ci\">[{}, {}]</span></td>", value_text(r, i),
                                  number(interval->second.first), number(interval->second.second));
       }
-      out += fmt::format("<td>{}</td><td>{}</td><td>{:.3f}</td></tr>\n",
-                         r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples, r.fail_rate);
+      out += fmt::format("<td>{}</td><td>{}</td><td>{:.3f}</td></tr>\n", average_text(r), r.samples, r.fail_rate);
     }
     out += "</tbody>\n</table>\n";
+    if (!b.mixed_metrics.empty()) out += fmt::format("<p class=\"mixed\">Not one ranking: {}.</p>\n", escape(b.mixed_metrics));
     out += spreads_html(b) + published_html(b);
     if (!b.differs_from_uea.empty())
       out += fmt::format("<p class=\"differs\">Differs from UltraEval-Audio's own run: {}.</p>\n",

@@ -65,9 +65,9 @@ std::string render_markdown(const std::vector<Leaderboard>& boards) {
     for (const auto& r : b.rows) {
       out += fmt::format("| {} |{}", markdown_cell(r.label), kbps ? fmt::format(" {} |", bitrate_text(r)) : "");
       for (std::size_t i = 0; i < b.columns.size(); ++i) out += fmt::format(" {} |", value_text(r, i));
-      out += fmt::format(" {} | {} | {:.3f} |\n", r.average ? fmt::format("{:.2f}", *r.average) : "–", r.samples,
-                         r.fail_rate);
+      out += fmt::format(" {} | {} | {:.3f} |\n", average_text(r), r.samples, r.fail_rate);
     }
+    if (!b.mixed_metrics.empty()) out += fmt::format("\nNot one ranking: {}.\n", markdown_cell(b.mixed_metrics));
     out += scorers_markdown(b) + spreads_markdown(b) + published_markdown(b);
     if (!b.differs_from_uea.empty())
       out += fmt::format("\nDiffers from UltraEval-Audio's own run: {}.\n", markdown_cell(fmt::format("{}", fmt::join(b.differs_from_uea, "; "))));

@@ -111,6 +111,34 @@ TEST(LeaderboardRender, WithoutAnAverageRowsRankByTheMetricsDirection) {
   EXPECT_EQ(boards[0].rows[1].model, "a-model");
 }
 
+// A row whose run scored fewer metrics (a codec run without DNSMOS beside the board's runs with it) averages
+// other numbers: it is not ranked with the rows of the common set, comes after them, and the board says so.
+TEST(LeaderboardRender, RowsAveragingOtherMetricsAreNotRankedWithTheRest) {
+  TempDir dir;
+  write_run(dir, "codec", "a-model", {{"wer", 0.2}, {"cer", 0.1}});
+  write_run(dir, "codec", "b-model", {{"wer", 0.3}, {"cer", 0.1}});
+  write_run(dir, "codec", "c-model", {{"wer", 0.05}});  // 95 on one metric: would top a single ranking
+  const auto boards = aeval::report::collect_leaderboards(dir.path());
+  ASSERT_EQ(boards.at(0).rows.size(), 3u);
+  EXPECT_EQ(boards[0].rows[0].model, "a-model");
+  EXPECT_EQ(boards[0].rows[1].model, "b-model");
+  EXPECT_EQ(boards[0].rows[2].model, "c-model");
+  EXPECT_FALSE(boards[0].rows[2].ranked);
+  EXPECT_TRUE(boards[0].rows[0].ranked);
+  const std::string md = aeval::report::render_markdown(boards);
+  EXPECT_NE(md.find("| c-model | – | 0.05 | 95.00* |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Not one ranking: the rows average different metrics: ranked by the average of cer, wer; not ranked "
+                    "with them, after them (marked *): c-model (wer)."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(aeval::report::render_html(boards).find("Not one ranking"), std::string::npos);
+
+  write_run(dir, "codec", "c-model", {{"wer", 0.05}, {"cer", 0.0}});  // the same metrics now: one ranking
+  const auto same = aeval::report::collect_leaderboards(dir.path());
+  EXPECT_EQ(same[0].rows[0].model, "c-model");
+  EXPECT_TRUE(same[0].mixed_metrics.empty());
+}
+
 TEST(LeaderboardRender, EveryMetricHasAChartOnARoundAxis) {
   TempDir dir;
   write_run(dir, "asr", "m", {{"wer", 0.34}, {"cer", 0.22}});

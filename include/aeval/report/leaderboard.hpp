@@ -36,6 +36,7 @@ struct LeaderboardRow {
   std::map<std::size_t, double> values;         // column index → corpus value
   std::map<std::size_t, std::pair<double, double>> intervals;  // column index → bootstrap interval, when run with one
   std::optional<double> average;                // normalized average, when any column normalizes
+  bool ranked = true;                           // false: its average is of other metrics than the board's (below)
   std::optional<double> bitrate_kbps;           // codecs
   double fail_rate = 0;                         // over all its runs' samples
   std::size_t samples = 0;
@@ -56,6 +57,9 @@ struct Leaderboard {
   std::vector<LeaderboardRow> rows;        // a row per model and prompt: best normalized average first, or
                                            // without one, best in the first column whose direction is known
   std::vector<PromptSpread> prompt_spreads;  // models that ran the task with several prompts
+  // When rows average different sets of metrics (one run without DNSMOS beside runs with it): which set the
+  // ranked rows share, and which rows (ranked false, after the others) average another. Empty otherwise.
+  std::string mixed_metrics;
   std::vector<PublishedCheck> published;     // filled by check_published
   // What the task's classes do differently from UltraEval-Audio's own run of it (its command fills this in).
   std::vector<std::string> differs_from_uea;
