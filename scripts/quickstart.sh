@@ -47,4 +47,7 @@ for voice in espeak-en-us espeak-en-gb; do
   echo "quickstart: tts-intelligibility $voice done" >&2
 done
 build/aeval report "$out" --format html --out "$out/leaderboard.html"
+# A codec of one's own joins the board only with the board's own samples and metrics: its command, exactly.
+echo "quickstart: add a codec to this board: build/aeval run --task codec-speech --model YOURS --limit $samples" \
+  "--evaluator $codec_evaluators ${dnsmos[*]} --output $out && build/aeval report $out" >&2
 exec build/aeval report "$out"
