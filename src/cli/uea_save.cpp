@@ -70,6 +70,8 @@ fs::path write_uea_results(const std::string& save, const std::string& model, co
     };
     Json row = record["fields"].is_object() ? Json(record["fields"]) : Json::object();
     if (!row.contains("WavPath") && record.contains("audio")) row["WavPath"] = record["audio"];
+    // A text field equal to the reference is stored once, as the reference (sample_json).
+    if (!row.contains("text") && record["reference"].is_string()) row["text"] = record["reference"];
     try {
       stage("prompt", {{"content", rendered.render_structure(row)}});
     } catch (const Error&) {

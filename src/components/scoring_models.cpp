@@ -32,7 +32,8 @@ models::Response ScoringModels::cached_infer(models::Model& model, const std::st
   return response;
 }
 
-models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt) {
+models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt,
+                                    const nlohmann::json& inference_kwargs) {
   models::Model& model = get(name);
   const RenderedPrompt rendered = prompt.render(context);
   const bool converts = model.input_sample_rate() > 0;  // else a model opening the files itself, or none
@@ -40,13 +41,16 @@ models::Response ScoringModels::ask(const std::string& name, const Prompt& promp
     throw Error(ErrorCategory::config, fmt::format("model '{}' reads no audio, but its prompt gives it some", name));
   std::vector<std::string> audio_sha256;
   for (const auto& path : rendered.audio) audio_sha256.push_back(aeval::audio_sha256(path));
-  const std::string key = ResponseCache::key(model.identity(), attempt ? fmt::format("attempt {}", attempt) : "",
-                                             rendered.shape, audio_sha256);
+  std::string variant = attempt ? fmt::format("attempt {}", attempt) : "";
+  if (!inference_kwargs.empty()) variant += (variant.empty() ? "" : "; ") + inference_kwargs.dump();
+  const std::string key = ResponseCache::key(model.identity(), variant, rendered.shape, audio_sha256);
   return cached_infer(model, key, [&] {
     std::vector<Audio> audio;
     if (converts)
       for (const auto& path : rendered.audio) audio.push_back(load_mono(path, model.input_sample_rate()));
-    return rendered.request(context.id, std::move(audio));
+    models::Request request = rendered.request(context.id, std::move(audio));
+    request.inference_kwargs = inference_kwargs;
+    return request;
   });
 }
 

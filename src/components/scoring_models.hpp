@@ -44,7 +44,9 @@ class ScoringModels {
   // content, so a judge or decomposer asked the same thing again, in this
   // run or a later one, answers from the cache. A nonzero `attempt` asks
   // again rather than taking the cached answer. Thread-safe.
-  models::Response ask(const std::string& model, const Prompt& prompt, const Sample& context, int attempt = 0);
+  // `inference_kwargs`: for UltraEval-Audio's own model classes, the keyword arguments of inference().
+  models::Response ask(const std::string& model, const Prompt& prompt, const Sample& context, int attempt = 0,
+                       const nlohmann::json& inference_kwargs = nlohmann::json::object());
   nlohmann::json identity(const std::string& model);
   void use_cache(ResponseCache* cache) { cache_ = cache; }
 

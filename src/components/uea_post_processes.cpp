@@ -304,7 +304,7 @@ const PostProcessClasses::Registration kSpeechToText{
         std::error_code missing;
         if (path.empty() || !std::filesystem::exists(path, missing))
           python_error("AssertionError", "must be a valid audio file, but got " + path);
-        return hear(path);
+        return hear(path, nlohmann::json::object());
       });
       t.identity["model"] = model;
       if (!args.text("prompt").empty()) t.identity["prompt"] = args.text("prompt");

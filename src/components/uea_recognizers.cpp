@@ -58,12 +58,16 @@ registry::ArgSpec recognizer_prompt_arg() {
 
 Hearing uea_hearing(const registry::Registry& registry, std::shared_ptr<ScoringModels> scoring, const std::string& model,
                     const std::string& prompt) {
-  if (prompt.empty()) return [scoring, model](const std::filesystem::path& audio) { return scoring->transcribe(model, audio); };
+  if (prompt.empty())
+    return [scoring, model](const std::filesystem::path& audio, const nlohmann::json&) { return scoring->transcribe(model, audio); };
   if (!registry.contains(registry::Kind::prompt, prompt))
     throw Error(ErrorCategory::config, fmt::format("recognizer '{}': no prompt entry '{}'", model, prompt));
   const auto asked = std::make_shared<const Prompt>(Prompt::load(registry, prompt));
-  return [scoring, model, asked](const std::filesystem::path& audio) {
-    return scoring->ask(model, *asked, Sample{audio.filename().string(), audio, std::nullopt, nlohmann::json::object()}).text;
+  return [scoring, model, asked](const std::filesystem::path& audio, const nlohmann::json& inference_kwargs) {
+    return scoring
+        ->ask(model, *asked, Sample{audio.filename().string(), audio, std::nullopt, nlohmann::json::object()}, 0,
+              inference_kwargs)
+        .text;
   };
 }
 

@@ -28,7 +28,10 @@ UeaRecognizer uea_recognizer(const std::string& model, const std::string& prompt
 // The `prompt` argument of the classes that hear with a recognizer (the TTS evaluators, Speech2text).
 registry::ArgSpec recognizer_prompt_arg();
 
-using Hearing = std::function<std::string(const std::filesystem::path& audio)>;
+// `inference_kwargs`: what UEA's evaluator passes its model's inference() besides the prompt (SeedTTSEvalASRWER's
+// generate_kwargs): given to UEA's own class (a recognizer asked with a prompt); aeval's scoring models (given the
+// audio alone) decode as their entry says, so the caller checks that it asks for nothing else.
+using Hearing = std::function<std::string(const std::filesystem::path& audio, const nlohmann::json& inference_kwargs)>;
 Hearing uea_hearing(const registry::Registry& registry, std::shared_ptr<ScoringModels> scoring, const std::string& model,
                     const std::string& prompt);
 

@@ -380,6 +380,7 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
     [](const Args& args, const Registry& registry, const Scoring& shared) -> Made {
       const auto scoring = shared ? shared : std::make_shared<ScoringModels>(registry);
       const std::string model = scoring_model(args, registry), lang = args.text("lang");
+      const bool uea_class = !args.text("prompt").empty();  // UEA's own recognizer, asked with UEA's prompt
       const Hearing hear = uea_hearing(registry, scoring, model, args.text("prompt"));
       const PostProcess punctuation = load_post_process(registry, "seed-tts-punctuation", scoring);
       const PostProcess simplified = load_post_process(registry, "to-simplified", scoring);
@@ -387,12 +388,17 @@ const EvaluatorClasses::Registration kSeedTtsAsrWer{
       return uea_evaluator(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const std::string label_text = row_text(row, "text");
         const std::string audio = spoken_answer_file(pred);
-        // UEA forces the row's `language` on Whisper where it has one; aeval's recognizer forces `lang`.
-        if (lang != "zh" && row.is_object() && row.contains("language") && row["language"] != lang &&
-            !(lang == "en" && row["language"] == "english"))
-          throw Error(ErrorCategory::data, fmt::format("the row asks Whisper for language {}, and '{}' forces {}",
-                                                       row["language"].dump(), model, lang));
-        std::string transcription = hear(audio);
+        // UEA asks Whisper for the row's `language` where it has one, else `lang` (not for Chinese): its own class
+        // gets that; aeval's recognizer forces `lang`, so a row asking for another is an error.
+        json inference_kwargs = json::object();
+        if (lang != "zh") {
+          const bool own = row.is_object() && row.contains("language");
+          inference_kwargs["generate_kwargs"] = {{"language", own ? row["language"] : json(lang)}};
+          if (!uea_class && own && row["language"] != lang && !(lang == "en" && row["language"] == "english"))
+            throw Error(ErrorCategory::data, fmt::format("the row asks Whisper for language {}, and '{}' forces {}",
+                                                         row["language"].dump(), model, lang));
+        }
+        std::string transcription = hear(audio, inference_kwargs);
         if (lang == "zh" || (row.is_object() && row.contains("language") && row["language"] == "chinese"))
           transcription = simplified.apply(transcription, Sample{});
         const SeedTtsTexts texts = seed_tts_texts(transcription, label_text, lang, punctuation);
@@ -431,7 +437,7 @@ const EvaluatorClasses::Registration kLongTtsAsrWer{
       return uea_evaluator(args, [=](const Value& pred, const Value& label, const json& row) -> Value {
         const std::string label_text = row_text(row, "text"), label_norm = row_text(row, "text_norm");
         const std::string audio = spoken_answer_file(pred);
-        const std::string raw = hear(audio);
+        const std::string raw = hear(audio, json::object());
         const auto normalized = [&](std::string text) {
           for (const auto& step : chain) text = step.apply(text, Sample{});
           return text;

@@ -136,6 +136,7 @@ class ProcessModel final : public BlockingModel {
                                  {"output_audio", files[files.size() - 2].string()},
                                  {"output_embedding", files.back().string()}};
     if (!request.structure.is_null()) line["prompt"] = request.structure;
+    if (!request.inference_kwargs.empty()) line["kwargs"] = request.inference_kwargs;
     send(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     std::unique_lock lock(mutex_);

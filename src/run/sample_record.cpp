@@ -12,7 +12,9 @@ using nlohmann::json;
 
 json sample_json(const Sample& s) {
   json fields = s.fields.is_object() ? s.fields : json::object();
-  for (const char* key : {"id", "audio", "text"}) fields.erase(key);
+  for (const char* key : {"id", "audio"}) fields.erase(key);
+  // The text field is kept where it is not the reference (a TTS set's text beside its reference audio).
+  if (s.reference && fields.contains("text") && fields["text"] == *s.reference) fields.erase("text");
   json r = {{"id", s.id}, {"reference", s.reference ? json(*s.reference) : json(nullptr)}, {"fields", fields}};
   if (!s.audio.empty()) r["audio"] = s.audio.string();
   return r;

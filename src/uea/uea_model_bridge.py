@@ -136,7 +136,7 @@ def infer(model, request):
     prompt = request.get("prompt")
     if prompt is None:
         raise ValueError("the request has no prompt structure: UltraEval-Audio's models need a UEA prompt")
-    return answer_fields(model.inference(prompt))
+    return answer_fields(model.inference(prompt, **(request.get("kwargs") or {})))
 
 
 class Bridge:

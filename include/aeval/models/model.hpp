@@ -39,6 +39,9 @@ struct Request {
   // audio the prompt names, as the dataset locates it, for models that read the files themselves.
   nlohmann::ordered_json structure;
   std::vector<std::filesystem::path> audio_files;
+  // UltraEval-Audio's models: the keyword arguments inference() is called with besides the prompt (an
+  // evaluator's, such as SeedTTSEvalASRWER's generate_kwargs); empty for a plain call.
+  nlohmann::json inference_kwargs = nlohmann::json::object();
 };
 
 struct Response {
