@@ -3,7 +3,8 @@
 // vendors' protocols: Gemini's generateContent over HTTP, OpenAI's Realtime API over a TLS WebSocket
 // (tests/support/uea_python/realtime_standin.py). The classes find the stand-ins where a user points them
 // elsewhere: GOOGLE_BASE_URL, OPENAI_URL (and SSL_CERT_FILE for the stand-in's certificate). Proved against UEA's
-// own main.py: the same requests, the same result files. UEA's `gpt4o_transcribe` (AudioTranscribe) runs through
+// own main.py: the same requests, the same result files. UEA's `mb-gpt4o-mini` (LlmCenterModel, whose address is
+// written into the class) reaches its stand-in through an HTTPS proxy. UEA's `gpt4o_transcribe` (AudioTranscribe) runs through
 // a stand-in for the `openai` SDK, which Debian lacks (tests/support/uea_python/openai_standin.py).
 #include <gtest/gtest.h>
 
@@ -32,6 +33,44 @@ using aeval::testing::ScopedEnv;
 using nlohmann::json;
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// A stand-in server written in Python (tests/support/uea_python/SCRIPT FOLDER), which prints its port first; a
+// TLS certificate for `host` in FOLDER/cert.pem and key.pem, made before it starts. Stopped with the test.
+class PythonStandin {
+ public:
+  void start(const std::string& script, const fs::path& folder, const std::string& host) {
+    const std::string san = host.find_first_not_of("0123456789.") == std::string::npos ? "IP:" + host : "DNS:" + host;
+    const auto made = run_shell(fmt::format(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN={} -addext subjectAltName={} -keyout {} -out {} 2>&1",
+        host, san, quoted(folder / "key.pem"), quoted(folder / "cert.pem")));
+    ASSERT_EQ(0, made.status) << made.output;
+    int out[2];
+    ASSERT_EQ(0, pipe(out));
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], STDOUT_FILENO);
+      close(out[0]);
+      const std::string path = std::string(AEVAL_SOURCE_DIR) + "/tests/support/uea_python/" + script;
+      execl(aeval::testing::kDebianPython.c_str(), "python3", path.c_str(), folder.c_str(), nullptr);
+      _exit(127);
+    }
+    close(out[1]);
+    FILE* port_line = fdopen(out[0], "r");
+    ASSERT_EQ(1, fscanf(port_line, "%d", &port_)) << script << " did not start";
+    fclose(port_line);
+  }
+  int port() const { return port_; }
+  ~PythonStandin() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
 
 // Runs UEA's entry `model` on the stand-in set with aeval, then with UEA's main.py (`options` given to both),
 // each saving UEA's result files.
@@ -147,39 +186,14 @@ class RealtimeE2E : public UeaApiModelsE2E {
     AEVAL_REQUIRE(run_shell(aeval::testing::kDebianPython + " -c 'import websockets, pydub' 2>&1").status == 0 &&
                       run_shell("command -v ffmpeg openssl").status == 0,
                   "what UEA's GPT4oAudio class imports and runs (python3-websockets python3-pydub ffmpeg), and openssl");
-    const auto made = run_shell(fmt::format(
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
-        "-keyout {} -out {} 2>&1",
-        quoted(dir_ / "key.pem"), quoted(dir_ / "cert.pem")));
-    ASSERT_EQ(0, made.status) << made.output;
-    int out[2];
-    ASSERT_EQ(0, pipe(out));
-    server_ = fork();
-    if (server_ == 0) {
-      dup2(out[1], STDOUT_FILENO);
-      close(out[0]);
-      const std::string script = std::string(AEVAL_SOURCE_DIR) + "/tests/support/uea_python/realtime_standin.py";
-      execl(aeval::testing::kDebianPython.c_str(), "python3", script.c_str(), dir_.path().c_str(), nullptr);
-      _exit(127);
-    }
-    close(out[1]);
-    FILE* port_line = fdopen(out[0], "r");
-    int port = 0;
-    ASSERT_EQ(1, fscanf(port_line, "%d", &port)) << "the Realtime stand-in did not start";
-    fclose(port_line);
-    url_.emplace("OPENAI_URL", fmt::format("127.0.0.1:{}", port).c_str());
-  }
-
-  void TearDown() override {
-    if (server_ > 0) {
-      kill(server_, SIGTERM);
-      waitpid(server_, nullptr, 0);
-    }
+    realtime_.start("realtime_standin.py", dir_.path(), "127.0.0.1");
+    if (HasFatalFailure()) return;
+    url_.emplace("OPENAI_URL", fmt::format("127.0.0.1:{}", realtime_.port()).c_str());
   }
 
   std::vector<std::string> asked() const override { return lines_of(dir_ / "sessions.log"); }
 
-  pid_t server_ = -1;
+  PythonStandin realtime_;
   std::optional<ScopedEnv> url_;
   ScopedEnv key_{"OPENAI_API_KEY", "test-key"}, certificate_{"SSL_CERT_FILE", (dir_ / "cert.pem").c_str()};
 };
@@ -195,6 +209,39 @@ TEST_F(RealtimeE2E, UeasGpt4oAudioEntrySendsWhatUeaMainSendsAndGivesItsResults) 
   EXPECT_EQ("realtime=v1", session["openai_beta"]);
   EXPECT_EQ(json::array({"text"}), session["session.update"]["session"]["modalities"]);
   EXPECT_GT(session["appends"].get<int>(), 1);  // streamed in chunks
+}
+
+// UEA's LlmCenterModel (`mb-gpt4o-mini`) posts to ModelBest's LLM center, whose address is written into the
+// class: the stand-in is reached through an HTTPS proxy, as from behind a company's (HTTPS_PROXY; its certificate
+// for llm-center.modelbest.cn in REQUESTS_CA_BUNDLE). The class fetches a token, then posts each clip as a data URI.
+class LlmCenterE2E : public UeaApiModelsE2E {
+ protected:
+  void SetUp() override {
+    UeaApiModelsE2E::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    AEVAL_REQUIRE(run_shell("command -v openssl").status == 0, "openssl");
+    center_.start("llmcenter_standin.py", dir_.path(), "llm-center.modelbest.cn");
+    if (HasFatalFailure()) return;
+    proxy_.emplace("HTTPS_PROXY", fmt::format("http://127.0.0.1:{}", center_.port()).c_str());
+  }
+
+  std::vector<std::string> asked() const override { return lines_of(dir_ / "calls.log"); }
+
+  PythonStandin center_;
+  std::optional<ScopedEnv> proxy_;
+  ScopedEnv token_{"LLMCenterUserToken", "user-token"}, certificate_{"REQUESTS_CA_BUNDLE", (dir_ / "cert.pem").c_str()},
+      no_proxy_{"NO_PROXY", nullptr}, no_proxy_lower_{"no_proxy", nullptr};
+};
+
+TEST_F(LlmCenterE2E, UeasLlmCenterEntrySendsWhatUeaMainSendsAndGivesItsResults) {
+  make_tree();
+  run_both("mb-gpt4o-mini");
+  ASSERT_FALSE(HasFatalFailure());
+  expect_same_requests_and_results();
+  const json call = json::parse(asked().front());
+  EXPECT_EQ("center-token-1", call["app-token"]);
+  EXPECT_EQ(108, call["payload"]["modelId"]);
+  EXPECT_EQ(30, call["payload"]["modelParamConfig"]["max_new_tokens"]);  // the entry's sample_params
 }
 
 }  // namespace
