@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "aeval/audio_io.hpp"
@@ -197,7 +198,19 @@ class OpenAiBase : public Model {
     double wait = std::min(30.0, config_.backoff_seconds * std::pow(2.0, c->attempts - 1)) *
                   std::uniform_real_distribution<double>(0.5, 1.5)(rng);
     if (const auto asked = asked_wait_seconds(r.headers)) wait = std::min(double(*asked), 60.0);
+    say_retrying(c, reason(r), wait);
     shared_http_client().after(wait, [this, c] { attempt(c); });
+  }
+
+  // While a failing server is retried no sample ends, so the progress line cannot say why it stalls: stderr says
+  // so once for each cause (status or transport error), for the first few causes of this model.
+  void say_retrying(const std::shared_ptr<Call>& c, const std::string& why, double wait) {
+    const std::lock_guard lock(dead_mutex_);
+    if (retry_causes_.size() >= 3 || !retry_causes_.insert(why.substr(0, why.find(':'))).second) return;
+    std::fprintf(stderr, "aeval: model '%s': %s: %s; retrying in %.1f s (sample '%s', attempt %d of %s)\n",
+                 config_.name.c_str(), redact(c->request.url).c_str(), redact(why).c_str(), wait, c->sample_id.c_str(),
+                 c->attempts + 1,
+                 has_answered_ ? "any, while the outage lasts" : std::to_string(config_.max_retries + 1).c_str());
   }
 
   // Why no request can succeed at this endpoint as it is configured, and what
@@ -249,6 +262,7 @@ class OpenAiBase : public Model {
   std::atomic<bool> slow_said_{false};     // the slow-endpoint line was printed
   std::mutex dead_mutex_;
   int dead_ends_ = 0;     // requests in a row that met a dead end
+  std::set<std::string> retry_causes_;  // the causes of retries said on stderr (guarded by dead_mutex_)
   std::string dead_end_;  // the last one's error
   std::string key_;
   std::atomic<std::size_t> next_url_{0};

@@ -141,6 +141,30 @@ TEST(DeadEndpointE2E, FailuresBetweenAnswersDoNotStopTheRun) {
   EXPECT_EQ(server.requests(), 200);
 }
 
+// A server failing for a while stalls the samples it fails, and no sample ends to update the progress line: each
+// cause of the retries is said once on stderr as it starts, the URL, the server's answer and the wait.
+TEST(DeadEndpointE2E, RetriesSayTheirCauseOnceEach) {
+  aeval::testing::OpenAiTestServer server([](const aeval::testing::ReceivedRequest&, int index) {
+    aeval::testing::ScriptedReply reply;
+    if (index < 4) reply.status = 503, reply.body = "overloaded, try later";
+    return reply;
+  });
+  TempDir dir;
+  write_setup(dir, server.base_url(), 1);
+  write_bytes(dir / "numbers.jsonl", "{\"id\": \"a\", \"text\": \"ok\"}\n{\"id\": \"b\", \"text\": \"ok\"}\n");
+  write_bytes(dir / "registry" / "models" / "m.yaml",
+              fmt::format("remote:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: echo\n"
+                          "    input_sample_rate: 0\n    max_concurrency: 1\n    backoff_seconds: 0.01\n",
+                          server.base_url()));
+  const auto o = run_remote(dir);
+  EXPECT_EQ(o.status, 0) << o.output;
+  const std::string said = fmt::format("aeval: model 'remote': {}/chat/completions: HTTP 503: overloaded, try later; "
+                                       "retrying in ", server.base_url());
+  EXPECT_NE(o.output.find(said), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find(said), o.output.rfind(said)) << "said once for its cause: " << o.output;
+  EXPECT_NE(o.output.find("(sample 'a', attempt 2 of 5)"), std::string::npos) << o.output;
+}
+
 TEST(DeadEndpointE2E, ARunThatStoredNothingLeavesNoFolder) {
   TempDir dir;
   write_setup(dir, "http://127.0.0.1:9/v1");
