@@ -10,6 +10,7 @@
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 #include "components/task.hpp"
+#include "components/task_metrics.hpp"
 #include "components/uea_differences.hpp"
 #include "registry/registry.hpp"
 #include "cli/commands.hpp"
@@ -57,8 +58,30 @@ void print_datasets(const registry::Registry& registry) {
   }
 }
 
+// A model told apart from the other entries of its class (the class's summary is the same for all): the endpoint's
+// model at its base_url, the command it runs, else the arguments written as single values; the summary when it
+// has none.
+std::string model_description(const registry::Entry& e, const registry::ClassSpec& spec) {
+  const YAML::Node& args = e.args;
+  if (args["model"] && args["model"].IsScalar() && args["base_url"]) {
+    const YAML::Node url = args["base_url"];
+    std::string at = url.IsSequence() ? (url.size() ? url[0].Scalar() : "") : url.Scalar();
+    if (url.IsSequence() && url.size() > 1) at += fmt::format(" (and {} more)", url.size() - 1);
+    return args["model"].Scalar() + " at " + at;
+  }
+  std::vector<std::string> said;
+  if (args["command"] && args["command"].IsSequence()) {
+    for (const auto& part : args["command"]) said.push_back(part.Scalar());
+    return "runs " + fmt::format("{}", fmt::join(said, " "));
+  }
+  if (args.IsMap())
+    for (const auto& arg : args)
+      if (arg.second.IsScalar()) said.push_back(arg.first.Scalar() + " " + arg.second.Scalar());
+  return said.empty() ? spec.summary : fmt::format("{}", fmt::join(said, ", "));
+}
+
 // What an entry is, in a line: a task by what it binds, any other entry by its
-// own `description` argument or else its class's summary.
+// own `description` argument, else a model by what tells it apart, anything else by its class's summary.
 std::string entry_description(const registry::Entry& e, registry::Kind kind) {
   const auto& spec = registry::class_spec(e, kind);
   if (kind == registry::Kind::task) {
@@ -71,6 +94,7 @@ std::string entry_description(const registry::Entry& e, registry::Kind kind) {
     return out;
   }
   if (const auto own = e.args["description"]; own && own.IsScalar()) return own.as<std::string>();
+  if (kind == registry::Kind::model) return model_description(e, spec);
   return spec.summary;
 }
 
@@ -80,6 +104,21 @@ std::string uea_fidelity(const pipeline::UeaDifferences& differences, const std:
   if (!differences.defined_on_uea(name)) return "aeval's own task";
   const auto reasons = differences(name);
   return reasons.empty() ? "exactly" : fmt::format("differs: {}", fmt::join(reasons, "; "));
+}
+
+// What a task reports: for one defined on UltraEval-Audio's registry, what UEA's eval task computes as aeval binds it
+// (the eval task's name when UEA's registry cannot be had) and then aeval's evaluators scored beside it; for any
+// other task, its evaluators.
+std::string task_metrics(const pipeline::UeaDifferences& differences, const registry::Entry& task) {
+  const registry::Args args(task, registry::class_spec(task, registry::Kind::task));
+  std::vector<std::string> metrics;
+  if (const auto bound = differences.bound(task.name))
+    metrics = pipeline::uea_task_metrics(bound->registry, bound->spec);
+  else if (differences.defined_on_uea(task.name))
+    metrics.push_back("UltraEval-Audio's " +
+                      (args.text("uea_task").empty() ? "default task" : "`" + args.text("uea_task") + "`"));
+  for (const auto& evaluator : args.strings("evaluators")) metrics.push_back(evaluator);
+  return fmt::format("{}", fmt::join(metrics, ", "));
 }
 
 // The catalog (every task that belongs to a suite) as a Markdown table: docs/benchmarks.md
@@ -95,12 +134,8 @@ void print_benchmarks(const registry::Registry& registry) {
     const registry::Args args(task, registry::class_spec(task, registry::Kind::task));
     const std::string dataset = args.text("dataset");
     std::string source, license = args.text("license"), size = args.text("size");
-    std::string metrics = fmt::format("{}", fmt::join(args.strings("evaluators"), ", "));
     if (const std::string uea = args.text("uea_dataset"); !uea.empty()) {
-      // Defined on UltraEval-Audio's registry.
-      source = "UltraEval-Audio `" + uea + "`";
-      metrics = "UltraEval-Audio's " + (args.text("uea_task").empty() ? "default task" : "`" + args.text("uea_task") + "`");
-      if (!args.strings("evaluators").empty()) metrics += fmt::format(", {}", fmt::join(args.strings("evaluators"), ", "));
+      source = "UltraEval-Audio `" + uea + "`";  // defined on UltraEval-Audio's registry
     } else if (registry.contains(registry::Kind::dataset, dataset)) {
       const auto& d = registry.get(registry::Kind::dataset, dataset);
       const registry::Args dargs(d, registry::class_spec(d, registry::Kind::dataset));
@@ -110,7 +145,8 @@ void print_benchmarks(const registry::Registry& registry) {
     }
     std::printf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", name.c_str(),
                 fmt::format("{}", fmt::join(args.strings("suites"), ", ")).c_str(), args.text("language").c_str(),
-                metrics.c_str(), uea_fidelity(differences, name).c_str(), source.c_str(), license.c_str(), size.c_str());
+                task_metrics(differences, task).c_str(), uea_fidelity(differences, name).c_str(), source.c_str(),
+                license.c_str(), size.c_str());
   }
 }
 
@@ -216,9 +252,13 @@ Action add_describe_command(CLI::App& app, GlobalOptions& global) {
       std::printf("%s '%s' (%s)\n", registry::kind_name(k), name->c_str(), e.where().c_str());
       std::printf("  args as written: %s\n", registry::yaml_to_json(e.args).dump().c_str());
       print_class(registry::class_spec(e, k));
-      if (k == registry::Kind::task) print_models_called(registry, e);
-      if (const pipeline::UeaDifferences differences(registry); k == registry::Kind::task && differences.defined_on_uea(*name))
-        std::printf("  as UltraEval-Audio: %s\n", uea_fidelity(differences, *name).c_str());
+      if (k == registry::Kind::task) {
+        print_models_called(registry, e);
+        const pipeline::UeaDifferences differences(registry);
+        std::printf("  metrics: %s\n", task_metrics(differences, e).c_str());
+        if (differences.defined_on_uea(*name))
+          std::printf("  as UltraEval-Audio: %s\n", uea_fidelity(differences, *name).c_str());
+      }
       found = true;
     }
     for (const auto* spec : registry::class_catalog())

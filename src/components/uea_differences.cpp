@@ -54,8 +54,8 @@ bool UeaDifferences::defined_on_uea(const std::string& task) const {
          !TaskClasses::make(catalog_.get(registry::Kind::task, task), registry::Kind::task).uea_dataset.empty();
 }
 
-std::vector<std::string> UeaDifferences::operator()(const std::string& task) const {
-  if (!defined_on_uea(task)) return {};
+std::optional<UeaDifferences::Bound> UeaDifferences::bound(const std::string& task) const {
+  if (!defined_on_uea(task)) return std::nullopt;
   if (!loaded_) {
     loaded_ = std::make_unique<Loaded>();
     try {
@@ -68,14 +68,21 @@ std::vector<std::string> UeaDifferences::operator()(const std::string& task) con
       loaded_->root.clear();
     }
   }
-  if (loaded_->root.empty()) return {"?"};
+  if (loaded_->root.empty()) return std::nullopt;
   const TaskSpec defined = TaskClasses::make(catalog_.get(registry::Kind::task, task), registry::Kind::task);
   // Bound for a model of no setup of its own (uea_task.hpp's model_setup): UEA's generic prompt and scoring.
   TaskOverrides any_model;
   any_model.model = "pocketsphinx-en";
-  return differences_from_uea(
-      *loaded_->registry,
-      uea::bind_task(*loaded_->registry, loaded_->root, defined.uea_dataset, defined.uea_task, any_model).spec);
+  TaskSpec spec =
+      uea::bind_task(*loaded_->registry, loaded_->root, defined.uea_dataset, defined.uea_task, any_model).spec;
+  return Bound{*loaded_->registry, std::move(spec)};
+}
+
+std::vector<std::string> UeaDifferences::operator()(const std::string& task) const {
+  if (!defined_on_uea(task)) return {};
+  const auto defined = bound(task);
+  if (!defined) return {"?"};
+  return differences_from_uea(defined->registry, defined->spec);
 }
 
 }  // namespace aeval::pipeline

@@ -5,6 +5,7 @@
 // `aeval describe`, `aeval report` and `aeval uea run` print these and nothing else.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,13 @@ class UeaDifferences {
   // Its differences: none for a task of aeval's own; {"?"} when UEA's registry cannot be had (stderr says why,
   // once).
   std::vector<std::string> operator()(const std::string& task) const;
+  // The task as UEA's registry binds it for a model of no setup of its own (UEA's generic prompt and scoring), and
+  // the registry holding the UEA entries it names; nullopt for a task of aeval's own, or without UEA's registry.
+  struct Bound {
+    const registry::Registry& registry;
+    TaskSpec spec;
+  };
+  std::optional<Bound> bound(const std::string& task) const;
 
  private:
   struct Loaded;
