@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "util/atomic_file.hpp"
@@ -34,15 +36,19 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
       "DEVIATES (a different prompt, normalizer or split is the usual cause). Runs of one model\n"
       "with several prompts (`aeval run --prompt-variants`) are rows of their own, and a table\n"
       "shows how far the prompts move each metric.\n\n"
-      "Exit status: 0 written; 1 no runs or a malformed summary; 3 with --fail-on-deviation when a\n"
-      "run deviates from a published number.");
+      "Exit status: 0 written; 1 no runs or a malformed summary; 2 the command line is wrong (html\n"
+      "to a terminal); 3 with --fail-on-deviation when a run deviates from a published number.");
   report->add_option("results", o->results, "Folder of runs (searched recursively)")->capture_default_str();
   report->add_option("--format,-f", o->format, "md or html")->check(one_of({"md", "html"}))->capture_default_str();
-  report->add_option("--out,-o", o->out, "Write here instead of standard output");
+  report->add_option("--out,-o", o->out, "Write here instead of standard output (html: not to a terminal)");
   report->add_option("--suite", o->suite, "One table for a suite (`aeval list suites`), as the paper's Tables 4-6");
   report->add_flag("--fail-on-deviation", o->fail_on_deviation,
                    "Exit with status 3 when a run deviates from a number its task entry publishes");
   return [o, &global]() {
+    // A page is a file to open in a browser: to a terminal it is a screenful of markup (a pipe still gets it).
+    if (o->format == "html" && o->out.empty() && isatty(STDOUT_FILENO))
+      throw CLI::ValidationError("--format html writes a page to open in a browser, not text for a terminal: give "
+                                 "--out FILE (e.g. --out leaderboard.html), or redirect standard output");
     auto boards = report::collect_leaderboards(o->results);
     const registry::Registry registry(registry_folders(global));
     const pipeline::UeaDifferences differences(registry);

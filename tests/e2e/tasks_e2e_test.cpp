@@ -298,6 +298,20 @@ TEST(ReportE2E, LeaderboardRanksModelsInMarkdownAndHtml) {
   EXPECT_NE(bad.output.find("summary.json: not an aeval summary"), std::string::npos) << bad.output;
 }
 
+// An HTML page on a terminal is a screenful of markup: refused as a usage error naming --out; a pipe still gets it.
+TEST(ReportE2E, HtmlToATerminalIsRefusedNamingOut) {
+  if (aeval::testing::run_shell("command -v script >/dev/null").status != 0)
+    GTEST_SKIP() << "needs util-linux's script for a terminal";
+  TempDir dir;
+  const auto terminal = aeval::testing::run_shell(
+      fmt::format("script -qec '{} report {} --format html' /dev/null", AEVAL_BINARY, dir.path().string()));
+  EXPECT_EQ(terminal.status, 2) << terminal.output;
+  EXPECT_NE(terminal.output.find("give --out FILE"), std::string::npos) << terminal.output;
+  EXPECT_EQ(terminal.output.find("<html"), std::string::npos) << terminal.output;
+  const auto piped = run_aeval(fmt::format("report {} --format html", dir.path().string()), false);
+  EXPECT_NE(piped.status, 2) << piped.output;
+}
+
 }  // namespace
 
 namespace {
