@@ -63,6 +63,10 @@ CLI::Validator one_of(std::vector<std::string> names);
 // and commands, against those of the commands it chose), or "".
 std::string command_line_suggestion(const CLI::App& app, const std::vector<std::string>& argv);
 
+// For a command line CLI11 refused for arguments it did not expect: each, in the order written, as
+// "unknown option --limt (did you mean --limit?)" or "unexpected argument foo"; "" when none is left.
+std::string unexpected_arguments(const CLI::App& app, const std::vector<std::string>& argv);
+
 // The built-in registry followed by the user's --registry folders.
 std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global);
 

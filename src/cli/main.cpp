@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version succeed; every rejected command line exits 2, as documented.
+    if (dynamic_cast<const CLI::ExtrasError*>(&e))
+      if (const std::string unexpected = cli::unexpected_arguments(app, global.argv); !unexpected.empty()) {
+        std::fprintf(stderr, "%s\nRun with --help for more information.\n", unexpected.c_str());
+        return 2;
+      }
     if (app.exit(e) == 0) return 0;
     if (const std::string hint = cli::command_line_suggestion(app, global.argv); !hint.empty())
       std::fprintf(stderr, "%s\n", hint.c_str());
@@ -88,6 +93,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::Error& e) {
     // Options that cannot go together, found once the command line is read.
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const pipeline::IncompleteTask& e) {
+    // An option the command line lacks (--model): a usage error, like those CLI11 finds.
+    app.exit(CLI::ValidationError(e.what()));
+    return 2;
   } catch (const Error& e) {
     std::fprintf(stderr, "aeval: %s error: %s\n", to_string(e.category()), e.what());
     return 1;

@@ -295,7 +295,10 @@ Action add_run_command(CLI::App& app, GlobalOptions& global) {
         throw CLI::ValidationError(fmt::format("--resume continues a run with the task, components, registry, --set, --limit and "
                                 "--shard it recorded, so {} would be ignored; leave {} out, or start a new run",
                                 fmt::join(given, ", "), given.size() == 1 ? "it" : "them"));
-      const std::filesystem::path dir = o->resume.empty() ? pipeline::latest_run(o->output) : std::filesystem::path(o->resume);
+      // As given, less any trailing separator: the folder is printed with its file names after a '/'.
+      std::filesystem::path dir = o->resume.empty() ? pipeline::latest_run(o->output)
+                                                    : std::filesystem::path(o->resume).lexically_normal();
+      if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();
       if (!o->quiet) std::fprintf(stderr, "aeval: resuming %s\n", dir.string().c_str());
       return report_result(pipeline::resume_run(dir, options), o->max_fail_rate);
     }

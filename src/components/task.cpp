@@ -87,9 +87,8 @@ TaskSpec resolve_task(const Registry& registry, const std::string& task, const T
     spec.prompt = model_prompt(registry, registry.get(Kind::model, spec.model), spec);
 
   const auto missing = [&](const char* what, const char* option) {
-    throw Error(ErrorCategory::config,
-                fmt::format("{} has no {}: give {} (or --task; `aeval list tasks`)",
-                            task_name.empty() ? "the command line" : "task '" + task_name + "'", what, option));
+    throw IncompleteTask(fmt::format("{} has no {}: give {} (or --task; `aeval list tasks`)",
+                                     task_name.empty() ? "the command line" : "task '" + task_name + "'", what, option));
   };
   if (spec.dataset.empty()) missing("dataset", "--dataset");
   if (spec.model.empty()) missing("model", "--model NAME (`aeval list models`)");

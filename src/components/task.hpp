@@ -4,14 +4,23 @@
 #include <string>
 #include <vector>
 
+#include "aeval/error.hpp"
 #include "aeval/pipeline/task_spec.hpp"
 #include "aeval/report/leaderboard.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {
 
+// A task left without a dataset, model or evaluators: what is missing is a command-line option, so the CLI
+// treats it as a usage error (exit status 2), as it does a missing --task.
+class IncompleteTask : public Error {
+ public:
+  explicit IncompleteTask(const std::string& message) : Error(ErrorCategory::config, message) {}
+};
+
 // `task` may be empty when the overrides name a dataset whose default task
-// supplies the rest, or name dataset, model and evaluators themselves.
+// supplies the rest, or name dataset, model and evaluators themselves. IncompleteTask when
+// neither names one of the three.
 TaskSpec resolve_task(const registry::Registry& registry, const std::string& task, const TaskOverrides& overrides = {});
 
 // Every suite the registry's tasks name, with its tasks in name order.

@@ -83,7 +83,7 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
     return registry;
   }
   if (!overrides.model)
-    throw Error(ErrorCategory::config, "task '" + task + "' has no model: give --model NAME (`aeval list models`)");
+    throw IncompleteTask("task '" + task + "' has no model: give --model NAME (`aeval list models`)");
   if (inv.uea.empty()) inv.uea = std::filesystem::absolute(uea::uea_root({}));
   inv.task.beside_uea = overrides.evaluators ? std::vector<std::string>{} : defined.evaluators;
   registry = load_registry(inv);

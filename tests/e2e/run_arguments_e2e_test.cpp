@@ -105,6 +105,42 @@ TEST(RunArgumentsE2E, AWrongCommandLineExitsTwo) {
   EXPECT_EQ(run_aeval("run --model pocketsphinx-en").status, 2);  // neither a task nor a dataset
 }
 
+// Each argument no option took, as written and in order: the option, not its value first.
+TEST(RunArgumentsE2E, AnUnknownOptionIsReportedAsWrittenBeforeAnyStrayArgument) {
+  const Outcome valued = run_aeval("run --task asr-quickstart --limt 20");
+  EXPECT_EQ(valued.status, 2) << valued.output;
+  EXPECT_TRUE(contains(valued.output, "unknown option --limt (did you mean --limit?)\n")) << valued.output;
+  EXPECT_FALSE(contains(valued.output, "20")) << "its value is not a second complaint: " << valued.output;
+  const Outcome both = run_aeval("run --task asr-quickstart stray --jbos=2");
+  EXPECT_EQ(both.status, 2) << both.output;
+  EXPECT_TRUE(contains(both.output, "unknown option --jbos (did you mean --jobs?)\nunexpected argument stray\n"))
+      << both.output;
+}
+
+// A task that names no model lacks an option, as a missing --task does: exit status 2.
+TEST(RunArgumentsE2E, AMissingModelIsAUsageError) {
+  const Outcome catalog = run_aeval("run --task librispeech-test-clean");
+  EXPECT_EQ(catalog.status, 2) << catalog.output;
+  EXPECT_TRUE(contains(catalog.output, "has no model: give --model NAME")) << catalog.output;
+  TempDir dir;
+  write_run_inputs(dir, 1, 1);
+  const Outcome manifest = run_aeval(fmt::format("run --dataset {} --evaluator wer", (dir / "m.jsonl").string()));
+  EXPECT_EQ(manifest.status, 2) << manifest.output;
+  EXPECT_TRUE(contains(manifest.output, "the command line has no model")) << manifest.output;
+}
+
+TEST(RunArgumentsE2E, AResumedFolderWithATrailingSlashIsPrintedAsAFolder) {
+  TempDir dir;
+  write_run_inputs(dir, 2, 2);
+  ASSERT_EQ(run(dir).status, 0);
+  const std::string recorded = aeval::testing::read_only_run(dir / "out").dir.string();
+  const Outcome resumed = run_aeval(fmt::format("run --resume {}/", recorded));
+  EXPECT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, "aeval: resuming " + recorded + "\n")) << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, "results: " + recorded + "/{samples.jsonl")) << resumed.output;
+  EXPECT_FALSE(contains(resumed.output, "//")) << resumed.output;
+}
+
 TEST(RunArgumentsE2E, ResumeRefusesWhatTheRecordedRunWouldOverride) {
   TempDir dir;
   write_run_inputs(dir, 2, 2);
@@ -145,7 +181,7 @@ TEST(RunArgumentsE2E, GlobalOptionsComeBeforeOrAfterTheCommand) {
 TEST(RunArgumentsE2E, MistypedOptionsCommandsAndKindsGetSuggestions) {
   const Outcome option = run_aeval("run --tsk asr-quickstart");
   EXPECT_EQ(option.status, 2) << option.output;
-  EXPECT_TRUE(contains(option.output, "did you mean: --task?")) << option.output;
+  EXPECT_TRUE(contains(option.output, "unknown option --tsk (did you mean --task?)")) << option.output;
   const Outcome command = run_aeval("lst tasks");
   EXPECT_EQ(command.status, 2) << command.output;
   EXPECT_TRUE(contains(command.output, "did you mean: list?")) << command.output;
