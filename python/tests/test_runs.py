@@ -66,3 +66,37 @@ def test_a_python_callable_is_the_model(tmp_path):
 def test_a_bad_task_is_a_python_error():
     with pytest.raises(RuntimeError, match=r"unknown task 'asr-quikstart' \(did you mean: asr-quickstart\?\)"):
         aeval.run(task="asr-quikstart")
+
+
+def test_a_module_missing_from_the_python_environment_is_named_with_its_interpreter(tmp_path):
+    """numpy, which aeval needs to hand a Python model its audio, or a module the model's code imports: missing,
+    either is the environment's to install (which module, which interpreter, how), not the model raising."""
+    import json
+    import os
+    import pathlib
+    import sys
+    import wave
+
+    with wave.open(str(tmp_path / "a.wav"), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(16000), w.writeframes(b"\0\0" * 1600)
+    (tmp_path / "m.jsonl").write_text('{"id": "1", "audio": "a.wav", "text": "hi"}\n')
+    script = """if True:
+        import aeval, json, sys
+        def importing(request):
+            import aeval_no_such_module
+        for model, rate in ((lambda request: "hi", 16000), (importing, 0)):  # no audio, no numpy needed
+            try:
+                aeval.run(dataset="m.jsonl", model=model, evaluators="wer", output="out", input_sample_rate=rate)
+            except aeval.RunFailed as failure:
+                print(json.dumps(str(failure)))
+        """
+    # -S: without site-packages, so without numpy, as a fresh environment with the aeval wheel alone would be.
+    package = pathlib.Path(aeval.__file__).resolve().parents[1]  # the same aeval, wherever the test runs from
+    ran = subprocess.run([sys.executable, "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(package)))
+    assert ran.returncode == 0, ran.stderr
+    audio, imported = (json.loads(line) for line in ran.stdout.splitlines())
+    assert (f"the Python environment of {sys.executable} has no module 'numpy' (aeval needs it to hand audio to a "
+            f"Python model): install it there, e.g. `{sys.executable} -m pip install numpy`") in audio
+    assert "has no module 'aeval_no_such_module' (the model's code imports it)" in imported
+    assert "raised" not in audio + imported

@@ -66,6 +66,18 @@ py::dict request_dict(const models::Request& request, int sample_rate) {
   return d;
 }
 
+// "model 'm': the Python environment of /usr/bin/python3 has no module 'numpy' (WHY): install it ..." for a
+// ModuleNotFoundError: the interpreter running the callable is the one that lacks it.
+std::string missing_module(const py::error_already_set& e, const std::string& model, const std::string& why) {
+  const py::object name = e.value().attr("name");
+  std::string module = name.is_none() ? std::string("?") : name.cast<std::string>();
+  module = module.substr(0, module.find('.'));  // a package's submodule: the package is what is missing
+  const std::string python = py::module_::import("sys").attr("executable").cast<std::string>();
+  return fmt::format("model '{}': the Python environment of {} has no module '{}' ({}): install it there, e.g. "
+                     "`{} -m pip install {}`",
+                     model, python, module, why, python, module);
+}
+
 class PythonCallable final : public models::BlockingModel {
  public:
   PythonCallable(std::string name, int sample_rate, int concurrency)
@@ -90,10 +102,21 @@ class PythonCallable final : public models::BlockingModel {
         throw Error(ErrorCategory::config, fmt::format("model '{}': no Python callable is registered under it", name_));
       function = found->second;
     }
+    // Building the request imports numpy (its audio arrays): a failure there is the environment's, not the function's.
+    py::dict arguments;
+    try {
+      arguments = request_dict(request, sample_rate_);
+    } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_ModuleNotFoundError))
+        throw Error(ErrorCategory::model, missing_module(e, name_, "aeval needs it to hand audio to a Python model"));
+      throw Error(ErrorCategory::internal, fmt::format("model '{}': cannot build its request: {}", name_, e.what()));
+    }
     py::object answer;
     try {
-      answer = function(request_dict(request, sample_rate_));
+      answer = function(arguments);
     } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_ModuleNotFoundError))
+        throw Error(ErrorCategory::model, missing_module(e, name_, "the model's code imports it"));
       throw Error(ErrorCategory::model, fmt::format("model '{}' raised {}", name_, e.what()));
     }
     models::Response r;
