@@ -27,6 +27,7 @@ using aeval::registry::Kind;
 const std::map<std::string, std::string> kNotRepositories = {
     {"audio/wav", "a MIME type (docs/view.md)"},
     {"build/python", "the Python package in the build folder (docs/python.md)"},
+    {"data/test_other-00000-of-00001.parquet", "a file of a Hub repository, split inference (docs/datasets.md)"},
     {"long-tts-wer-en/zh", "the evaluators long-tts-wer-en and long-tts-wer-zh (docs/uea.md)"}};
 
 struct Read {

@@ -3,7 +3,10 @@
 // glob) infers them, and declared patterns matched as fsspec matches them.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "datasets/hub_data_files.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -43,6 +46,24 @@ TEST(HubDataFiles, DoubleStarsMatchNoFolderToo) {
             (std::vector<std::string>{"data/test-0.parquet", "data/x/test-1.parquet", "data/x/y/test-2.parquet"}));
   EXPECT_EQ(hub_glob({"test-?.parquet", "data/x/[!t]*"}, paths),
             (std::vector<std::string>{"data/x/other.parquet", "test-3.parquet"}));
+}
+
+// docs/datasets.md's examples ("`FILE` is split `S`", "`FILE` is part of split `S`") are what the code infers
+// for that file.
+TEST(HubDataFiles, TheDocsExamplesOfInferredSplitsAreTheCodes) {
+  const std::string doc = aeval::testing::read_bytes(std::filesystem::path(AEVAL_SOURCE_DIR) / "docs" / "datasets.md");
+  const std::regex example(R"(`([^`\s]+\.parquet)`\s+is\s+(?:part\s+of\s+)?split\s+`([^`]+)`)");
+  int examples = 0, at_root = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), example); it != std::sregex_iterator();
+       ++it, ++examples) {
+    const std::string file = (*it)[1], split = (*it)[2];
+    at_root += file.find('/') == std::string::npos;
+    const Splits splits = inferred_splits({file});
+    ASSERT_EQ(splits.size(), 1u) << file;
+    EXPECT_EQ(splits[0].first, split) << "docs/datasets.md says " << file << " is in split " << split;
+  }
+  EXPECT_GE(examples, 2) << "docs/datasets.md gives a shard under data/ and one at the root";
+  EXPECT_GE(at_root, 1) << "docs/datasets.md gives a file at the repository's root";
 }
 
 }  // namespace
