@@ -71,6 +71,8 @@ struct RunSummary {
   std::optional<double> bitrate_kbps;
   std::size_t samples = 0, failed = 0;
   bool shard = false;  // one shard of a job array: part of a run, never a row of its own
+  std::string run;     // its folder, relative to the results folder
+  std::size_t older = 0;  // earlier runs of the same (model, dataset, prompt) it supersedes
 };
 
 RunSummary read_summary(const std::filesystem::path& file) {
@@ -210,6 +212,8 @@ Leaderboard build_board(const std::string& task, const std::vector<RunSummary>& 
     row.prompt = r.prompt;
     prompts.insert(r.prompt);
     row.samples += r.samples;
+    row.runs.push_back(r.run);
+    row.older_runs += r.older;
     failed[{r.model, r.prompt}] += r.failed;
     if (r.bitrate_kbps) row.bitrate_kbps = r.bitrate_kbps;
     for (const auto& [metric, value] : r.values) row.values[column_of.at({r.dataset, metric})] = value;
@@ -252,21 +256,38 @@ bool Leaderboard::has_bitrates() const {
   return std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.bitrate_kbps.has_value(); }) >= 2;
 }
 
-std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root) {
+std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root, std::vector<std::string>* unreadable) {
   if (!std::filesystem::is_directory(root))
     throw Error(ErrorCategory::data, fmt::format("{} is not a folder of results", root.string()));
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(root))
     if (e.path().filename() == "summary.json") files.push_back(e.path());
   if (files.empty()) throw Error(ErrorCategory::data, fmt::format("no summary.json under {}", root.string()));
-  std::sort(files.begin(), files.end());  // run ids are UTC timestamps: later runs sort later
+  // Run ids are UTC timestamps: later runs sort later, whatever folders hold them.
+  std::sort(files.begin(), files.end(), [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    const auto id_a = a.parent_path().filename(), id_b = b.parent_path().filename();
+    return id_a != id_b ? id_a < id_b : a < b;
+  });
   // The latest run of each (task, model, dataset, prompt).
   std::map<std::string, std::map<std::tuple<std::string, std::string, std::string>, RunSummary>> latest;
   for (const auto& file : files) {
-    RunSummary r = read_summary(file);
+    RunSummary r;
+    try {
+      r = read_summary(file);
+    } catch (const Error& e) {
+      if (!unreadable) throw;
+      unreadable->push_back(e.what());
+      continue;
+    }
     if (r.shard) continue;  // its merge is the run
-    latest[r.task][{r.model, r.dataset, r.prompt}] = std::move(r);
+    r.run = file.parent_path().lexically_relative(root).generic_string();
+    auto [at, first] = latest[r.task].try_emplace({r.model, r.dataset, r.prompt}, r);
+    if (!first) {
+      r.older = at->second.older + 1;
+      at->second = std::move(r);
+    }
   }
+  if (latest.empty() && unreadable && !unreadable->empty()) return {};  // every summary unreadable: no board
   if (latest.empty())
     throw Error(ErrorCategory::data, fmt::format("the runs under {} are all shards of job arrays, parts of runs: join "
                                                  "each run's shards with `aeval merge` and report the merged run",

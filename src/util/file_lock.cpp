@@ -27,4 +27,15 @@ FileLock::FileLock(const std::filesystem::path& path) {
 
 FileLock::~FileLock() { close(fd_); }
 
+bool FileLock::held(const std::filesystem::path& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int taken;
+  while ((taken = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
+  }
+  const bool busy = taken != 0 && errno == EWOULDBLOCK;
+  close(fd);  // releases it when taken
+  return busy;
+}
+
 }  // namespace aeval

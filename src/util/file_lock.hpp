@@ -11,6 +11,9 @@ class FileLock {
  public:
   explicit FileLock(const std::filesystem::path& path);
   ~FileLock();
+  // Whether another holder has the lock on `path` now (false when the file is missing or unlocked).
+  static bool held(const std::filesystem::path& path);
+
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
 

@@ -7,6 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "run/run_store.hpp"
+#include "util/file_lock.hpp"
 
 namespace aeval::view {
 
@@ -26,12 +27,42 @@ json read_json(const std::filesystem::path& file) {
   return json::parse(in, nullptr, false);  // a malformed file reads as discarded, shown as unknown
 }
 
+// Why a run's summary.json cannot be read as one ("" when it can, or when there is none).
+std::string summary_problem(const std::filesystem::path& file) {
+  std::error_code missing;
+  if (!std::filesystem::exists(file, missing)) return "";
+  try {
+    const json summary = json::parse(std::ifstream(file));
+    for (const char* key : {"task", "model", "dataset", "counts", "metrics", "provenance"})
+      if (!summary.is_object() || !summary.contains(key)) return fmt::format("summary.json: no '{}'", key);
+    return "";
+  } catch (const json::exception& e) {
+    return fmt::format("summary.json: {}", e.what());
+  }
+}
+
 // What the runs table shows of one run: from its summary when the run has finished a session,
-// otherwise (a first session still running) from the store's counts.
+// otherwise (a first session still running, or stopped) from the store's counts. Its state: finished,
+// running (a session holds the store's lock), interrupted (stopped before its summary: resumable), or broken
+// (a summary or store that cannot be read, with the file and why).
 json describe(const std::string& id, const std::filesystem::path& dir) {
-  json run = {{"id", id}};
-  const json summary = read_json(dir / "summary.json");
+  json run = {{"id", id}, {"run_id", dir.filename().string()}};
+  const bool running = FileLock::held(dir / "run.sqlite");
+  std::string problem = summary_problem(dir / "summary.json");
+  std::optional<pipeline::RunStore::Counts> counts;
+  try {
+    counts = pipeline::RunStore::read_only(dir / "run.sqlite").counts();
+  } catch (const std::exception& e) {
+    if (problem.empty()) problem = fmt::format("run.sqlite: {}", e.what());
+  }
+  const json summary = problem.empty() ? read_json(dir / "summary.json") : json();
   const json sessions = read_json(dir / "run.json");
+  if (!problem.empty()) {
+    run["state"] = "broken";
+    run["error"] = problem;
+  } else {
+    run["state"] = running ? "running" : summary.is_object() ? "finished" : "interrupted";
+  }
   if (summary.is_object()) {
     for (const char* key : {"task", "model", "dataset", "fail_rate"}) run[key] = summary.value(key, json());
     const json counts = summary.value("counts", json::object());
@@ -47,11 +78,10 @@ json describe(const std::string& id, const std::filesystem::path& dir) {
     run["metrics"] = metrics;
     run["scores"] = scores;
     run["prompt"] = provenance.value("task", json::object()).value("prompt", "");
-  } else {
-    const auto counts = pipeline::RunStore::read_only(dir / "run.sqlite").counts();
-    run["samples"] = counts.stored;
-    run["failed"] = counts.failed;
-    run["in_progress"] = true;
+  } else if (counts) {
+    run["samples"] = counts->stored;
+    run["failed"] = counts->failed;
+    run["in_progress"] = running;
   }
   // The start of its first session; a run id is that time already (UTC, compact) when run.json is missing.
   std::string date = dir.filename().string();
@@ -85,7 +115,7 @@ json ResultsFolder::runs() const {
     try {
       out.push_back(describe(id, it->path()));
     } catch (const std::exception& e) {  // one unreadable run is listed with why, the others still are
-      out.push_back({{"id", id}, {"error", e.what()}});
+      out.push_back({{"id", id}, {"state", "broken"}, {"error", e.what()}});
     }
   }
   std::stable_sort(out.begin(), out.end(),

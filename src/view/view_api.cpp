@@ -177,8 +177,9 @@ json compare_runs(const std::filesystem::path& a, const std::filesystem::path& b
 
 json leaderboards(const std::filesystem::path& root) {
   std::vector<report::Leaderboard> boards;
+  std::vector<std::string> unreadable;  // broken runs: the run list shows each with its error
   try {
-    boards = report::collect_leaderboards(root);
+    boards = report::collect_leaderboards(root, &unreadable);
   } catch (const Error&) {  // no finished run yet: no board
     return json::array();
   }
@@ -207,9 +208,13 @@ json leaderboards(const std::filesystem::path& root) {
                       {"average", r.average ? json(*r.average) : json()},
                       {"bitrate_kbps", r.bitrate_kbps ? json(*r.bitrate_kbps) : json()},
                       {"fail_rate", r.fail_rate},
-                      {"samples", r.samples}});
+                      {"samples", r.samples},
+                      {"ranked", r.ranked},
+                      {"runs", r.runs},
+                      {"older_runs", r.older_runs}});
     }
-    out.push_back({{"task", b.task}, {"datasets", b.datasets}, {"columns", columns}, {"rows", rows}});
+    out.push_back({{"task", b.task}, {"datasets", b.datasets}, {"columns", columns}, {"rows", rows},
+                   {"mixed_metrics", b.mixed_metrics}});
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 #include "aeval/error.hpp"
@@ -39,6 +40,17 @@ std::size_t number_param(const httplib::Request& req, const char* key, std::size
   return value;
 }
 
+// A sample position from the path: a count (else a config error: 400); one past any run's end (more digits than
+// a position holds) reads as none, which its route answers with 404.
+std::optional<std::size_t> position_of(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw Error(ErrorCategory::config, fmt::format("a sample position is a count from 0, not '{}'", text));
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 std::string text_param(const httplib::Request& req, const char* key) {
   return req.has_param(key) ? req.get_param_value(key) : "";
 }
@@ -64,20 +76,22 @@ void serve(const ResultsFolder& results, const ServerOptions& options,
   server.Get("/api/boards", [&](const httplib::Request&, httplib::Response& res) {
     send_json(res, leaderboards(results.root()));
   });
-  server.Get(R"(/api/runs/(.+)/samples/(\d+)/audio/([A-Za-z0-9_.-]+))",
+  server.Get(R"(/api/runs/(.+)/samples/([^/]+)/audio/([A-Za-z0-9_.-]+))",
              [&](const httplib::Request& req, httplib::Response& res) {
                const auto dir = run_or_refuse(req.matches[1], res);
                if (!dir) return;
-               const auto wav = sample_audio_wav(*dir, std::stoul(req.matches[2]), req.matches[3]);
+               const auto position = position_of(req.matches[2]);
+               const auto wav = position ? sample_audio_wav(*dir, *position, req.matches[3]) : std::nullopt;
                if (!wav) return refuse(res, 404, fmt::format("sample {} has no {} audio", std::string(req.matches[2]),
                                                              std::string(req.matches[3])));
                res.set_header("Cache-Control", "no-cache");
                res.set_content(*wav, "audio/wav");  // httplib answers Range requests from it (206)
              });
-  server.Get(R"(/api/runs/(.+)/samples/(\d+))", [&](const httplib::Request& req, httplib::Response& res) {
+  server.Get(R"(/api/runs/(.+)/samples/([^/]+))", [&](const httplib::Request& req, httplib::Response& res) {
     const auto dir = run_or_refuse(req.matches[1], res);
     if (!dir) return;
-    const auto sample = sample_detail(*dir, std::stoul(req.matches[2]));
+    const auto position = position_of(req.matches[2]);
+    const auto sample = position ? sample_detail(*dir, *position) : std::nullopt;
     if (!sample) return refuse(res, 404, fmt::format("run has no sample at position {}", std::string(req.matches[2])));
     send_json(res, *sample);
   });
@@ -104,6 +118,10 @@ void serve(const ResultsFolder& results, const ServerOptions& options,
     if (metric.empty()) return refuse(res, 400, "compare needs metric=<score name>");
     send_json(res, compare_runs(*a, *b, metric, text_param(req, "order") == "asc", number_param(req, "offset", 0),
                                 std::min(number_param(req, "limit", 50), kMaxPage)));
+  });
+  // Any other API path: a JSON error too, as the page reads every API answer.
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (req.path.rfind("/api/", 0) == 0 && res.body.empty()) send_json(res, {{"error", "no such API path: " + req.path}});
   });
   // One request's failure (an unreadable clip, a malformed store) is its own answer, never the server's end.
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {

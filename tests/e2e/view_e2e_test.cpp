@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "support/asterisk.hpp"
 #include "support/browser.hpp"
+#include "support/require.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
 #include "support/temp_dir.hpp"
@@ -192,6 +194,70 @@ TEST(ViewE2E, APortAnotherViewerHoldsIsRefused) {
   EXPECT_EQ(second.status, 1) << "124: it listened until the timeout; " << second.output;
   EXPECT_NE(second.output.find(fmt::format("127.0.0.1:{}", first.port())), std::string::npos) << second.output;
   EXPECT_NE(second.output.find("--port"), std::string::npos) << second.output;
+}
+
+// One broken run costs only itself: beside a good run, one whose summary.json was cut and one whose run.sqlite is
+// not a database are listed as broken with the file and why, the good run's board is still there, a run stopped
+// before its summary is "interrupted" (a running one holds its store's lock), and positions that are not a count
+// or past the end get JSON 400/404, never 500.
+TEST(ViewE2E, ABrokenRunIsListedWithItsReasonAndCostsOnlyItself) {
+  AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
+  TempDir dir;
+  const fs::path results = dir / "results";
+  ASSERT_EQ(run_aeval(fmt::format("run --task asr-quickstart --limit 2 -q --output {}", (results / "good").string())).status, 0);
+  ASSERT_EQ(run_aeval(fmt::format("run --task asr-quickstart --limit 2 -q --output {}", (results / "cut").string())).status, 0);
+  ASSERT_EQ(run_aeval(fmt::format("run --task asr-quickstart --limit 2 -q --output {}", (results / "bad-store").string())).status, 0);
+  ASSERT_EQ(run_aeval(fmt::format("run --task asr-quickstart --limit 2 -q --output {}", (results / "stopped").string())).status, 0);
+  const auto run_of = [&](const std::string& top) { return read_only_run(results / top).dir; };
+  const fs::path cut = run_of("cut"), bad_store = run_of("bad-store"), stopped = run_of("stopped");
+  const std::string summary = aeval::testing::read_bytes(cut / "summary.json");
+  aeval::testing::write_bytes(cut / "summary.json", summary.substr(0, 300));
+  aeval::testing::write_bytes(bad_store / "run.sqlite", "not a database, 32 bytes or more of it");
+  fs::remove(stopped / "summary.json");
+
+  const aeval::testing::ViewServer view(results);
+  httplib::Client http("127.0.0.1", view.port());
+  const auto listed = http.Get("/api/runs");
+  ASSERT_TRUE(listed && listed->status == 200);
+  const json runs = json::parse(listed->body)["runs"];
+  std::map<std::string, json> by_top;  // by the folder each was written under
+  for (const auto& r : runs) by_top[r["id"].get<std::string>().substr(0, r["id"].get<std::string>().find('/'))] = r;
+  ASSERT_EQ(by_top.size(), 4u) << listed->body;
+  EXPECT_EQ(by_top["good"]["state"], "finished");
+  EXPECT_EQ(by_top["cut"]["state"], "broken");
+  EXPECT_EQ(by_top["cut"]["error"].get<std::string>().rfind("summary.json: ", 0), 0u) << by_top["cut"];
+  EXPECT_EQ(by_top["bad-store"]["state"], "broken");
+  EXPECT_EQ(by_top["bad-store"]["error"].get<std::string>().rfind("run.sqlite: ", 0), 0u) << by_top["bad-store"];
+  EXPECT_EQ(by_top["stopped"]["state"], "interrupted");
+  EXPECT_EQ(by_top["stopped"]["samples"], 2);
+
+  // The board: the cut run left out; the newest readable summary's row (the run whose store alone is damaged has
+  // one: written from the store when it finished, it stands), saying which run it is and that one is older.
+  const auto boards = http.Get("/api/boards");
+  ASSERT_TRUE(boards && boards->status == 200);
+  const json board_list = json::parse(boards->body);
+  ASSERT_EQ(board_list.size(), 1u) << boards->body;
+  ASSERT_EQ(board_list[0]["rows"].size(), 1u) << boards->body;
+  const json row_runs = board_list[0]["rows"][0]["runs"];
+  const bool newest = by_top["bad-store"]["run_id"] > by_top["good"]["run_id"];
+  EXPECT_EQ(row_runs, json::array({by_top[newest ? "bad-store" : "good"]["id"]})) << boards->body;
+  EXPECT_EQ(board_list[0]["rows"][0]["older_runs"], 1) << boards->body;
+
+  const std::string good = by_top["good"]["id"];
+  for (const auto& [path, status] : std::vector<std::pair<std::string, int>>{
+           {"/samples/1", 200}, {"/samples/2", 404}, {"/samples/99999999999999999999", 404}, {"/samples/-1", 400},
+           {"/samples/x", 400}, {"/samples/99999999999999999999/audio/input", 404}}) {
+    const auto answer = http.Get("/api/runs/" + good + path);
+    ASSERT_TRUE(answer) << path;
+    EXPECT_EQ(answer->status, status) << path << ": " << answer->body;
+    if (status != 200) {
+      EXPECT_TRUE(json::parse(answer->body, nullptr, false).contains("error")) << path << ": " << answer->body;
+    }
+  }
+  const auto unknown = http.Get("/api/nothing");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 404);
+  EXPECT_TRUE(json::parse(unknown->body, nullptr, false).contains("error")) << unknown->body;
 }
 
 }  // namespace

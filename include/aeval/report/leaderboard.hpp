@@ -40,6 +40,8 @@ struct LeaderboardRow {
   std::optional<double> bitrate_kbps;           // codecs
   double fail_rate = 0;                         // over all its runs' samples
   std::size_t samples = 0;
+  std::vector<std::string> runs;                // the run folders its values come from, relative to the root
+  std::size_t older_runs = 0;                   // earlier runs of the same model and prompt, not shown
 };
 
 // How much one model's value of one column moves across the prompts it ran with.
@@ -68,10 +70,12 @@ struct Leaderboard {
 };
 
 // Reads every summary.json under `root`; a row is the latest run of each (model, dataset, prompt). Throws aeval::Error (data) when
-// there is none, or a summary is malformed (naming the file). An evaluator whose identity names no catalog "metric"
+// there is none, or a summary is malformed (naming the file), unless `unreadable` is given: then such a run is left
+// out and its error added there (a viewer shows the others). An evaluator whose identity names no catalog "metric"
 // is read as its class declares (error_rate: WER or CER by its unit; dnsmos): the built-in classes declare it in the
 // components layer, so a program reading such summaries links it (aeval::components, or aeval::run above it).
-std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root);
+std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root,
+                                              std::vector<std::string>* unreadable = nullptr);
 
 // Holds each published number against the board's rows of its model (every prompt it ran with).
 void check_published(Leaderboard& board, const std::vector<PublishedResult>& published);
