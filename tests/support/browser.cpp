@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -47,6 +48,23 @@ void screenshot(const std::string& url, const std::filesystem::path& png, const 
   run_chromium({"--hide-scrollbars", "--window-size=" + std::to_string(width) + "," + std::to_string(height),
                 "--screenshot=" + png.string(), url},
                profile_dir);
+}
+
+std::string cdp_driver_missing() {
+  if (chromium().empty()) return "chromium";
+  if (detail::run_to_end({"/usr/bin/python3", "-c", "import websockets"}).status != 0) return "python3-websockets";
+  return "";
+}
+
+nlohmann::json drive_browser(const nlohmann::json& steps, const std::filesystem::path& work_dir) {
+  static int scripts = 0;
+  const auto script = work_dir / ("cdp-script-" + std::to_string(++scripts) + ".json");
+  std::ofstream(script) << nlohmann::json{{"steps", steps}}.dump();
+  const auto driver = detail::run_to_end(
+      {"/usr/bin/python3", std::string(AEVAL_SOURCE_DIR) + "/tests/support/cdp_driver.py", script.string()});
+  auto answer = nlohmann::json::parse(driver.out, nullptr, false);
+  if (!answer.is_object()) return {{"error", "cdp_driver.py: " + driver.out + driver.err}, {"step", -1}};
+  return answer;
 }
 
 ViewServer::ViewServer(const std::filesystem::path& results) {

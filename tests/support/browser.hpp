@@ -5,6 +5,7 @@
 
 #include <array>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace aeval::testing {
@@ -19,6 +20,15 @@ std::string dump_dom(const std::string& url, const std::filesystem::path& profil
 // Saves a PNG of `url` as Chromium renders it at the given size (the screenshots in docs/).
 void screenshot(const std::string& url, const std::filesystem::path& png, const std::filesystem::path& profile_dir,
                 int width = 1280, int height = 900);
+
+// Whether tests/support/cdp_driver.py can drive Chromium over the DevTools protocol: Chromium and
+// Debian's python3-websockets installed; empty when so, else what is missing.
+std::string cdp_driver_missing();
+
+// Runs `steps` (cdp_driver.py's script: navigate, viewport, eval, wait, click, text, screenshot, requests)
+// in a fresh headless Chromium; its answer: {"results": [one per step], "exceptions": [...]}, and "error"
+// and "step" where a step failed. `work_dir` receives the script.
+nlohmann::json drive_browser(const nlohmann::json& steps, const std::filesystem::path& work_dir);
 
 // `aeval view RESULTS --port 0` as a child process, stopped when this goes.
 class ViewServer {
