@@ -395,6 +395,7 @@ TEST_F(ViewBrowserE2E, BrokenRunsAreListedWithTheirErrorBesideGoodOnes) {
       set_hash("#/run/" + a_), settled(), eval("document.querySelectorAll('#samples tr[data-position]').length"),
       set_hash("#/compare?" + fmt::format("a={}&b={}&metric=wer", a_, b_)), settled(),
       eval("document.querySelectorAll('#compare tr').length"),
+      set_hash("#/run/damaged" + a_.substr(1)), settled(), eval("document.getElementById('run-error')?.textContent"),
   });
   ASSERT_FALSE(answer.contains("error")) << describe(answer);
   const auto& r = answer["results"];
@@ -418,9 +419,15 @@ TEST_F(ViewBrowserE2E, BrokenRunsAreListedWithTheirErrorBesideGoodOnes) {
   ASSERT_TRUE(rows.count("perfect") && rows.count("scripted")) << r[5].dump();
   EXPECT_EQ(rows["scripted"]["from"], json::array({"#/run/" + c_})) << r[5].dump();
   EXPECT_EQ(rows["scripted"]["older"], "1 older run");
-  EXPECT_TRUE(rows["perfect"]["from"].size() >= 1) << r[5].dump();
+  EXPECT_FALSE(rows["perfect"]["from"].empty()) << r[5].dump();
+  for (const auto& row : r[5])
+    for (const std::string from : row["from"])
+      EXPECT_TRUE(from.rfind("#/run/cut/", 0) != 0 && from.rfind("#/run/damaged/", 0) != 0)
+          << row["model"] << "'s values come from a broken run: " << from;
   EXPECT_EQ(r[8], kSamples);
   EXPECT_EQ(r[11], kSamples + 1);
+  ASSERT_TRUE(r[14].is_string()) << "the damaged run's page says why: " << describe(answer);
+  EXPECT_EQ(r[14].get<std::string>().rfind("run.sqlite: ", 0), 0u) << r[14];
 }
 
 }  // namespace
