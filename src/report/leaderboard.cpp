@@ -256,7 +256,8 @@ bool Leaderboard::has_bitrates() const {
   return std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.bitrate_kbps.has_value(); }) >= 2;
 }
 
-std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root, std::vector<std::string>* unreadable) {
+std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root,
+                                              const std::function<bool(const std::filesystem::path&)>& usable) {
   if (!std::filesystem::is_directory(root))
     throw Error(ErrorCategory::data, fmt::format("{} is not a folder of results", root.string()));
   std::vector<std::filesystem::path> files;
@@ -271,12 +272,12 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root,
   // The latest run of each (task, model, dataset, prompt).
   std::map<std::string, std::map<std::tuple<std::string, std::string, std::string>, RunSummary>> latest;
   for (const auto& file : files) {
+    if (usable && !usable(file.parent_path())) continue;
     RunSummary r;
     try {
       r = read_summary(file);
-    } catch (const Error& e) {
-      if (!unreadable) throw;
-      unreadable->push_back(e.what());
+    } catch (const Error&) {
+      if (!usable) throw;
       continue;
     }
     if (r.shard) continue;  // its merge is the run
@@ -287,7 +288,7 @@ std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root,
       at->second = std::move(r);
     }
   }
-  if (latest.empty() && unreadable && !unreadable->empty()) return {};  // every summary unreadable: no board
+  if (latest.empty() && usable) return {};  // none usable: no board
   if (latest.empty())
     throw Error(ErrorCategory::data, fmt::format("the runs under {} are all shards of job arrays, parts of runs: join "
                                                  "each run's shards with `aeval merge` and report the merged run",

@@ -175,11 +175,12 @@ json compare_runs(const std::filesystem::path& a, const std::filesystem::path& b
           {"rows", rows}};
 }
 
-json leaderboards(const std::filesystem::path& root) {
+json leaderboards(const std::filesystem::path& root, const std::set<std::string>& broken) {
   std::vector<report::Leaderboard> boards;
-  std::vector<std::string> unreadable;  // broken runs: the run list shows each with its error
   try {
-    boards = report::collect_leaderboards(root, &unreadable);
+    boards = report::collect_leaderboards(root, [&](const std::filesystem::path& run_dir) {
+      return !broken.count(run_dir.lexically_relative(root).generic_string());
+    });
   } catch (const Error&) {  // no finished run yet: no board
     return json::array();
   }

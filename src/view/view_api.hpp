@@ -4,6 +4,7 @@
 // store, one sample with its audio and alignment, two runs compared sample
 // by sample, and the leaderboards of `aeval report`.
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,7 +34,8 @@ std::optional<std::string> sample_audio_wav(const std::filesystem::path& run_dir
 nlohmann::json compare_runs(const std::filesystem::path& a, const std::filesystem::path& b, const std::string& score,
                             bool ascending, std::size_t offset, std::size_t limit);
 
-// aeval report's leaderboards of every task under `root`, as JSON ([] when there is no run).
-nlohmann::json leaderboards(const std::filesystem::path& root);
+// aeval report's leaderboards of every task under `root`, as JSON ([] when there is no run), without the run
+// folders in `broken` (paths relative to the root) and runs whose summary cannot be read.
+nlohmann::json leaderboards(const std::filesystem::path& root, const std::set<std::string>& broken);
 
 }  // namespace aeval::view

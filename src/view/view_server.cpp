@@ -74,7 +74,10 @@ void serve(const ResultsFolder& results, const ServerOptions& options,
     send_json(res, {{"root", results.root().string()}, {"runs", results.runs()}});
   });
   server.Get("/api/boards", [&](const httplib::Request&, httplib::Response& res) {
-    send_json(res, leaderboards(results.root()));
+    std::set<std::string> broken;  // the run list's: their boards would show what the list says is broken
+    for (const auto& run : results.runs())
+      if (run.value("state", "") == "broken") broken.insert(run.value("id", ""));
+    send_json(res, leaderboards(results.root(), broken));
   });
   server.Get(R"(/api/runs/(.+)/samples/([^/]+)/audio/([A-Za-z0-9_.-]+))",
              [&](const httplib::Request& req, httplib::Response& res) {

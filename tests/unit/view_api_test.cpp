@@ -14,6 +14,7 @@
 #include "aeval/error.hpp"
 #include "run/run_store.hpp"
 #include "support/temp_dir.hpp"
+#include "util/file_lock.hpp"
 #include "view/results_folder.hpp"
 #include "view/view_api.hpp"
 
@@ -139,8 +140,15 @@ TEST(ViewApi, RunIdsResolveOnlyToRunFoldersInsideTheResults) {
   const json runs = results.runs();
   ASSERT_EQ(runs.size(), 1u) << runs;  // not the link out of the folder
   EXPECT_EQ(runs[0]["id"], "task/model/20260101T000000Z");
-  // No summary yet (a first session still running): listed from its store.
-  EXPECT_EQ(runs[0]["in_progress"], true);
+  // No summary, and no session holding its store's lock: stopped before its summary, listed from its store.
+  EXPECT_EQ(runs[0]["state"], "interrupted");
+  EXPECT_EQ(runs[0]["in_progress"], false);
+  {  // while a session holds the lock (aeval run takes it for the session), it is running
+    const aeval::FileLock session(dir / "results" / "task" / "model" / "20260101T000000Z" / "run.sqlite");
+    const json now = results.runs();
+    EXPECT_EQ(now[0]["state"], "running");
+    EXPECT_EQ(now[0]["in_progress"], true);
+  }
   EXPECT_EQ(runs[0]["samples"], 1);
   EXPECT_EQ(runs[0]["date"], "20260101T000000Z");
   EXPECT_THROW(aeval::view::ResultsFolder(dir / "missing"), aeval::Error);

@@ -8,6 +8,7 @@
 // bitrate) get a bitrate column and, in HTML, a chart of each metric
 // against bitrate, as in the paper's codec table.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,12 +71,13 @@ struct Leaderboard {
 };
 
 // Reads every summary.json under `root`; a row is the latest run of each (model, dataset, prompt). Throws aeval::Error (data) when
-// there is none, or a summary is malformed (naming the file), unless `unreadable` is given: then such a run is left
-// out and its error added there (a viewer shows the others). An evaluator whose identity names no catalog "metric"
-// is read as its class declares (error_rate: WER or CER by its unit; dnsmos): the built-in classes declare it in the
-// components layer, so a program reading such summaries links it (aeval::components, or aeval::run above it).
-std::vector<Leaderboard> collect_leaderboards(const std::filesystem::path& root,
-                                              std::vector<std::string>* unreadable = nullptr);
+// there is none, or a summary is malformed (naming the file), unless `usable` is given (a viewer showing the
+// others): then a malformed summary's run is left out, and so is every run folder for which it is false. An
+// evaluator whose identity names no catalog "metric" is read as its class declares (error_rate: WER or CER by its
+// unit; dnsmos): the built-in classes declare it in the components layer, so a program reading such summaries
+// links it (aeval::components, or aeval::run above it).
+std::vector<Leaderboard> collect_leaderboards(
+    const std::filesystem::path& root, const std::function<bool(const std::filesystem::path& run_dir)>& usable = nullptr);
 
 // Holds each published number against the board's rows of its model (every prompt it ran with).
 void check_published(Leaderboard& board, const std::vector<PublishedResult>& published);
