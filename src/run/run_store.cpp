@@ -10,6 +10,8 @@
 
 namespace aeval::pipeline {
 
+std::filesystem::path session_lock_file(const std::filesystem::path& run_dir) { return run_dir / ".session.lock"; }
+
 using detail::Statement;
 
 namespace {

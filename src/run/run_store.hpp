@@ -26,6 +26,10 @@ struct StoredSample {
   std::string inputs;  // fingerprint of what the sample was run on; "" when unknown (stores before 0.2)
 };
 
+// The file a session of the run in `run_dir` holds a FileLock on while it runs (a killed one's lock is dropped by
+// the kernel): `aeval view` tells running runs from stopped ones by it.
+std::filesystem::path session_lock_file(const std::filesystem::path& run_dir);
+
 class RunStore {
  public:
   // Creates the database (and its tables) or opens an existing one.

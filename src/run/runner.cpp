@@ -229,12 +229,12 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   const json model_identity = task.model->identity();
   const json prov = provenance(registry, inv, task, model_identity);
   RunStore store(run_dir / "run.sqlite");
-  // Held while the run runs (flock, apart from SQLite's own fcntl locks), so `aeval view` tells a running run from
-  // one that was stopped, and a second session of the same run is refused.
-  if (FileLock::held(run_dir / "run.sqlite"))
+  // Held while the run runs, so `aeval view` tells a running run from one that was stopped, and a second session of
+  // the same run is refused. A file of its own: closing any descriptor of run.sqlite would drop SQLite's own locks.
+  if (FileLock::held(session_lock_file(run_dir)))
     throw Error(ErrorCategory::config, fmt::format("{} is running in another aeval process now; resume it once that "
                                                    "one has stopped", run_dir.string()));
-  const FileLock running(run_dir / "run.sqlite");
+  const FileLock running(session_lock_file(run_dir));
   std::set<std::size_t> changed;
   if (resuming) {
     refuse_changed_configuration(store, prov, run_dir);

@@ -47,7 +47,7 @@ std::string summary_problem(const std::filesystem::path& file) {
 // (a summary or store that cannot be read, with the file and why).
 json describe(const std::string& id, const std::filesystem::path& dir) {
   json run = {{"id", id}, {"run_id", dir.filename().string()}};
-  const bool running = FileLock::held(dir / "run.sqlite");
+  const bool running = FileLock::held(pipeline::session_lock_file(dir));
   std::string problem = summary_problem(dir / "summary.json");
   std::optional<pipeline::RunStore::Counts> counts;
   try {

@@ -144,7 +144,7 @@ TEST(ViewApi, RunIdsResolveOnlyToRunFoldersInsideTheResults) {
   EXPECT_EQ(runs[0]["state"], "interrupted");
   EXPECT_EQ(runs[0]["in_progress"], false);
   {  // while a session holds the lock (aeval run takes it for the session), it is running
-    const aeval::FileLock session(dir / "results" / "task" / "model" / "20260101T000000Z" / "run.sqlite");
+    const aeval::FileLock session(aeval::pipeline::session_lock_file(dir / "results" / "task" / "model" / "20260101T000000Z"));
     const json now = results.runs();
     EXPECT_EQ(now[0]["state"], "running");
     EXPECT_EQ(now[0]["in_progress"], true);
