@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 
 #include "aeval/error.hpp"
@@ -43,6 +44,7 @@ std::vector<std::string> differences_from_uea(const registry::Registry& registry
 struct UeaDifferences::Loaded {
   std::filesystem::path root;  // empty: UEA's registry could not be had
   std::optional<registry::Registry> registry;
+  std::map<std::string, TaskSpec> bound;  // by catalog task: binding one reads UEA's files, so once per task
 };
 
 UeaDifferences::UeaDifferences(const registry::Registry& catalog) : catalog_(catalog) {}
@@ -69,13 +71,19 @@ std::optional<UeaDifferences::Bound> UeaDifferences::bound(const std::string& ta
     }
   }
   if (loaded_->root.empty()) return std::nullopt;
-  const TaskSpec defined = TaskClasses::make(catalog_.get(registry::Kind::task, task), registry::Kind::task);
-  // Bound for a model of no setup of its own (uea_task.hpp's model_setup): UEA's generic prompt and scoring.
-  TaskOverrides any_model;
-  any_model.model = "pocketsphinx-en";
-  TaskSpec spec =
-      uea::bind_task(*loaded_->registry, loaded_->root, defined.uea_dataset, defined.uea_task, any_model).spec;
-  return Bound{*loaded_->registry, std::move(spec)};
+  auto known = loaded_->bound.find(task);
+  if (known == loaded_->bound.end()) {
+    const TaskSpec defined = TaskClasses::make(catalog_.get(registry::Kind::task, task), registry::Kind::task);
+    // Bound for a model of no setup of its own (uea_task.hpp's model_setup): UEA's generic prompt and scoring.
+    TaskOverrides any_model;
+    any_model.model = "pocketsphinx-en";
+    known = loaded_->bound
+                .emplace(task, uea::bind_task(*loaded_->registry, loaded_->root, defined.uea_dataset, defined.uea_task,
+                                              any_model)
+                                   .spec)
+                .first;
+  }
+  return Bound{*loaded_->registry, known->second};
 }
 
 std::vector<std::string> UeaDifferences::operator()(const std::string& task) const {

@@ -166,9 +166,11 @@ std::string rank_only_like_averages(Leaderboard& board) {
   };
   std::vector<std::string> others;
   for (auto& r : board.rows) {
-    if (!r.average || averaged_columns(board, r) == ranked) continue;
+    if (!r.average) continue;
+    const auto columns = averaged_columns(board, r);
+    if (columns == ranked) continue;
     r.ranked = false;
-    others.push_back(fmt::format("{} ({})", r.label, names(averaged_columns(board, r))));
+    others.push_back(fmt::format("{} ({})", r.label, names(columns)));
   }
   return fmt::format("the rows average different metrics: ranked by the average of {}; not ranked with them, after "
                      "them (marked *): {}",
