@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <queue>
@@ -34,6 +35,8 @@ struct Transfer {
   std::function<void(HttpResponse)> done;
   HttpResponse response;
   CURL* easy = nullptr;
+  std::uint64_t serial = 0;  // tells this transfer from a later one reusing `easy`
+  bool began = false;        // a byte of the answer arrived
   curl_slist* headers = nullptr;
   curl_mime* mime = nullptr;
   char error[CURL_ERROR_SIZE] = {};
@@ -46,11 +49,13 @@ struct Transfer {
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  static_cast<Transfer*>(user)->began = true;
   static_cast<Transfer*>(user)->response.body.append(data, size * count);
   return size * count;
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  static_cast<Transfer*>(user)->began = true;
   const std::string line(data, size * count);
   const auto colon = line.find(':');
   if (colon != std::string::npos) {
@@ -91,6 +96,8 @@ struct HttpClient::Impl {
   std::uint64_t scheduled_count = 0;
   // Touched by the loop thread only:
   std::set<CURL*> active;
+  std::unordered_map<std::uint64_t, CURL*> by_serial;  // the active transfers by serial
+  std::uint64_t serials = 0;
   std::vector<CURL*> idle;
   std::unordered_map<curl_socket_t, int> wanted;  // curl's interest per socket (CURL_POLL_IN/OUT/INOUT)
   std::unordered_set<curl_socket_t> armed;        // sockets epoll will report once more
@@ -208,7 +215,30 @@ struct HttpClient::Impl {
     }
     curl_multi_add_handle(multi, e);
     active.insert(e);
+    raw->serial = ++serials;
+    by_serial[raw->serial] = e;
+    const double first_byte = raw->request.first_byte_seconds;
+    if (first_byte > 0 && first_byte < raw->request.timeout_seconds) {
+      // curl has no first-byte limit, and its socket loop calls no progress callback while a transfer idles:
+      // the loop's own timer ends a transfer still without a byte.
+      const std::uint64_t serial = raw->serial;
+      schedule(first_byte, [this, serial, first_byte] {
+        const auto it = by_serial.find(serial);
+        if (it == by_serial.end()) return;
+        Transfer* waiting = nullptr;
+        curl_easy_getinfo(it->second, CURLINFO_PRIVATE, &waiting);
+        if (waiting->began) return;
+        std::snprintf(waiting->error, sizeof waiting->error, "no byte of an answer in %g s", first_byte);
+        finish(it->second, CURLE_OPERATION_TIMEDOUT);
+      });
+    }
     t.release();  // owned through CURLOPT_PRIVATE until it finishes
+  }
+
+  void schedule(double seconds, std::function<void()> task) {
+    const std::lock_guard lock(mutex);
+    const auto at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    scheduled.push({at, scheduled_count++, std::move(task)});
   }
 
   void finish(CURL* easy, CURLcode code) {
@@ -217,6 +247,7 @@ struct HttpClient::Impl {
     std::unique_ptr<Transfer> t(raw);
     curl_multi_remove_handle(multi, easy);
     active.erase(easy);
+    by_serial.erase(t->serial);
     if (code == CURLE_OK) {
       curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &t->response.status);
     } else {
@@ -268,13 +299,12 @@ struct HttpClient::Impl {
     int running = 0;
     epoll_event events[256];
     while (!stopping) {
+      std::deque<std::unique_ptr<Transfer>> arrived;
       {
         std::lock_guard lock(mutex);
-        while (!incoming.empty()) {
-          start(std::move(incoming.front()));
-          incoming.pop_front();
-        }
+        arrived.swap(incoming);
       }
+      for (auto& t : arrived) start(std::move(t));  // outside the lock: start() may schedule
       const int n = epoll_wait(epoll, events, 256, wait_ms());
       for (int i = 0; i < n; ++i) {
         const int fd = events[i].data.fd;
@@ -345,11 +375,7 @@ void HttpClient::send(HttpRequest request, std::function<void(HttpResponse)> don
 }
 
 void HttpClient::after(double seconds, std::function<void()> task) {
-  {
-    std::lock_guard lock(impl_->mutex);
-    const auto at = Impl::Clock::now() + std::chrono::duration_cast<Impl::Clock::duration>(std::chrono::duration<double>(seconds));
-    impl_->scheduled.push({at, impl_->scheduled_count++, std::move(task)});
-  }
+  impl_->schedule(seconds, std::move(task));
   if (!impl_->on_loop_thread()) impl_->rouse();
 }
 

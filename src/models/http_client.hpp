@@ -22,7 +22,10 @@ struct HttpRequest {
   std::vector<std::string> headers;  // "Name: value"
   std::string body;                  // POSTed as is when `parts` is empty
   std::vector<MimePart> parts;       // multipart/form-data
-  double timeout_seconds = 60;
+  double timeout_seconds = 60;         // the whole answer
+  // > 0 and below timeout_seconds: the answer must begin within this, while a
+  // streamed one that has begun keeps timeout_seconds for all of it.
+  double first_byte_seconds = 0;
 };
 
 struct HttpResponse {

@@ -24,7 +24,10 @@ struct OpenAiConfig {
   std::string api_key_env;             // "" : no Authorization header
   int input_sample_rate = 16000;
   int max_concurrency = 16;
-  double timeout_seconds = 120;        // per attempt
+  double timeout_seconds = 120;        // per attempt, the whole answer
+  // How long an attempt waits for the answer to begin (0: timeout_seconds). Below timeout_seconds it ends a
+  // silent attempt early while a streamed answer, once begun, keeps timeout_seconds.
+  double first_byte_timeout_seconds = 0;
   int max_retries = 4;
   double backoff_seconds = 0.5;        // first retry delay; doubles, with jitter, capped at 30 s
   // Once the endpoint has answered a request, a later one keeps retrying past

@@ -74,6 +74,7 @@ class OpenAiBase : public Model {
   void call(std::string path, HttpRequest request, std::string sample_id, Answer done) {
     if (!key_.empty()) request.headers.push_back("Authorization: Bearer " + key_);
     request.timeout_seconds = config_.timeout_seconds;
+    request.first_byte_seconds = config_.first_byte_timeout_seconds;
     auto c = std::make_shared<Call>(Call{std::move(path), std::move(request), std::move(sample_id), std::move(done), 0, {}, 0});
     // The endpoint's budget holds for every caller at once: the runner, any
     // evaluator using this model, and other entries naming the endpoint.
@@ -151,14 +152,14 @@ class OpenAiBase : public Model {
   // or overloaded server learns within a minute what the run waits for.
   static constexpr double kSlowSeconds = 30;
   void watch_for_silence(const std::shared_ptr<Call>& c, int attempt) {
-    if (config_.timeout_seconds <= kSlowSeconds || slow_said_) return;
+    if (silence_seconds() <= kSlowSeconds || slow_said_) return;
     shared_http_client().after(kSlowSeconds, [this, c, attempt] {
       if (c->answered_attempts >= attempt || slow_said_.exchange(true)) return;
       std::fprintf(stderr,
                    "aeval: model '%s': %s has not answered sample '%s' for %.0f s; each attempt waits up to %.0f s "
-                   "(timeout_seconds), %d attempts at most\n",
+                   "(%s), %d attempts at most\n",
                    config_.name.c_str(), c->request.url.c_str(), c->sample_id.c_str(), kSlowSeconds,
-                   config_.timeout_seconds, config_.max_retries + 1);
+                   silence_seconds(), silence_option(), config_.max_retries + 1);
     });
   }
 
@@ -222,9 +223,9 @@ class OpenAiBase : public Model {
       return "is its server running there? (base_url in the model's entry: `aeval describe " + config_.name + "`)";
     // A server that takes connections and never answers would hold every sample for each attempt's timeout.
     if (r.status == 0 && r.silent && !has_answered_)
-      return fmt::format("it took the connection and answered nothing in {} s: is the server still loading, or stuck? "
-                         "(a slow one: raise timeout_seconds, `--set {}.timeout_seconds=N`)",
-                         config_.timeout_seconds, config_.name);
+      return fmt::format("it took the connection and answered nothing in {0} s: is the server still loading, or stuck? "
+                         "(a slow one: raise {1}, `--set {2}.{1}=N`)",
+                         silence_seconds(), silence_option(), config_.name);
     if (r.status == 401 || r.status == 403)
       return config_.api_key_env.empty()
                  ? "the server wants an API key: name the environment variable holding it in the entry's api_key_env"
@@ -234,6 +235,13 @@ class OpenAiBase : public Model {
                          config_.model);
     return std::nullopt;
   }
+
+  // How long an attempt waits for its answer to begin, and the option that sets it.
+  bool first_byte_limited() const {
+    return config_.first_byte_timeout_seconds > 0 && config_.first_byte_timeout_seconds < config_.timeout_seconds;
+  }
+  double silence_seconds() const { return first_byte_limited() ? config_.first_byte_timeout_seconds : config_.timeout_seconds; }
+  const char* silence_option() const { return first_byte_limited() ? "first_byte_timeout_seconds" : "timeout_seconds"; }
 
   // Counts requests in a row that met a dead end (nullopt: one was answered).
   void met_dead_end(std::optional<std::string> message) {
@@ -438,7 +446,11 @@ std::vector<ArgSpec> remote_args(std::vector<ArgSpec> extra, bool sends_audio = 
   const std::vector<ArgSpec> transport = {
       arg::integer("max_concurrency", d.max_concurrency, "requests in flight to the endpoint, shared by all entries naming it")
           .at_least(1),
-      arg::number("timeout_seconds", d.timeout_seconds, "per attempt").above(0),
+      arg::number("timeout_seconds", d.timeout_seconds, "per attempt, for the whole answer").above(0),
+      arg::number("first_byte_timeout_seconds", d.first_byte_timeout_seconds,
+                  "per attempt, for the answer to begin (0: timeout_seconds); a streamed answer that has begun keeps "
+                  "timeout_seconds")
+          .at_least(0),
       arg::integer("max_retries", d.max_retries, "for connection errors, timeouts, 408, 429, 5xx").at_least(0),
       arg::number("backoff_seconds", d.backoff_seconds, "first retry delay; doubles, with jitter").at_least(0),
       arg::number("outage_seconds", d.outage_seconds,
@@ -459,6 +471,7 @@ OpenAiConfig remote_config(const registry::Args& args, bool sends_audio = true) 
   config.input_sample_rate = sends_audio ? args.integer("input_sample_rate") : 0;
   config.max_concurrency = args.integer("max_concurrency");
   config.timeout_seconds = args.number("timeout_seconds");
+  config.first_byte_timeout_seconds = args.number("first_byte_timeout_seconds");
   config.max_retries = args.integer("max_retries");
   config.backoff_seconds = args.number("backoff_seconds");
   config.outage_seconds = args.number("outage_seconds");

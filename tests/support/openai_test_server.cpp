@@ -124,6 +124,20 @@ OpenAiTestServer::OpenAiTestServer(Script script) : script_(std::move(script)), 
                                });
       return;
     }
+    if (reply.event_gap_seconds > 0 && content_type == "text/event-stream") {
+      res.set_chunked_content_provider(content_type, [body, gap = reply.event_gap_seconds](std::size_t offset,
+                                                                                          httplib::DataSink& sink) {
+        if (offset == body.size()) {
+          sink.done();
+          return true;
+        }
+        if (offset > 0) std::this_thread::sleep_for(std::chrono::duration<double>(gap));
+        const std::size_t end = body.find("\n\n", offset) + 2;  // one event at a time
+        sink.write(body.data() + offset, end - offset);
+        return true;
+      });
+      return;
+    }
     res.set_content(body, content_type);
   };
   server_->Post(R"(/v1.*)", handle);  // also /v1beta/models/M:generateContent, Gemini's

@@ -34,6 +34,7 @@ struct ScriptedReply {
   double delay_seconds = 0;
   std::map<std::string, std::string> headers;
   bool truncate = false;                        // announce a long body, send a few bytes, drop the connection
+  double event_gap_seconds = 0;                 // a streamed answer: this pause before each event after the first
   // Audio bytes: a chat answer's spoken answer (message.audio: base64 data, `text` as its transcript, no
   // content), or the body of an /audio/speech answer.
   std::string audio;

@@ -304,6 +304,36 @@ TEST(OpenAiChat, TimeoutsAreRetriedOnceTheEndpointAnsweredAndSilenceOrRefusalBef
   EXPECT_NE(message.find("is its server running there?"), std::string::npos) << message;
 }
 
+// first_byte_timeout_seconds ends an attempt whose answer has not begun, long before timeout_seconds, and names
+// itself as what to raise; a streamed answer that began in time may take the whole timeout_seconds.
+TEST(OpenAiChat, AnAnswerMustBeginInTheFirstByteTimeoutAndAStreamThatBeganKeepsTheWholeTimeout) {
+  OpenAiTestServer silent([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.delay_seconds = 3;
+    return r;
+  });
+  OpenAiConfig c = config_for(silent);
+  c.timeout_seconds = 30;
+  c.first_byte_timeout_seconds = 0.3;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string never = error_of(*aeval::models::make_openai_chat(c), chat_request("hi", false));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2.5)
+      << "ended by the first-byte limit, not by the 3 s reply";
+  EXPECT_NE(never.find("answered nothing in 0.3 s"), std::string::npos) << never;
+  EXPECT_NE(never.find("--set test-llm.first_byte_timeout_seconds=N"), std::string::npos) << never;
+
+  OpenAiTestServer trickles([](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.text = "a slow stream";
+    r.event_gap_seconds = 0.25;  // five events: about 1 s in all, after the first came at once
+    return r;
+  });
+  c.base_urls = {trickles.base_url()};
+  c.stream = true;
+  EXPECT_EQ(aeval::models::make_openai_chat(c)->infer_and_wait(chat_request("hi", false)).text, "a slow stream");
+  EXPECT_EQ(trickles.requests(), 1) << "no attempt was cut short";
+}
+
 // After kDeadEndpointRun requests in a row meet a dead end, no more are sent.
 TEST(OpenAiChat, ADeadEndStopsSendingAfterARun) {
   OpenAiTestServer server([](const ReceivedRequest&, int) {
