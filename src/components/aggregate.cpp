@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <thread>
+#include <utility>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bootstrap.hpp"
@@ -43,6 +46,25 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
 
 }  // namespace
 
+namespace {
+
+// The evaluator's statistics of every record, or nullopt where it has none or a record lacks what they read
+// (a run stored by an older aeval): then aggregation reads the records.
+std::optional<std::pair<SampleStatistics, SampleStatistics::Table>> statistics_table(
+    const Evaluator& evaluator, const std::vector<const json*>& records) {
+  auto statistics = evaluator.statistics();
+  if (!statistics) return std::nullopt;
+  SampleStatistics::Table table(records.size() * statistics->width);
+  try {
+    for (std::size_t i = 0; i < records.size(); ++i) statistics->row(*records[i], table.data() + i * statistics->width);
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(*statistics), std::move(table));
+}
+
+}  // namespace
+
 json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
                            const std::vector<const json*>& records) const {
   json out = json::object();
@@ -50,8 +72,9 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     // The corpus value of some of the records: the evaluator's own, or UEA's aggregation of the
     // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
     std::string uea_key;
+    const bool own = !uea || evaluator->own_corpus;
     const auto corpus = [&](const std::vector<const json*>& subset) -> json {
-      if (!uea || evaluator->own_corpus) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
+      if (own) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
       std::vector<nlohmann::ordered_json> results;
       for (const json* r : subset) results.push_back(uea_result(*r, evaluator->name));
       const nlohmann::ordered_json keys = uea(results);
@@ -67,18 +90,31 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     };
     json result = corpus(records);
     result["samples"] = records.size();
-    if (bootstrap > 0 && records.size() > 1 && result["value"].is_number()) {
-      // Resample sample indices; the statistic is the corpus computation itself, so corpus
-      // metrics (WER, BLEU, UEA's PracticeWER) get honest intervals.
-      std::vector<double> indices(records.size());
-      for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = double(i);
-      const auto statistic = [&](const std::vector<double>& chosen) {
-        std::vector<const json*> subset;
-        for (double i : chosen) subset.push_back(records[std::size_t(i)]);
-        const json v = corpus(subset)["value"];
-        return v.is_number() ? v.get<double>() : 0.0;
-      };
-      const auto ci = metrics::bootstrap_ci(indices, statistic, bootstrap, confidence, seed);
+    const bool interval = bootstrap > 0 && records.size() > 1 && result["value"].is_number();
+    // Groups and resamples from the evaluator's statistics when it has them (a pass over numbers per
+    // resample), else from the records (the corpus computation on each subset of them).
+    const auto statistics = own && (interval || !group_by.empty()) ? statistics_table(*evaluator, records) : std::nullopt;
+    const auto value_of = [&](const std::vector<std::size_t>& chosen) -> json {
+      if (statistics) {
+        const auto v = statistics->first.value(statistics->second, chosen);
+        return v ? json(*v) : json(nullptr);
+      }
+      std::vector<const json*> subset;
+      subset.reserve(chosen.size());
+      for (std::size_t i : chosen) subset.push_back(records[i]);
+      return corpus(subset)["value"];
+    };
+    if (interval) {
+      // Resample sample indices; the statistic is the corpus value itself, so corpus metrics (WER, BLEU,
+      // UEA's PracticeWER) get honest intervals. Records are read on one thread; numbers on all cores.
+      const unsigned threads = statistics ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+      const auto ci = metrics::bootstrap_indices(
+          records.size(),
+          [&](const std::vector<std::size_t>& chosen) {
+            const json v = value_of(chosen);
+            return v.is_number() ? v.get<double>() : 0.0;
+          },
+          bootstrap, confidence, seed, threads);
       result["interval"] = {{"low", ci.low}, {"high", ci.high}, {"confidence", confidence},
                             {"resamples", bootstrap}, {"seed", seed}, {"method", "percentile bootstrap over samples"}};
     }
@@ -86,11 +122,10 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       // A field no sample has makes no groups (a manifest of one's own, read by a task that groups).
       const auto has_field = [&](const json* r) { return (*r)["fields"].is_object() && (*r)["fields"].contains(field); };
       if (std::none_of(records.begin(), records.end(), has_field)) continue;
-      std::map<std::string, std::vector<const json*>> groups;
-      for (const json* r : records) groups[group_key(*r, field)].push_back(r);
+      std::map<std::string, std::vector<std::size_t>> groups;
+      for (std::size_t i = 0; i < records.size(); ++i) groups[group_key(*records[i], field)].push_back(i);
       json by_group = json::object();
-      for (const auto& [key, members] : groups)
-        by_group[key] = {{"value", corpus(members)["value"]}, {"samples", members.size()}};
+      for (const auto& [key, members] : groups) by_group[key] = {{"value", value_of(members)}, {"samples", members.size()}};
       result["groups"][field] = by_group;
     }
     out[evaluator->name] = result;

@@ -105,6 +105,10 @@ class AsrErrorRate final : public TextMetricEvaluator {
     json value = mean_score(records, name);
     return value.is_null() ? value : json{{"value", value}, {"samples", records.size()}};
   }
+  std::optional<SampleStatistics> statistics() const override {
+    const bool error_rate = metric_.name == "wer" || metric_.name == "cer";
+    return error_rate && !mean_of_samples_ ? TextMetricEvaluator::statistics() : mean_statistics(name);
+  }
   bool compares_with_references() const override { return !against_original_; }
   json identity() const override {
     json j{{"name", name}, {"class", class_id_}, {"metric", metric_.name}, {"unit", metric_.name == "cer" ? "chars" : "words"},

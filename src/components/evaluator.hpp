@@ -1,8 +1,10 @@
 #pragma once
 // Evaluators: per-sample scores and their corpus value, built from registry entries.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,17 @@ struct Scored {
   static const nlohmann::json kNoLogprobs;
 };
 
+// An evaluator's corpus value from a few numbers per sample (issue 54): `row` reads `width` numbers from a
+// sample's record; `value` gives, from the rows of any subset of the samples (`chosen`, in order, may repeat),
+// the "value" corpus() gives for those records, digit for digit (nullopt where it gives null). Groups and
+// bootstrap resamples then cost a pass over numbers instead of records. `value` may run on several threads.
+struct SampleStatistics {
+  using Table = std::vector<double>;  // the rows of every sample, one after another
+  std::size_t width = 0;
+  std::function<void(const nlohmann::json& record, double* row)> row;
+  std::function<std::optional<double>(const Table& table, const std::vector<std::size_t>& chosen)> value;
+};
+
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
@@ -37,6 +50,10 @@ class Evaluator {
   // samples without error): the mean of per-sample values unless the metric
   // is defined on the corpus (WER, BLEU, CIDEr).
   virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
+  // How corpus()'s value follows from numbers per sample: by default the mean of the samples' "value", as
+  // corpus() computes it. A class whose corpus value is not that mean overrides both (nullopt: it has none,
+  // and aggregation uses the records).
+  virtual std::optional<SampleStatistics> statistics() const;
   virtual nlohmann::json identity() const = 0;
   // Whether it compares with the sample's references (or `references_field`);
   // a run stops before inference when no sample has what its evaluators need.
@@ -56,6 +73,9 @@ std::unique_ptr<Evaluator> load_evaluator(const registry::Registry& registry, co
 // there; null when none does. The corpus value of mean-aggregated metrics.
 nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
                           const std::string& key = "value");
+
+// mean_score's statistics: (value, 1) for a sample with a number there, (0, 0) for one without.
+SampleStatistics mean_statistics(const std::string& evaluator, const std::string& key = "value");
 
 // A statistic as JSON: null when it is NaN or infinite (JSON has no such numbers).
 nlohmann::json number_or_null(double v);

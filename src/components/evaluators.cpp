@@ -29,7 +29,26 @@ json mean_score(const Records& records, const std::string& evaluator, const std:
   return n ? json(sum / double(n)) : json(nullptr);
 }
 
+SampleStatistics mean_statistics(const std::string& evaluator, const std::string& key) {
+  return {2,
+          [evaluator, key](const json& record, double* row) {
+            const json& v = record["scores"][evaluator][key];
+            row[0] = v.is_number() ? v.get<double>() : 0.0;
+            row[1] = v.is_number() ? 1.0 : 0.0;
+          },
+          [](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) -> std::optional<double> {
+            double sum = 0;  // in order, as mean_score adds
+            std::size_t n = 0;
+            for (std::size_t i : chosen)
+              if (table[2 * i + 1] != 0) sum += table[2 * i], ++n;
+            if (!n) return std::nullopt;
+            return sum / double(n);
+          }};
+}
+
 const json Scored::kNoLogprobs;
+
+std::optional<SampleStatistics> Evaluator::statistics() const { return mean_statistics(name); }
 
 json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
 

@@ -114,6 +114,10 @@ class JudgeAccuracy final : public Evaluator {
     out.update({{"value", (yes ? "yes" : "no") == label ? 1.0 : 0.0}, {"decision", yes ? "yes" : "no"}});
     return out;
   }
+  std::optional<SampleStatistics> statistics() const override {
+    if (group_field_.empty() && average_over_.empty() && !only_) return Evaluator::statistics();
+    return std::nullopt;  // decided per group or item
+  }
   json corpus(const Records& records) const override {
     if (group_field_.empty() && average_over_.empty() && !only_) return Evaluator::corpus(records);
     struct Item {
@@ -231,6 +235,29 @@ class HumanCorrelation final : public Evaluator {
                                                                                           : metrics::kendall(x, y);
     return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
   }
+  // (system, human, whether both are numbers): the correlation of the chosen pairs that have both, in order.
+  std::optional<SampleStatistics> statistics() const override {
+    return SampleStatistics{
+        3,
+        [name = name](const json& record, double* row) {
+          const json& p = record["scores"][name];
+          const bool both = p["system"].is_number() && p["human"].is_number();
+          row[0] = both ? p["system"].get<double>() : 0.0;
+          row[1] = both ? p["human"].get<double>() : 0.0;
+          row[2] = both;
+        },
+        [method = method_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
+            -> std::optional<double> {
+          std::vector<double> x, y;
+          for (std::size_t i : chosen)
+            if (table[3 * i + 2] != 0) x.push_back(table[3 * i]), y.push_back(table[3 * i + 1]);
+          if (x.size() < 2) return std::nullopt;
+          const auto c = method == "pearson" ? metrics::pearson(x, y) : method == "spearman" ? metrics::spearman(x, y)
+                                                                                             : metrics::kendall(x, y);
+          if (!std::isfinite(c.statistic)) return std::nullopt;
+          return c.statistic;
+        }};
+  }
   bool compares_with_references() const override { return false; }
   json identity() const override {
     return {{"name", name}, {"class", "human_correlation"}, {"score_of", score_of_}, {"human_field", human_field_},
@@ -261,6 +288,7 @@ class PairwiseAccuracy final : public Evaluator {
     return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
             {"human", human_field(s, human_field_, name, true)}, {"group", group}};
   }
+  std::optional<SampleStatistics> statistics() const override { return std::nullopt; }  // pairs within a text's group
   json corpus(const Records& records) const override {
     std::map<std::string, std::vector<std::pair<double, double>>> groups;  // group → (human, system), in record order
     for (const json* r : records) {
@@ -308,6 +336,7 @@ class HumanRocAuc final : public Evaluator {
     return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
             {"label", human_field(s, label_field_, name, false)}};
   }
+  std::optional<SampleStatistics> statistics() const override { return std::nullopt; }  // labels may be any two strings
   json corpus(const Records& records) const override {
     std::vector<double> scores, numbers;
     std::vector<std::string> texts;
@@ -356,6 +385,7 @@ class WinogroundScore final : public Evaluator {
     return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)}, {"item", f["item"]},
             {"clip", f["clip"]}, {"caption", f["caption"]}};
   }
+  std::optional<SampleStatistics> statistics() const override { return std::nullopt; }  // four samples make an item
   json corpus(const Records& records) const override {
     std::map<std::string, std::array<std::optional<double>, 4>> items;  // item → s[clip][caption], row-major
     for (const json* r : records) {

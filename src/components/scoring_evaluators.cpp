@@ -184,6 +184,7 @@ class Fad final : public Evaluator {
     }
     return out;
   }
+  std::optional<SampleStatistics> statistics() const override { return std::nullopt; }  // two sets of embeddings
   json corpus(const Records& records) const override {
     const auto set = [&](const char* key) {
       NpyArray rows;

@@ -13,6 +13,7 @@ class TextMetricEvaluator : public Evaluator {
   TextMetricEvaluator(const metrics::TextMetric& metric, metrics::TextMetricOptions options, std::string class_id);
   nlohmann::json score(const Scored& scored) const override;
   nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const override;
+  std::optional<SampleStatistics> statistics() const override;
   nlohmann::json identity() const override;
 
  protected:

@@ -2,11 +2,13 @@
 // class of the same name (and `error_rate` picks WER or CER by its unit).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <deque>
 
 #include "aeval/error.hpp"
 #include "components/text_metric_evaluator.hpp"
 #include "registry/args.hpp"
+#include "util/numpy_sum.hpp"
 
 namespace aeval::pipeline {
 
@@ -73,6 +75,36 @@ json TextMetricEvaluator::corpus(const Records& records) const {
 json TextMetricEvaluator::corpus_of_results(const Records& records) const {
   auto results = results_of(records, name, metric_.key);
   return value_under(metric_.corpus_result({}, results, options_), metric_.key, "value");
+}
+
+std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
+  using Way = metrics::CorpusFromSegments::Way;
+  const metrics::CorpusFromSegments way = metric_.corpus_from_segments(options_);
+  if (way.way == Way::none) return std::nullopt;
+  if (way.way == Way::mean)  // numpy's mean of the values there are, NaN when none (detail::mean_of)
+    return SampleStatistics{
+        2,
+        [name = name](const json& record, double* row) {
+          const json& v = record["scores"][name]["value"];
+          row[0] = v.is_number() ? v.get<double>() : 0.0;
+          row[1] = v.is_number() ? 1.0 : 0.0;
+        },
+        [](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) -> std::optional<double> {
+          std::vector<double> values;
+          values.reserve(chosen.size());
+          for (std::size_t i : chosen)
+            if (table[2 * i + 1] != 0) values.push_back(table[2 * i]);
+          return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
+        }};
+  return SampleStatistics{
+      way.width, [name = name, row = way.row](const json& record, double* out) { row(record["scores"][name], out); },
+      [way, options = options_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
+          -> std::optional<double> {
+        std::vector<double> sums(way.width, 0.0);
+        for (std::size_t i : chosen)
+          for (std::size_t k = 0; k < way.width; ++k) sums[k] += table[i * way.width + k];
+        return way.value(sums, options);
+      }};
 }
 
 json TextMetricEvaluator::identity() const {

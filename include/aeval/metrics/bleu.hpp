@@ -41,6 +41,10 @@ std::string bleu_tokenize(std::string_view line, const std::string& tokenizer);
 // differs from the hypotheses' or a segment has no non-empty reference.
 BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
                       const std::vector<std::vector<std::string>>& references, const BleuOptions& options = {});
+// The score from sufficient statistics (matches and totals per order, hypothesis and closest reference
+// lengths), summed over segments as corpus_bleu sums them: the same score, digit for digit.
+BleuScore bleu_from_statistics(std::vector<double> correct, std::vector<double> total, long sys_len, long ref_len,
+                               const BleuOptions& options = {});
 // BLEU(...).sentence_score(hypothesis, references): one segment.
 BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::string>& references,
                         const BleuOptions& options = {});

@@ -77,6 +77,17 @@ enum class ReferenceCount {
   any,  // one or more (BLEU and chrF drop empty ones, as sacreBLEU does)
 };
 
+// How a corpus value follows from its segments' results alone (issue 54), so groups and bootstrap resamples
+// cost a pass over numbers instead of the texts: the mean of the segments' values (numpy's, over those that
+// have one), or a function of the column sums of `width` numbers each result holds. `none`: it needs the texts
+// or all of them at once (CIDEr-D's idf, chrF's choice of reference, correlations).
+struct CorpusFromSegments {
+  enum class Way { none, mean, sums } way = Way::none;
+  std::size_t width = 0;
+  void (*row)(const nlohmann::json& result, double* row) = nullptr;  // the result as samples.jsonl keeps it
+  double (*value)(const std::vector<double>& sums, const TextMetricOptions& options) = nullptr;
+};
+
 struct TextMetric : MetricInfo {
   std::string key;                      // where results hold the metric's value: "wer", "score", "rougeL"
   std::vector<std::string> parameters;  // TextMetricOptions fields it reads: "tokenize", "stem", ...
@@ -93,6 +104,8 @@ struct TextMetric : MetricInfo {
   // Metrics of numbers (statistics): the corpus result straight from the numbers, which `corpus` reaches
   // after parsing the texts (the Python package calls it with NumPy arrays). Throws aeval::Error (data).
   nlohmann::json (*numbers)(const std::vector<double>& references, const std::vector<double>& hypotheses) = nullptr;
+  // How `corpus` follows from the segments' results; null: the mean when `corpus` is null, else none.
+  CorpusFromSegments (*from_segments)(const TextMetricOptions& options) = nullptr;
 
   // Throws aeval::Error (data) naming the first segment without a reference
   // or with more than `references` allows, and when hypotheses and
@@ -103,6 +116,7 @@ struct TextMetric : MetricInfo {
   // `corpus`, or numpy's mean of the segments' values when it is null.
   nlohmann::json corpus_result(const Segments& segments, std::vector<nlohmann::json>& segment_results,
                                const TextMetricOptions& options) const;
+  CorpusFromSegments corpus_from_segments(const TextMetricOptions& options) const;
   // Checks, scores every segment and the corpus; fills per_segment when given.
   nlohmann::json score(const Segments& segments, const TextMetricOptions& options,
                        std::vector<nlohmann::json>* per_segment = nullptr) const;

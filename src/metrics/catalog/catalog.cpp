@@ -33,6 +33,13 @@ json TextMetric::corpus_result(const Segments& s, std::vector<json>& results, co
   return {{key, detail::mean_of(results, key)}};
 }
 
+CorpusFromSegments TextMetric::corpus_from_segments(const TextMetricOptions& o) const {
+  if (from_segments) return from_segments(o);
+  CorpusFromSegments way;
+  if (!corpus && segment) way.way = CorpusFromSegments::Way::mean;
+  return way;
+}
+
 json TextMetric::score(const Segments& s, const TextMetricOptions& o, std::vector<json>* per_segment) const {
   check(s);
   std::vector<json> results;

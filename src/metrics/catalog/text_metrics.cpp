@@ -68,6 +68,21 @@ json error_rate_corpus(const Segments&, Results& results, const Options&) {
   return error_rate_json(Characters, total, error_rates(total), true);
 }
 
+// The corpus rate from the segments' edit counts, summed as error_rate_corpus sums them.
+CorpusFromSegments error_rate_sums(const Options&) {
+  static constexpr const char* kCounts[] = {"hits", "substitutions", "deletions", "insertions", "reference_tokens",
+                                           "hypothesis_tokens"};
+  return {CorpusFromSegments::Way::sums, 6,
+          [](const json& r, double* row) {
+            for (const char* key : kCounts) *row++ = r.at(key).get<double>();
+          },
+          [](const std::vector<double>& sums, const Options&) {
+            const auto count = [&](std::size_t k) { return std::size_t(sums[k]); };
+            const EditCounts c{count(0), count(1), count(2), count(3), count(4), count(5)};
+            return error_rates(c).wer;
+          }};
+}
+
 // sacreBLEU's reference streams, refs[k][i] = k-th reference of segment i;
 // a segment with fewer references has "" in the streams it lacks, which
 // sacreBLEU drops (its way of taking a variable number of references).
@@ -87,6 +102,25 @@ json bleu_json(const BleuScore& s) {
 
 json bleu_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options& o) {
   return bleu_json(sentence_bleu(hypothesis, references, o.bleu));
+}
+
+// sacreBLEU's corpus score from the segments' matches, totals and lengths, which corpus_bleu sums as it goes.
+// Not with add-k smoothing, whose segment results report smoothed counts.
+CorpusFromSegments bleu_sums(const Options& o) {
+  if (o.bleu.smooth_method == "add-k") return {};
+  return {CorpusFromSegments::Way::sums, 2 * std::size_t(o.bleu.max_ngram_order) + 2,
+          [](const json& r, double* row) {
+            for (const auto& c : r.at("counts")) *row++ = c.get<double>();
+            for (const auto& t : r.at("totals")) *row++ = t.get<double>();
+            *row++ = r.at("sys_len").get<double>();
+            *row = r.at("ref_len").get<double>();
+          },
+          [](const std::vector<double>& sums, const Options& o) {
+            const auto order = std::ptrdiff_t(o.bleu.max_ngram_order);
+            return bleu_from_statistics({sums.begin(), sums.begin() + order}, {sums.begin() + order, sums.begin() + 2 * order},
+                                        long(sums[std::size_t(2 * order)]), long(sums[std::size_t(2 * order + 1)]), o.bleu)
+                .score;
+          }};
 }
 
 json bleu_corpus(const Segments& s, Results&, const Options& o) {
@@ -145,6 +179,12 @@ json nltk_bleu_corpus(const Segments& s, Results& results, const Options& o) {
 
 json meteor_segment(const std::string& hypothesis, const std::vector<std::string>& references, const Options&) {
   return {{"meteor", meteor_score(token_lists(references), lower_split(hypothesis), text::default_wordnet())}};
+}
+
+// METEOR's and ROUGE-L's corpus values are the means of their segments'; NLTK BLEU's under segment_mean.
+CorpusFromSegments segment_mean(const Options&) { return {CorpusFromSegments::Way::mean}; }
+CorpusFromSegments nltk_bleu_from_segments(const Options& o) {
+  return o.segment_mean ? CorpusFromSegments{CorpusFromSegments::Way::mean} : CorpusFromSegments{};
 }
 
 json meteor_corpus(const Segments&, Results& results, const Options&) {
@@ -249,7 +289,8 @@ TextMetric with_numbers(TextMetric m, decltype(TextMetric::numbers) numbers) {
 }
 
 TextMetric metric(MetricInfo info, std::string key, std::vector<std::string> parameters, ReferenceCount references,
-                  decltype(TextMetric::segment) segment, decltype(TextMetric::corpus) corpus) {
+                  decltype(TextMetric::segment) segment, decltype(TextMetric::corpus) corpus,
+                  decltype(TextMetric::from_segments) from_segments = nullptr) {
   TextMetric m;
   static_cast<MetricInfo&>(m) = std::move(info);
   m.key = std::move(key);
@@ -257,6 +298,7 @@ TextMetric metric(MetricInfo info, std::string key, std::vector<std::string> par
   m.references = references;
   m.segment = segment;
   m.corpus = corpus;
+  m.from_segments = from_segments;
   return m;
 }
 
@@ -274,26 +316,26 @@ const std::vector<TextMetric>& text_metrics() {
   static const std::vector<TextMetric> metrics{
       metric({"wer", {}, "word error rate with MER/WIL/WIP and edit counts; corpus = summed edits / reference words",
               "jiwer 4.0.0 process_words (wer_default)", MetricInput::text, Better::lower, kErrorScale},
-             "wer", {}, ReferenceCount::one, error_rate_segment<false>, error_rate_corpus<false>),
+             "wer", {}, ReferenceCount::one, error_rate_segment<false>, error_rate_corpus<false>, error_rate_sums),
       metric({"cer", {}, "character error rate (spaces are characters); corpus = summed edits / reference characters",
               "jiwer 4.0.0 process_characters (cer_default)", MetricInput::text, Better::lower, kErrorScale},
-             "cer", {}, ReferenceCount::one, error_rate_segment<true>, error_rate_corpus<true>),
+             "cer", {}, ReferenceCount::one, error_rate_segment<true>, error_rate_corpus<true>, error_rate_sums),
       metric({"bleu", {}, "corpus BLEU (0–100) with sacreBLEU's signature; per segment: sentence BLEU",
               "sacreBLEU 2.6.0 corpus_bleu", MetricInput::text, Better::higher, kPercentScale},
-             "score", kBleuParameters, ReferenceCount::any, bleu_segment, bleu_corpus),
+             "score", kBleuParameters, ReferenceCount::any, bleu_segment, bleu_corpus, bleu_sums),
       metric({"chrf", {}, "corpus chrF (0–100; word_order 2 gives chrF++) with sacreBLEU's signature",
               "sacreBLEU 2.6.0 corpus_chrf", MetricInput::text, Better::higher, kPercentScale},
              "score", {"char_order", "word_order", "beta", "lowercase"}, ReferenceCount::any, chrf_segment,
              chrf_corpus),
       metric({"nltk-bleu", {}, "corpus BLEU-1..4 (0–1), smoothing method1, lower().split() tokens (AudioCapBench)",
               "NLTK 3.8 corpus_bleu", MetricInput::text, Better::higher, kFractionScale},
-             "bleu_4", {"segment_mean"}, ReferenceCount::any, nltk_bleu_segment, nltk_bleu_corpus),
+             "bleu_4", {"segment_mean"}, ReferenceCount::any, nltk_bleu_segment, nltk_bleu_corpus, nltk_bleu_from_segments),
       metric({"meteor", {}, "METEOR with WordNet 3.0 against the best reference; mean over segments",
               "NLTK 3.8 meteor_score, WordNet 3.0", MetricInput::text, Better::higher, kFractionScale},
-             "meteor", {}, ReferenceCount::any, meteor_segment, meteor_corpus),
+             "meteor", {}, ReferenceCount::any, meteor_segment, meteor_corpus, segment_mean),
       metric({"rouge-l", {"rouge", "rouge_l"}, "ROUGE-L F (and ROUGE-1/2) against the best reference; mean over segments",
               "rouge-score 0.1.2", MetricInput::text, Better::higher, kFractionScale},
-             "rougeL", {"stem"}, ReferenceCount::any, rouge_segment, rouge_corpus),
+             "rougeL", {"stem"}, ReferenceCount::any, rouge_segment, rouge_corpus, segment_mean),
       metric({"cider-d", {"cider_d"}, "CIDEr-D with corpus idf (lowercase, punctuation removed)",
               "pycocoevalcap CIDEr-D (n 4, sigma 6)", MetricInput::text, Better::higher, kNotAveraged},
              "cider_d", {}, ReferenceCount::any, nullptr, cider_corpus),

@@ -48,8 +48,10 @@ long closest_ref_len(long hyp_len, const std::vector<long>& ref_lens) {
 
 double my_log(double x) { return x == 0.0 ? -9999999999.0 : std::log(x); }
 
-BleuScore compute_bleu(std::vector<double> correct, std::vector<double> total, long sys_len, long ref_len,
-                       const BleuOptions& o) {
+}  // namespace
+
+BleuScore bleu_from_statistics(std::vector<double> correct, std::vector<double> total, long sys_len, long ref_len,
+                               const BleuOptions& o) {
   const std::optional<double> smooth_value = o.smooth_value ? o.smooth_value : default_smooth_value(o.smooth_method);
   BleuScore s;
   s.sys_len = sys_len;
@@ -88,8 +90,6 @@ BleuScore compute_bleu(std::vector<double> correct, std::vector<double> total, l
   s.totals = std::move(total);
   return s;
 }
-
-}  // namespace
 
 std::string BleuScore::format() const {
   std::string precision_text;
@@ -131,7 +131,7 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
       }
     }
   });
-  return compute_bleu(std::move(correct), std::move(total), sys_len, ref_len, o);
+  return bleu_from_statistics(std::move(correct), std::move(total), sys_len, ref_len, o);
 }
 
 BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::string>& references,
