@@ -18,7 +18,7 @@ json build_summary(const std::vector<SampleOutcome>& samples, json metrics, json
     if (s.failed)
       ++failed;
     else
-      audio_seconds += s.record->value("audio_seconds", 0.0);
+      audio_seconds += s.audio_seconds;
   }
   const std::size_t total = samples.size();
   const json& task = provenance.at("task");

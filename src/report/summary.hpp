@@ -13,6 +13,7 @@ namespace aeval::report {
 struct SampleOutcome {
   const nlohmann::json* record;
   bool failed = false;  // the record states the error
+  double audio_seconds = 0;  // the record's, read when it was whole
 };
 
 // The records of the samples that did not fail, in order: metrics are computed on these.

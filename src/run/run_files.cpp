@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "aeval/error.hpp"
@@ -45,6 +46,15 @@ json sessions_view(const json& sessions, std::size_t stored_now) {
   return view;
 }
 
+// What aggregation reads of a record (the evaluators' corpus computations, groups, UEA's results): the
+// rest (the prediction as answered, prompts, audio paths, log-probabilities) is not held for it.
+json aggregated_part(json record) {
+  json part = json::object();
+  for (const char* key : {"id", "scores", "fields", "prediction_processed", "references_processed"})
+    if (const auto found = record.find(key); found != record.end()) part[key] = std::move(*found);
+  return part;
+}
+
 }  // namespace
 
 void record_session_start(RunStore& store, const Session& session, std::size_t stored_before) {
@@ -61,16 +71,28 @@ void record_session_start(RunStore& store, const Session& session, std::size_t s
 RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
                           const std::vector<std::size_t>& positions, const LoadedTask& task, const json& provenance,
                           const Session& session) {
-  const auto stored = store.samples();
+  if (!std::is_sorted(positions.begin(), positions.end()))
+    throw Error(ErrorCategory::internal, "a run's positions are not in dataset order");
+  // samples.jsonl streams from the store in dataset order; each record is kept only as far as aggregation
+  // reads it.
+  std::vector<json> kept;  // the aggregated part of each sample, in dataset order
   std::vector<report::SampleOutcome> samples;
-  std::string lines;
-  for (std::size_t position : positions) {
-    const auto it = stored.find(position);
-    if (it == stored.end()) throw Error(ErrorCategory::internal, fmt::format("sample at position {} was never stored", position));
-    samples.push_back({&it->second.record, it->second.failed});
-    lines += it->second.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-  }
-  write_file_atomically(run_dir / "samples.jsonl", lines);
+  kept.reserve(positions.size());
+  samples.reserve(positions.size());
+  std::size_t next = 0, stored_count = 0;
+  AtomicFile samples_file(run_dir / "samples.jsonl");
+  store.each_sample([&](std::size_t position, StoredSample sample) {
+    ++stored_count;
+    if (next == positions.size() || positions[next] != position) return;  // stored, but not part of this run
+    ++next;
+    samples_file.write(sample.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+    samples.push_back({nullptr, sample.failed, sample.failed ? 0.0 : sample.record.value("audio_seconds", 0.0)});
+    kept.push_back(sample.failed ? json() : aggregated_part(std::move(sample.record)));
+  });
+  if (next != positions.size())
+    throw Error(ErrorCategory::internal, fmt::format("sample at position {} was never stored", positions[next]));
+  samples_file.commit();
+  for (std::size_t i = 0; i < kept.size(); ++i) samples[i].record = &kept[i];  // `kept` no longer moves
 
   const auto succeeded = report::succeeded(samples);
   json aggregations = json::object();
@@ -97,7 +119,7 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
   }
   store.set_meta("sessions", sessions);
   const json run = {{"run_id", run_dir.filename().string()}, {"task", summary["task"]}, {"model", summary["model"]},
-                    {"audio_seconds", summary["audio_seconds"]}, {"sessions", sessions_view(sessions, stored.size())}};
+                    {"audio_seconds", summary["audio_seconds"]}, {"sessions", sessions_view(sessions, stored_count)}};
   write_file_atomically(run_dir / "run.json", run.dump(2) + "\n");
   return {run_dir, summary, session};
 }

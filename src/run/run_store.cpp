@@ -92,6 +92,11 @@ std::map<std::size_t, StoredSample> RunStore::samples() const {
   return out;
 }
 
+void RunStore::each_sample(const std::function<void(std::size_t, StoredSample)>& visit) const {
+  Statement s(*db_, "SELECT position, id, failed, record, inputs FROM samples ORDER BY position");
+  while (s.step()) visit(std::size_t(s.integer(0)), stored(s, 1));
+}
+
 RunStore::Counts RunStore::counts() const {
   Statement s(*db_, "SELECT COUNT(*), COALESCE(SUM(failed != 0), 0) FROM samples");
   s.step();

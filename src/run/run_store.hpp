@@ -5,6 +5,7 @@
 // instant — kill -9 included — loses at most the samples still in flight. samples.jsonl and summary.json are
 // always regenerated from it.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -48,6 +49,8 @@ class RunStore {
   // same position replaces it (a retried sample).
   void put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples);
   std::map<std::size_t, StoredSample> samples() const;
+  // Every stored sample in position order, one at a time: a run of any size is never held whole.
+  void each_sample(const std::function<void(std::size_t position, StoredSample sample)>& visit) const;
   // How many samples are stored, and how many of them failed, without reading them.
   struct Counts {
     std::size_t stored = 0, failed = 0;

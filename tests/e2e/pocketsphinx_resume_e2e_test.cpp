@@ -1,4 +1,4 @@
-// Twenty SIGKILLs of a PocketSphinx run, each followed by a resume, end
+// Eight SIGKILLs of a PocketSphinx run, each followed by a resume, end
 // byte-identical to a run never interrupted: every resume starts fresh
 // decoders and hands them samples in another order, so this holds only when
 // a transcript depends on its own audio alone (issue 15).
@@ -32,11 +32,11 @@ using aeval::testing::wait_for;
 // Sized for a minute or two on two cores; the first 40 prompts include
 // conf-adminmenu-162 followed by conf-adminmenu-18, the pair of issue 15.
 constexpr std::size_t kSamples = 40;
-constexpr int kKills = 20;
+constexpr int kKills = 8;  // each a fresh start of the decoders: the test's cost
 
-TEST(PocketSphinxResumeE2E, TwentyKillsAndResumesEndByteIdenticalToAnUninterruptedRun) {
+TEST(PocketSphinxResumeE2E, EightKillsAndResumesEndByteIdenticalToAnUninterruptedRun) {
 #ifdef AEVAL_SANITIZED
-  GTEST_SKIP() << "twenty killed runs are the Release build's: the sanitizers add nothing to killing a process";
+  GTEST_SKIP() << "eight killed runs are the Release build's: the sanitizers add nothing to killing a process";
 #endif
   AEVAL_SKIP_WITHOUT_ASTERISK_SOUNDS();
   TempDir dir;
@@ -44,11 +44,11 @@ TEST(PocketSphinxResumeE2E, TwentyKillsAndResumesEndByteIdenticalToAnUninterrupt
                                            (dir / "whole").string()));
   ASSERT_EQ(whole.status, 0) << whole.output;
 
-  // A fixed schedule: each session is killed once one or two more samples
+  // A fixed schedule: each session is killed once two to four more samples
   // are stored, plus up to 50 ms, so kills land at any point of a sample's
   // life (decoding, storing) while the run always moves forward.
   std::mt19937 rng(15);
-  std::uniform_int_distribution<std::size_t> more_samples(1, 2);
+  std::uniform_int_distribution<std::size_t> more_samples(2, 4);
   std::uniform_int_distribution<int> extra_ms(0, 50);
   const auto killed = dir / "killed";
   const auto sessions_log = dir / "sessions.stderr";  // what the sessions said, shown when one misbehaves

@@ -9,10 +9,10 @@ using nlohmann::json;
 
 // Three samples, the second failed (its audio does not count).
 struct Records {
-  json a = {{"id", "a"}, {"audio_seconds", 1.5}, {"error", nullptr}};
-  json b = {{"id", "b"}, {"audio_seconds", 4.0}, {"error", {{"stage", "audio"}}}};
-  json c = {{"id", "c"}, {"audio_seconds", 2.0}, {"error", nullptr}};
-  std::vector<SampleOutcome> samples{{&a, false}, {&b, true}, {&c, false}};
+  json a = {{"id", "a"}, {"error", nullptr}};
+  json b = {{"id", "b"}, {"error", {{"stage", "audio"}}}};
+  json c = {{"id", "c"}, {"error", nullptr}};
+  std::vector<SampleOutcome> samples{{&a, false, 1.5}, {&b, true, 4.0}, {&c, false, 2.0}};
 };
 
 TEST(Summary, MetricsAreComputedOnTheSamplesThatSucceeded) {
@@ -20,7 +20,7 @@ TEST(Summary, MetricsAreComputedOnTheSamplesThatSucceeded) {
   EXPECT_EQ(succeeded(r.samples), (std::vector<const json*>{&r.a, &r.c}));
 }
 
-TEST(Summary, CountsFailRateAndAudioComeFromTheRecords) {
+TEST(Summary, CountsFailRateAndAudioComeFromTheOutcomes) {
   const Records r;
   const json metrics = {{"wer", {{"value", 0.25}, {"samples", 2}}}};
   const json aggregations = {{"by-speaker", {{"wer", {{"value", 0.25}}}}}};
