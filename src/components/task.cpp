@@ -2,6 +2,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
@@ -141,27 +142,38 @@ std::vector<report::SuiteColumn> suite_columns(const Registry& registry, const s
 
 namespace {
 
+// Each number's tolerance is the precision it was printed at, half a unit of its last digit as the entry
+// writes it (write 6.00 for a printed 6.00), plus the paper's sampling spread where it gives one (`spread`);
+// `tolerance` states one of its own instead.
 std::vector<report::PublishedResult> read_published(const Args& args) {
   std::vector<report::PublishedResult> out;
   if (!args.given("published")) return out;
   for (const auto& item : args.node("published")) {
     const auto field = [&](const char* key) {
       if (!item.IsMap() || !item[key] || !item[key].IsScalar())
-        args.fail(fmt::format("published: each item is a map with model, metric, value, tolerance and source "
-                              "(and dataset when the task runs on several); '{}' is missing",
+        args.fail(fmt::format("published: each item is a map with model, metric, value and source (and dataset "
+                              "when the task runs on several; spread or tolerance when the paper gives one); "
+                              "'{}' is missing",
                               key));
       return item[key].as<std::string>();
     };
     const auto number = [&](const char* key) {
+      const std::string text = field(key);
+      double v = NAN;
       try {
-        return std::stod(field(key));
-      } catch (const std::exception&) {
-        args.fail(fmt::format("published: {} must be a number, not '{}'", key, field(key)));
+        if (report::printed_half_unit(text)) v = std::stod(text);
+      } catch (const std::exception&) {  // out of range
       }
+      if (!std::isfinite(v))
+        args.fail(fmt::format("published: {} must be a number as printed (digits, a point, an exponent), not '{}'",
+                              key, text));
+      return v;
     };
-    report::PublishedResult p{field("model"), field("metric"), "", number("value"), number("tolerance"), field("source")};
+    report::PublishedResult p{field("model"), field("metric"), "", number("value"), 0, field("source")};
     if (item["dataset"]) p.dataset = field("dataset");
-    if (p.tolerance < 0) args.fail("published: tolerance must not be negative");
+    const double spread = item["spread"] ? number("spread") : 0;
+    p.tolerance = item["tolerance"] ? number("tolerance") : *report::printed_half_unit(field("value")) + spread;
+    if (p.tolerance < 0 || spread < 0) args.fail("published: tolerance and spread must not be negative");
     out.push_back(std::move(p));
   }
   return out;
@@ -196,8 +208,9 @@ const TaskClasses::Registration kTaskClass{
       arg::references("prompt_variants", Kind::prompt, false,
                       "other wordings of the prompt: `aeval run --prompt-variants` runs each, and the report "
                       "shows the spread"),
-      arg::list("published", "published results: [{model, metric, value, tolerance, source, dataset?}]; "
-                             "`aeval report` flags runs further from them than the tolerance", false),
+      arg::list("published", "published results: [{model, metric, value, source, dataset?, spread?, tolerance?}]; "
+                             "`aeval report` flags runs further from them than half a unit of the value's last "
+                             "printed digit (plus the paper's spread), or the tolerance given", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),
       arg::references("evaluators", Kind::evaluator, false,
                       "(required unless uea_dataset is given; with it, aeval's evaluators scored beside UEA's, each "

@@ -1,8 +1,39 @@
+#include <cctype>
 #include <cmath>
+#include <stdexcept>
 
 #include "aeval/report/leaderboard.hpp"
+#include "aeval/report/published.hpp"
 
 namespace aeval::report {
+
+std::optional<double> printed_half_unit(const std::string& text) {
+  std::size_t at = !text.empty() && (text[0] == '+' || text[0] == '-');  // past a sign
+  int decimals = 0, digits = 0;
+  bool point = false;
+  for (; at < text.size() && text[at] != 'e' && text[at] != 'E'; ++at) {
+    if (text[at] == '.' && !point) {
+      point = true;
+    } else if (std::isdigit(static_cast<unsigned char>(text[at]))) {
+      ++digits;
+      decimals += point;
+    } else {
+      return std::nullopt;
+    }
+  }
+  int exponent = 0;
+  if (at < text.size()) {
+    const std::string rest = text.substr(at + 1);
+    if (rest.empty() || rest.find_first_not_of("+-0123456789") != std::string::npos) return std::nullopt;
+    try {
+      exponent = std::stoi(rest);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  if (!digits) return std::nullopt;
+  return 0.5 * std::pow(10.0, exponent - decimals);
+}
 
 bool PublishedCheck::reproduced() const {
   // The tolerance is inclusive, with room for the decimal rounding of the printed number.

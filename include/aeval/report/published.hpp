@@ -1,8 +1,9 @@
 #pragma once
 // Published numbers a task entry carries (a paper's leaderboard, a benchmark's
 // own paper) and how a report holds a run against them: a run whose value lies
-// further from the published one than the stated tolerance is flagged, so a
-// wrong prompt, normalizer or split shows at once.
+// further from the published one than the precision it was printed at allows
+// (and the paper's sampling spread, where it gives one) is flagged, so a wrong
+// prompt, normalizer or split shows at once.
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ struct PublishedResult {
   double tolerance = 0;  // largest |run − published| still counted as reproduced
   std::string source;   // where the number is printed
 };
+
+// Half a unit of the last digit a number is written with ("0.7725": 0.00005, "6.00": 0.005, "12": 0.5,
+// "1.5e-3": 0.00005); nullopt when `text` is not a plain decimal number.
+std::optional<double> printed_half_unit(const std::string& text);
 
 struct PublishedCheck {
   PublishedResult published;

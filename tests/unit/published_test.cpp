@@ -1,0 +1,93 @@
+// A published number holds a run to the precision it was printed at: half a unit of its last digit as the entry
+// writes it (plus the paper's spread where it gives one), so a wrong number deviates however close in absolute terms.
+#include <gtest/gtest.h>
+
+#include "aeval/report/published.hpp"
+#include "components/task.hpp"
+#include "registry/registry.hpp"
+#include "support/config_error.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using aeval::report::PublishedCheck;
+using aeval::report::PublishedResult;
+using aeval::report::printed_half_unit;
+
+// A task entry's published numbers, as the task class reads them.
+std::vector<PublishedResult> published_of(const aeval::registry::Registry& registry, const std::string& task) {
+  return aeval::pipeline::TaskClasses::make(registry.get(aeval::registry::Kind::task, task), aeval::registry::Kind::task)
+      .published;
+}
+
+TEST(Published, TheToleranceIsHalfAUnitOfTheLastPrintedDigit) {
+  EXPECT_DOUBLE_EQ(*printed_half_unit("0.7725"), 0.00005);
+  EXPECT_DOUBLE_EQ(*printed_half_unit("6.00"), 0.005);
+  EXPECT_DOUBLE_EQ(*printed_half_unit("6.0"), 0.05);
+  EXPECT_DOUBLE_EQ(*printed_half_unit("12"), 0.5);
+  EXPECT_DOUBLE_EQ(*printed_half_unit("-0.5"), 0.05);
+  EXPECT_DOUBLE_EQ(*printed_half_unit("1.5e-3"), 0.00005);
+  for (const char* not_printed : {"", ".", "-", "abc", "1e", "1.2.3", "0x10", "nan", ".inf"})
+    EXPECT_FALSE(printed_half_unit(not_printed)) << not_printed;
+}
+
+// The catalog's own numbers: AudioCapBench Table 1 prints BLEU-4 0.021 and METEOR 0.220 for Gemini 2.5 Pro.
+TEST(Published, ABleuOfZeroAndANeighbouringModelsMeteorDeviate) {
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  const auto published = published_of(registry, "audiocapbench");
+  const auto find = [&](const std::string& model, const std::string& metric) {
+    for (const auto& p : published)
+      if (p.model == model && p.metric == metric) return p;
+    ADD_FAILURE() << "audiocapbench publishes no " << metric << " of " << model;
+    return PublishedResult{};
+  };
+  const PublishedResult bleu = find("gemini-2.5-pro", "bleu-4-sentence-mean");
+  EXPECT_TRUE((PublishedCheck{bleu, "", 0.0}.deviates())) << "BLEU-4 0 against a printed " << bleu.value;
+  EXPECT_TRUE((PublishedCheck{bleu, "", bleu.value}.reproduced()));
+  EXPECT_TRUE((PublishedCheck{bleu, "", bleu.value + 0.99 * bleu.tolerance}.reproduced()));
+  EXPECT_TRUE((PublishedCheck{bleu, "", bleu.value + 1.01 * bleu.tolerance}.deviates()));
+
+  const PublishedResult meteor = find("gemini-2.5-pro", "meteor");
+  for (const char* neighbour : {"gemini-2.5-flash", "gpt-4o-audio-preview"}) {
+    const double theirs = find(neighbour, "meteor").value;
+    EXPECT_TRUE((PublishedCheck{meteor, "", theirs}.deviates())) << neighbour << "'s METEOR " << theirs;
+  }
+}
+
+TEST(Published, ASpreadWidensTheToleranceAndAToleranceReplacesIt) {
+  aeval::testing::TempDir dir;
+  std::filesystem::create_directories(dir / "registry" / "tasks");
+  aeval::testing::write_bytes(dir / "registry" / "tasks" / "t.yaml", R"(t:
+  class: task
+  args:
+    dataset: asr-example
+    model: pocketsphinx-en
+    evaluators: [wer]
+    published:
+      - {model: a, metric: wer, value: 0.250, source: printed}
+      - {model: b, metric: wer, value: 0.25, spread: 0.01, source: printed with a spread}
+      - {model: c, metric: wer, value: 0.25, tolerance: 0.1, source: a tolerance of one's own}
+)");
+  const auto published = published_of(aeval::registry::Registry({aeval::registry::builtin_registry_dir(), dir / "registry"}), "t");
+  ASSERT_EQ(published.size(), 3u);
+  EXPECT_DOUBLE_EQ(published[0].tolerance, 0.0005);
+  EXPECT_DOUBLE_EQ(published[1].tolerance, 0.015);
+  EXPECT_DOUBLE_EQ(published[2].tolerance, 0.1);
+
+  aeval::testing::write_bytes(dir / "registry" / "tasks" / "t.yaml", R"(t:
+  class: task
+  args:
+    dataset: asr-example
+    model: pocketsphinx-en
+    evaluators: [wer]
+    published:
+      - {model: a, metric: wer, value: about 0.25, source: printed}
+)");
+  const std::string error = aeval::testing::config_error([&] {
+    published_of(aeval::registry::Registry({aeval::registry::builtin_registry_dir(), dir / "registry"}), "t");
+  });
+  EXPECT_NE(error.find("value must be a number as printed"), std::string::npos) << error;
+  EXPECT_NE(error.find("'about 0.25'"), std::string::npos) << error;
+}
+
+}  // namespace
