@@ -68,6 +68,15 @@ std::optional<std::pair<SampleStatistics, SampleStatistics::Table>> statistics_t
 json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
                            const std::vector<const json*>& records) const {
   json out = json::object();
+  using Statistics = std::pair<SampleStatistics, SampleStatistics::Table>;
+  std::vector<std::unique_ptr<Statistics>> tables;
+  // The evaluators resampled over their statistics: one draw of indices per resample for all, on every core.
+  std::vector<metrics::IndexStatistic> resampled;
+  std::vector<std::string> resampled_names;
+  const auto interval_of = [&](const metrics::ConfidenceInterval& ci) {
+    return json{{"low", ci.low},         {"high", ci.high}, {"confidence", confidence},
+                {"resamples", bootstrap}, {"seed", seed},    {"method", "percentile bootstrap over samples"}};
+  };
   for (const auto& evaluator : evaluators) {
     // The corpus value of some of the records: the evaluator's own, or UEA's aggregation of the
     // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
@@ -92,8 +101,13 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     result["samples"] = records.size();
     const bool interval = bootstrap > 0 && records.size() > 1 && result["value"].is_number();
     // Groups and resamples from the evaluator's statistics when it has them (a pass over numbers per
-    // resample), else from the records (the corpus computation on each subset of them).
-    const auto statistics = own && (interval || !group_by.empty()) ? statistics_table(*evaluator, records) : std::nullopt;
+    // resample), else from the records (the corpus computation on each subset of them, on one core).
+    Statistics* statistics = nullptr;
+    if (own && (interval || !group_by.empty()))
+      if (auto table = statistics_table(*evaluator, records)) {
+        tables.push_back(std::make_unique<Statistics>(std::move(*table)));
+        statistics = tables.back().get();
+      }
     const auto value_of = [&](const std::vector<std::size_t>& chosen) -> json {
       if (statistics) {
         const auto v = statistics->first.value(statistics->second, chosen);
@@ -104,19 +118,20 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       for (std::size_t i : chosen) subset.push_back(records[i]);
       return corpus(subset)["value"];
     };
-    if (interval) {
-      // Resample sample indices; the statistic is the corpus value itself, so corpus metrics (WER, BLEU,
-      // UEA's PracticeWER) get honest intervals. Records are read on one thread; numbers on all cores.
-      const unsigned threads = statistics ? std::max(1u, std::thread::hardware_concurrency()) : 1;
-      const auto ci = metrics::bootstrap_indices(
-          records.size(),
-          [&](const std::vector<std::size_t>& chosen) {
-            const json v = value_of(chosen);
-            return v.is_number() ? v.get<double>() : 0.0;
-          },
-          bootstrap, confidence, seed, threads);
-      result["interval"] = {{"low", ci.low}, {"high", ci.high}, {"confidence", confidence},
-                            {"resamples", bootstrap}, {"seed", seed}, {"method", "percentile bootstrap over samples"}};
+    // Resample sample indices; the statistic is the corpus value itself, so corpus metrics (WER, BLEU,
+    // UEA's PracticeWER) get honest intervals.
+    if (interval && statistics) {
+      resampled.push_back([statistics](const std::vector<std::size_t>& chosen) {
+        const auto v = statistics->first.value(statistics->second, chosen);
+        return v ? *v : 0.0;
+      });
+      resampled_names.push_back(evaluator->name);
+    } else if (interval) {
+      const auto from_records = [&](const std::vector<std::size_t>& chosen) {
+        const json v = value_of(chosen);
+        return v.is_number() ? v.get<double>() : 0.0;
+      };
+      result["interval"] = interval_of(metrics::bootstrap_indices(records.size(), {from_records}, bootstrap, confidence, seed)[0]);
     }
     for (const auto& field : group_by) {
       // A field no sample has makes no groups (a manifest of one's own, read by a task that groups).
@@ -129,6 +144,11 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       result["groups"][field] = by_group;
     }
     out[evaluator->name] = result;
+  }
+  if (!resampled.empty()) {
+    const auto intervals = metrics::bootstrap_indices(records.size(), resampled, bootstrap, confidence, seed,
+                                                      std::max(1u, std::thread::hardware_concurrency()));
+    for (std::size_t k = 0; k < intervals.size(); ++k) out[resampled_names[k]]["interval"] = interval_of(intervals[k]);
   }
   return out;
 }

@@ -79,4 +79,30 @@ TEST(Stats, BootstrapIsSeededAndSane) {
   EXPECT_THROW(bootstrap_ci({}, mean), aeval::Error);
 }
 
+// Resamples split across threads draw what one thread draws, and statistics sharing the draws get the intervals
+// each would get alone: the same interval whatever the core count.
+TEST(Stats, BootstrapIntervalsDoNotDependOnTheThreadsOrOnTheOtherStatistics) {
+  std::vector<double> v;
+  for (int i = 0; i < 301; ++i) v.push_back(std::sin(i * 0.37) + (i % 11 == 0 ? 3.0 : 0.0));
+  const auto gathered = [&](const std::vector<std::size_t>& chosen) {
+    std::vector<double> sample;
+    for (std::size_t i : chosen) sample.push_back(v[i]);
+    return sample;
+  };
+  const aeval::metrics::IndexStatistic mean_of = [&](const std::vector<std::size_t>& c) { return mean(gathered(c)); };
+  const aeval::metrics::IndexStatistic median_of = [&](const std::vector<std::size_t>& c) {
+    return percentile(gathered(c), 50);
+  };
+  const auto alone = bootstrap_ci(v, mean, 333, 0.9, 7);
+  for (unsigned threads : {1u, 2u, 3u, 7u}) {
+    const auto both = aeval::metrics::bootstrap_indices(v.size(), {mean_of, median_of}, 333, 0.9, 7, threads);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0].low, alone.low) << threads << " threads";
+    EXPECT_EQ(both[0].high, alone.high) << threads << " threads";
+    const auto median_alone = aeval::metrics::bootstrap_indices(v.size(), {median_of}, 333, 0.9, 7, 1)[0];
+    EXPECT_EQ(both[1].low, median_alone.low) << threads << " threads";
+    EXPECT_EQ(both[1].high, median_alone.high) << threads << " threads";
+  }
+}
+
 }  // namespace

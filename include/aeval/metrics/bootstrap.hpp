@@ -24,14 +24,15 @@ double mean(const std::vector<double>& values);
 double percentile(std::vector<double> values, double q);
 
 // Throws aeval::Error (data) for an empty sample.
-// The percentile interval of `statistic` over resamples of the indices 0..n-1, each resample's indices in the
-// order drawn (no estimate: the caller has the statistic of the whole). Resamples are split across `threads`
-// in contiguous blocks, each block's generator advanced to where its first resample's draws begin, so the
-// interval is the same whatever `threads` is, and the same as bootstrap_ci's. `statistic` must be safe to call
-// from several threads at once.
+// The percentile interval of each statistic over resamples of the indices 0..n-1, every statistic on the same
+// resamples, each resample's indices in the order drawn (no estimate: the caller has the statistic of the whole).
+// Resamples are split across `threads` in contiguous blocks, each block's generator advanced to where its first
+// resample's draws begin, so the intervals are the same whatever `threads` is, and each the same as bootstrap_ci's
+// for that statistic alone. The statistics must be safe to call from several threads at once.
 using IndexStatistic = std::function<double(const std::vector<std::size_t>& indices)>;
-ConfidenceInterval bootstrap_indices(std::size_t n, const IndexStatistic& statistic, int resamples = 1000,
-                                     double confidence = 0.95, std::uint64_t seed = 0, unsigned threads = 1);
+std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<IndexStatistic>& statistics,
+                                                  int resamples = 1000, double confidence = 0.95,
+                                                  std::uint64_t seed = 0, unsigned threads = 1);
 
 ConfidenceInterval bootstrap_ci(const std::vector<double>& values, const Statistic& statistic = mean,
                                 int resamples = 1000, double confidence = 0.95, std::uint64_t seed = 0);

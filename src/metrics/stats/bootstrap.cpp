@@ -30,12 +30,14 @@ double percentile(std::vector<double> values, double q) {
   return values[below] + (values[above] - values[below]) * fraction;
 }
 
-ConfidenceInterval bootstrap_indices(std::size_t n, const IndexStatistic& statistic, int resamples, double confidence,
-                                     std::uint64_t seed, unsigned threads) {
+std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<IndexStatistic>& statistics,
+                                                  int resamples, double confidence, std::uint64_t seed,
+                                                  unsigned threads) {
   if (n == 0) throw Error(ErrorCategory::data, "bootstrap of an empty sample");
   if (resamples < 1) throw Error(ErrorCategory::config, "bootstrap needs at least one resample");
   if (!(confidence > 0 && confidence < 1)) throw Error(ErrorCategory::config, "bootstrap confidence must be in (0, 1)");
-  std::vector<double> statistics(static_cast<std::size_t>(resamples));
+  const auto count = static_cast<std::size_t>(resamples);
+  std::vector<std::vector<double>> values(statistics.size(), std::vector<double>(count));  // [statistic][resample]
   const auto block = [&](std::size_t first, std::size_t last) {
     std::mt19937_64 rng(seed);
     rng.discard(static_cast<unsigned long long>(first) * n);  // the draws of the resamples before this block
@@ -43,48 +45,52 @@ ConfidenceInterval bootstrap_indices(std::size_t n, const IndexStatistic& statis
     for (std::size_t r = first; r < last; ++r) {
       // Multiply-shift maps a 64-bit draw to [0, n) the same way everywhere.
       for (std::size_t& i : indices) i = static_cast<std::size_t>((rng() * static_cast<Wide>(n)) >> 64);
-      statistics[r] = statistic(indices);
+      for (std::size_t k = 0; k < statistics.size(); ++k) values[k][r] = statistics[k](indices);
     }
   };
-  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(threads, statistics.size()));
+  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(threads, count));
   std::vector<std::thread> workers;
   std::vector<std::exception_ptr> errors(blocks);
   for (std::size_t b = 1; b < blocks; ++b)
     workers.emplace_back([&, b] {
       try {
-        block(statistics.size() * b / blocks, statistics.size() * (b + 1) / blocks);
+        block(count * b / blocks, count * (b + 1) / blocks);
       } catch (...) {
         errors[b] = std::current_exception();
       }
     });
   try {
-    block(0, statistics.size() / blocks);
+    block(0, count / blocks);
   } catch (...) {
     errors[0] = std::current_exception();
   }
   for (auto& w : workers) w.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
-  ConfidenceInterval ci;
+  std::vector<ConfidenceInterval> intervals;
   const double tail = (1 - confidence) / 2 * 100;
-  ci.low = percentile(statistics, tail);
-  ci.high = percentile(statistics, 100 - tail);
-  ci.confidence = confidence;
-  ci.resamples = resamples;
-  ci.seed = seed;
-  return ci;
+  for (auto& v : values) {
+    ConfidenceInterval ci;
+    ci.low = percentile(v, tail);
+    ci.high = percentile(std::move(v), 100 - tail);
+    ci.confidence = confidence;
+    ci.resamples = resamples;
+    ci.seed = seed;
+    intervals.push_back(ci);
+  }
+  return intervals;
 }
 
 ConfidenceInterval bootstrap_ci(const std::vector<double>& values, const Statistic& statistic, int resamples,
                                 double confidence, std::uint64_t seed) {
   ConfidenceInterval ci = bootstrap_indices(
       values.size(),
-      [&](const std::vector<std::size_t>& indices) {
+      {[&](const std::vector<std::size_t>& indices) {
         std::vector<double> sample(indices.size());
         for (std::size_t k = 0; k < indices.size(); ++k) sample[k] = values[indices[k]];
         return statistic(sample);
-      },
-      resamples, confidence, seed);
+      }},
+      resamples, confidence, seed)[0];
   ci.estimate = statistic(values);
   return ci;
 }
