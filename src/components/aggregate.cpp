@@ -44,10 +44,6 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
   return {{"pred", record["prediction_processed"]}, {"ref", refs.is_array() && !refs.empty() ? refs[0] : json("")}};
 }
 
-}  // namespace
-
-namespace {
-
 // The evaluator's statistics of every record, or nullopt where it has none or a record lacks what they read
 // (a run stored by an older aeval): then aggregation reads the records.
 std::optional<std::pair<SampleStatistics, SampleStatistics::Table>> statistics_table(

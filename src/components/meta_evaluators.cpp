@@ -215,6 +215,10 @@ class MeanOf final : public Evaluator {
 };
 
 // A corpus statistic over (score, human) pairs: alone, a sample keeps its pair.
+metrics::Correlation correlate(const std::string& method, const std::vector<double>& x, const std::vector<double>& y) {
+  return method == "pearson" ? metrics::pearson(x, y) : method == "spearman" ? metrics::spearman(x, y) : metrics::kendall(x, y);
+}
+
 class HumanCorrelation final : public Evaluator {
  public:
   HumanCorrelation(std::string score_of, std::string human_field, std::string method)
@@ -231,8 +235,7 @@ class HumanCorrelation final : public Evaluator {
       if (p["system"].is_number() && p["human"].is_number()) x.push_back(p["system"]), y.push_back(p["human"]);
     }
     if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
-    const auto c = method_ == "pearson" ? metrics::pearson(x, y) : method_ == "spearman" ? metrics::spearman(x, y)
-                                                                                          : metrics::kendall(x, y);
+    const auto c = correlate(method_, x, y);
     return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
   }
   // (system, human, whether both are numbers): the correlation of the chosen pairs that have both, in order.
@@ -252,8 +255,7 @@ class HumanCorrelation final : public Evaluator {
           for (std::size_t i : chosen)
             if (table[3 * i + 2] != 0) x.push_back(table[3 * i]), y.push_back(table[3 * i + 1]);
           if (x.size() < 2) return std::nullopt;
-          const auto c = method == "pearson" ? metrics::pearson(x, y) : method == "spearman" ? metrics::spearman(x, y)
-                                                                                             : metrics::kendall(x, y);
+          const auto c = correlate(method, x, y);
           if (!std::isfinite(c.statistic)) return std::nullopt;
           return c.statistic;
         }};

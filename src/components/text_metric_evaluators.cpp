@@ -81,21 +81,17 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
   using Way = metrics::CorpusFromSegments::Way;
   const metrics::CorpusFromSegments way = metric_.corpus_from_segments(options_);
   if (way.way == Way::none) return std::nullopt;
-  if (way.way == Way::mean)  // numpy's mean of the values there are, NaN when none (detail::mean_of)
-    return SampleStatistics{
-        2,
-        [name = name](const json& record, double* row) {
-          const json& v = record["scores"][name]["value"];
-          row[0] = v.is_number() ? v.get<double>() : 0.0;
-          row[1] = v.is_number() ? 1.0 : 0.0;
-        },
-        [](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) -> std::optional<double> {
-          std::vector<double> values;
-          values.reserve(chosen.size());
-          for (std::size_t i : chosen)
-            if (table[2 * i + 1] != 0) values.push_back(table[2 * i]);
-          return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
-        }};
+  if (way.way == Way::mean) {  // mean_statistics' rows, but numpy's mean of them, NaN when none (detail::mean_of)
+    SampleStatistics mean = mean_statistics(name);
+    mean.value = [](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) -> std::optional<double> {
+      std::vector<double> values;
+      values.reserve(chosen.size());
+      for (std::size_t i : chosen)
+        if (table[2 * i + 1] != 0) values.push_back(table[2 * i]);
+      return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
+    };
+    return mean;
+  }
   return SampleStatistics{
       way.width, [name = name, row = way.row](const json& record, double* out) { row(record["scores"][name], out); },
       [way, options = options_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)

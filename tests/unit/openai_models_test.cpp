@@ -59,6 +59,15 @@ OpenAiConfig config_for(const OpenAiTestServer& server) {
   return c;
 }
 
+// A server that takes the connection and answers each request only after `seconds`.
+OpenAiTestServer::Script silent_for(double seconds) {
+  return [seconds](const ReceivedRequest&, int) {
+    ScriptedReply r;
+    r.delay_seconds = seconds;
+    return r;
+  };
+}
+
 std::string error_of(aeval::models::Model& model, const aeval::models::Request& request) {
   try {
     model.infer_and_wait(request);
@@ -264,11 +273,7 @@ TEST(OpenAiChat, HonoursRetryAfter) {
 // answered anything is a dead end at once (a server stuck or still loading would hold every sample for each
 // attempt's timeout), as is a refused connection at an endpoint that never answered (nothing listens there).
 TEST(OpenAiChat, TimeoutsAreRetriedOnceTheEndpointAnsweredAndSilenceOrRefusalBeforeIsADeadEnd) {
-  OpenAiTestServer silent([](const ReceivedRequest&, int) {
-    ScriptedReply r;
-    r.delay_seconds = 1.5;
-    return r;
-  });
+  OpenAiTestServer silent(silent_for(1.5));
   OpenAiConfig c = config_for(silent);
   c.timeout_seconds = 0.3;
   c.max_retries = 1;
@@ -307,11 +312,7 @@ TEST(OpenAiChat, TimeoutsAreRetriedOnceTheEndpointAnsweredAndSilenceOrRefusalBef
 // first_byte_timeout_seconds ends an attempt whose answer has not begun, long before timeout_seconds, and names
 // itself as what to raise; a streamed answer that began in time may take the whole timeout_seconds.
 TEST(OpenAiChat, AnAnswerMustBeginInTheFirstByteTimeoutAndAStreamThatBeganKeepsTheWholeTimeout) {
-  OpenAiTestServer silent([](const ReceivedRequest&, int) {
-    ScriptedReply r;
-    r.delay_seconds = 3;
-    return r;
-  });
+  OpenAiTestServer silent(silent_for(3));
   OpenAiConfig c = config_for(silent);
   c.timeout_seconds = 30;
   c.first_byte_timeout_seconds = 0.3;

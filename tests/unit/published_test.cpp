@@ -54,38 +54,28 @@ TEST(Published, ABleuOfZeroAndANeighbouringModelsMeteorDeviate) {
   }
 }
 
-TEST(Published, ASpreadWidensTheToleranceAndAToleranceReplacesIt) {
+// The published numbers of a task of one's own whose `published` items are `items` (YAML lines).
+std::vector<PublishedResult> published_in_own_task(const std::string& items) {
   aeval::testing::TempDir dir;
   std::filesystem::create_directories(dir / "registry" / "tasks");
-  aeval::testing::write_bytes(dir / "registry" / "tasks" / "t.yaml", R"(t:
-  class: task
-  args:
-    dataset: asr-example
-    model: pocketsphinx-en
-    evaluators: [wer]
-    published:
-      - {model: a, metric: wer, value: 0.250, source: printed}
-      - {model: b, metric: wer, value: 0.25, spread: 0.01, source: printed with a spread}
-      - {model: c, metric: wer, value: 0.25, tolerance: 0.1, source: a tolerance of one's own}
-)");
-  const auto published = published_of(aeval::registry::Registry({aeval::registry::builtin_registry_dir(), dir / "registry"}), "t");
+  aeval::testing::write_bytes(dir / "registry" / "tasks" / "t.yaml",
+                              "t:\n  class: task\n  args:\n    dataset: asr-example\n    model: pocketsphinx-en\n"
+                              "    evaluators: [wer]\n    published:\n" + items);
+  return published_of(aeval::registry::Registry({aeval::registry::builtin_registry_dir(), dir / "registry"}), "t");
+}
+
+TEST(Published, ASpreadWidensTheToleranceAndAToleranceReplacesIt) {
+  const auto published = published_in_own_task(
+      "      - {model: a, metric: wer, value: 0.250, source: printed}\n"
+      "      - {model: b, metric: wer, value: 0.25, spread: 0.01, source: printed with a spread}\n"
+      "      - {model: c, metric: wer, value: 0.25, tolerance: 0.1, source: a tolerance of one's own}\n");
   ASSERT_EQ(published.size(), 3u);
   EXPECT_DOUBLE_EQ(published[0].tolerance, 0.0005);
   EXPECT_DOUBLE_EQ(published[1].tolerance, 0.015);
   EXPECT_DOUBLE_EQ(published[2].tolerance, 0.1);
 
-  aeval::testing::write_bytes(dir / "registry" / "tasks" / "t.yaml", R"(t:
-  class: task
-  args:
-    dataset: asr-example
-    model: pocketsphinx-en
-    evaluators: [wer]
-    published:
-      - {model: a, metric: wer, value: about 0.25, source: printed}
-)");
-  const std::string error = aeval::testing::config_error([&] {
-    published_of(aeval::registry::Registry({aeval::registry::builtin_registry_dir(), dir / "registry"}), "t");
-  });
+  const std::string error = aeval::testing::config_error(
+      [] { published_in_own_task("      - {model: a, metric: wer, value: about 0.25, source: printed}\n"); });
   EXPECT_NE(error.find("value must be a number as printed"), std::string::npos) << error;
   EXPECT_NE(error.find("'about 0.25'"), std::string::npos) << error;
 }

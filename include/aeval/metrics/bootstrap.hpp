@@ -23,7 +23,6 @@ double mean(const std::vector<double>& values);
 // numpy.percentile with linear interpolation, q in [0, 100].
 double percentile(std::vector<double> values, double q);
 
-// Throws aeval::Error (data) for an empty sample.
 // The percentile interval of each statistic over resamples of the indices 0..n-1, every statistic on the same
 // resamples, each resample's indices in the order drawn (no estimate: the caller has the statistic of the whole).
 // Resamples are split across `threads` in contiguous blocks, each block's generator advanced to where its first
@@ -34,6 +33,7 @@ std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vect
                                                   int resamples = 1000, double confidence = 0.95,
                                                   std::uint64_t seed = 0, unsigned threads = 1);
 
+// Throws aeval::Error (data) for an empty sample.
 ConfidenceInterval bootstrap_ci(const std::vector<double>& values, const Statistic& statistic = mean,
                                 int resamples = 1000, double confidence = 0.95, std::uint64_t seed = 0);
 
