@@ -24,10 +24,11 @@ using nlohmann::json;
 
 namespace {
 
-std::string group_key(const json& record, const std::string& field) {
-  const json& fields = record["fields"];
-  if (!fields.is_object() || !fields.contains(field)) return "(none)";
-  const json& v = fields[field];
+// The value of a field a sample is grouped by, "(none)" where it lacks it.
+std::optional<std::string> group_value(const json& record, const std::string& field) {
+  const auto fields = record.find("fields");
+  if (fields == record.end() || !fields->is_object() || !fields->contains(field)) return std::nullopt;
+  const json& v = (*fields)[field];
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
@@ -44,28 +45,58 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
   return {{"pred", record["prediction_processed"]}, {"ref", refs.is_array() && !refs.empty() ? refs[0] : json("")}};
 }
 
-// The evaluator's statistics of every record, or nullopt where it has none or a record lacks what they read
-// (a run stored by an older aeval): then aggregation reads the records.
-std::optional<std::pair<SampleStatistics, SampleStatistics::Table>> statistics_table(
-    const Evaluator& evaluator, const std::vector<const json*>& records) {
-  auto statistics = evaluator.statistics();
-  if (!statistics) return std::nullopt;
-  SampleStatistics::Table table(records.size() * statistics->width);
-  try {
-    for (std::size_t i = 0; i < records.size(); ++i) statistics->row(*records[i], table.data() + i * statistics->width);
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-  return std::make_pair(std::move(*statistics), std::move(table));
-}
-
 }  // namespace
 
+AggregationSamples::AggregationSamples(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
+                                       const std::vector<const Aggregator*>& aggregators, bool keep_records)
+    : keep_records_(keep_records) {
+  const bool uea = std::any_of(aggregators.begin(), aggregators.end(), [](const Aggregator* a) { return bool(a->uea); });
+  for (const auto& evaluator : evaluators) {
+    rows_.emplace_back();
+    if (auto statistics = evaluator->statistics()) rows_.back() = Rows{evaluator->name, std::move(*statistics), {}};
+    // Its corpus result from the records: without statistics giving it whole, or under UEA's aggregation.
+    const bool from_records = !rows_.back() || !rows_.back()->statistics.corpus;
+    keep_records_ = keep_records_ || from_records || (uea && !evaluator->own_corpus);
+  }
+  for (const Aggregator* a : aggregators)
+    for (const auto& field : a->group_by) fields_[field];
+}
+
+void AggregationSamples::add(json record) {
+  for (auto& rows : rows_) {
+    if (!rows || !rows->readable) continue;
+    const std::size_t width = rows->statistics.width;
+    rows->table.resize(rows->table.size() + width);
+    try {
+      rows->statistics.row(record, rows->table.data() + size_ * width);
+    } catch (const json::exception& e) {
+      if (!keep_records_)
+        throw Error(ErrorCategory::data, fmt::format("sample {}: its record lacks what evaluator '{}' is aggregated "
+                                                     "from ({}); score the run again with this aeval (`aeval rescore`)",
+                                                     size_ + 1, rows->evaluator, e.what()));
+      rows->readable = false;
+      rows->table = {};
+    }
+  }
+  for (auto& [field, values] : fields_) {
+    const auto value = group_value(record, field);
+    values.anyone = values.anyone || value.has_value();
+    const auto [found, added] = values.index.emplace(value.value_or("(none)"), std::uint32_t(values.names.size()));
+    if (added) values.names.push_back(found->first);
+    values.of_sample.push_back(found->second);
+  }
+  if (keep_records_) records_.push_back(std::move(record));
+  ++size_;
+}
+
 json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
-                           const std::vector<const json*>& records) const {
+                           const AggregationSamples& samples) const {
+  if (evaluators.size() != samples.rows_.size())
+    throw Error(ErrorCategory::internal, "aggregation got other evaluators than its samples were taken for");
+  const std::size_t n = samples.size();
+  std::vector<const json*> records;
+  for (const json& r : samples.records_) records.push_back(&r);
   json out = json::object();
-  using Statistics = std::pair<SampleStatistics, SampleStatistics::Table>;
-  std::vector<std::unique_ptr<Statistics>> tables;
   // The evaluators resampled over their statistics: one draw of indices per resample for all, on every core.
   std::vector<metrics::IndexStatistic> resampled;
   std::vector<std::string> resampled_names;
@@ -73,7 +104,8 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     return json{{"low", ci.low},         {"high", ci.high}, {"confidence", confidence},
                 {"resamples", bootstrap}, {"seed", seed},    {"method", "percentile bootstrap over samples"}};
   };
-  for (const auto& evaluator : evaluators) {
+  for (std::size_t e = 0; e < evaluators.size(); ++e) {
+    const auto& evaluator = evaluators[e];
     // The corpus value of some of the records: the evaluator's own, or UEA's aggregation of the
     // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
     std::string uea_key;
@@ -93,20 +125,17 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
         }
       return result;
     };
-    json result = corpus(records);
-    result["samples"] = records.size();
-    const bool interval = bootstrap > 0 && records.size() > 1 && result["value"].is_number();
-    // Groups and resamples from the evaluator's statistics when it has them (a pass over numbers per
+    // Corpus, groups and resamples from the evaluator's statistics when it has them (a pass over numbers per
     // resample), else from the records (the corpus computation on each subset of them, on one core).
-    Statistics* statistics = nullptr;
-    if (own && (interval || !group_by.empty()))
-      if (auto table = statistics_table(*evaluator, records)) {
-        tables.push_back(std::make_unique<Statistics>(std::move(*table)));
-        statistics = tables.back().get();
-      }
+    const auto& rows = samples.rows_[e];
+    const bool by_statistics = own && rows && rows->readable;
+    json result = by_statistics && rows->statistics.corpus ? (n ? rows->statistics.corpus(rows->table) : json{{"value", nullptr}})
+                                                           : corpus(records);
+    result["samples"] = n;
+    const bool interval = bootstrap > 0 && n > 1 && result["value"].is_number();
     const auto value_of = [&](const std::vector<std::size_t>& chosen) -> json {
-      if (statistics) {
-        const auto v = statistics->first.value(statistics->second, chosen);
+      if (by_statistics) {
+        const auto v = rows->statistics.value(rows->table, chosen);
         return v ? json(*v) : json(nullptr);
       }
       std::vector<const json*> subset;
@@ -116,9 +145,9 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     };
     // Resample sample indices; the statistic is the corpus value itself, so corpus metrics (WER, BLEU,
     // UEA's PracticeWER) get honest intervals.
-    if (interval && statistics) {
-      resampled.push_back([statistics](const std::vector<std::size_t>& chosen) {
-        const auto v = statistics->first.value(statistics->second, chosen);
+    if (interval && by_statistics) {
+      resampled.push_back([&rows](const std::vector<std::size_t>& chosen) {
+        const auto v = rows->statistics.value(rows->table, chosen);
         return v ? *v : 0.0;
       });
       resampled_names.push_back(evaluator->name);
@@ -127,14 +156,14 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
         const json v = value_of(chosen);
         return v.is_number() ? v.get<double>() : 0.0;
       };
-      result["interval"] = interval_of(metrics::bootstrap_indices(records.size(), {from_records}, bootstrap, confidence, seed)[0]);
+      result["interval"] = interval_of(metrics::bootstrap_indices(n, {from_records}, bootstrap, confidence, seed)[0]);
     }
     for (const auto& field : group_by) {
       // A field no sample has makes no groups (a manifest of one's own, read by a task that groups).
-      const auto has_field = [&](const json* r) { return (*r)["fields"].is_object() && (*r)["fields"].contains(field); };
-      if (std::none_of(records.begin(), records.end(), has_field)) continue;
+      const auto& values = samples.fields_.at(field);
+      if (!values.anyone) continue;
       std::map<std::string, std::vector<std::size_t>> groups;
-      for (std::size_t i = 0; i < records.size(); ++i) groups[group_key(*records[i], field)].push_back(i);
+      for (std::size_t i = 0; i < n; ++i) groups[values.names[values.of_sample[i]]].push_back(i);
       json by_group = json::object();
       for (const auto& [key, members] : groups) by_group[key] = {{"value", value_of(members)}, {"samples", members.size()}};
       result["groups"][field] = by_group;
@@ -142,7 +171,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     out[evaluator->name] = result;
   }
   if (!resampled.empty()) {
-    const auto intervals = metrics::bootstrap_indices(records.size(), resampled, bootstrap, confidence, seed,
+    const auto intervals = metrics::bootstrap_indices(n, resampled, bootstrap, confidence, seed,
                                                       std::max(1u, std::thread::hardware_concurrency()));
     for (std::size_t k = 0; k < intervals.size(); ++k) out[resampled_names[k]]["interval"] = interval_of(intervals[k]);
   }

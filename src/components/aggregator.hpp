@@ -1,16 +1,61 @@
 #pragma once
-// Aggregators: corpus values, groups and bootstrap intervals over sample records.
+// Aggregators: corpus values, groups and bootstrap intervals over a run's samples.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "components/evaluator.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {
+
+struct Aggregator;
+
+// The samples that succeeded, as aggregation reads them, taken one at a time in dataset order (issue 54): each
+// evaluator's statistics rows, the values of the fields the aggregators group by, and the records themselves (as
+// far as aggregation reads them) only where a corpus value needs them: an evaluator whose statistics do not give
+// its whole corpus result, or UltraEval-Audio's aggregation of an evaluator's results. A run scored by WER and
+// CER keeps twelve numbers a sample.
+class AggregationSamples {
+ public:
+  // What `aggregators` read over `evaluators` (the evaluators in the order aggregate() gets them);
+  // keep_records: the records too, whatever reads them.
+  AggregationSamples(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
+                     const std::vector<const Aggregator*>& aggregators, bool keep_records = false);
+  // Takes one sample's record. An evaluator whose rows it lacks (a record stored by an older aeval) is aggregated
+  // from the records where they are kept; where they are not, its corpus result would need what the rows read, and
+  // this throws aeval::Error (data) naming it.
+  void add(nlohmann::json record);
+  std::size_t size() const { return size_; }
+  bool keeps_records() const { return keep_records_; }
+
+ private:
+  friend struct Aggregator;
+  struct Rows {
+    std::string evaluator;
+    SampleStatistics statistics;
+    SampleStatistics::Table table;
+    bool readable = true;  // every record held what `row` reads (else aggregation reads the records)
+  };
+  // A grouping field's values: each sample's index into `names` ("(none)" where its record lacks the field).
+  struct Field {
+    std::vector<std::string> names;
+    std::unordered_map<std::string, std::uint32_t> index;  // name → its place in `names`
+    std::vector<std::uint32_t> of_sample;
+    bool anyone = false;  // some sample has the field
+  };
+  std::vector<std::optional<Rows>> rows_;  // per evaluator
+  std::map<std::string, Field> fields_;
+  bool keep_records_;
+  std::vector<nlohmann::json> records_;
+  std::size_t size_ = 0;
+};
 
 struct Aggregator {
   std::string name = "corpus";
@@ -24,7 +69,7 @@ struct Aggregator {
   std::function<nlohmann::ordered_json(const std::vector<nlohmann::ordered_json>& results)> uea;
   // {evaluator: {"value", "interval"?, "groups"?: {field: {group: {"value", "samples"}}}}}
   nlohmann::json aggregate(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
-                           const std::vector<const nlohmann::json*>& records) const;
+                           const AggregationSamples& samples) const;
   nlohmann::json identity() const;
 };
 Aggregator load_aggregator(const registry::Registry& registry, const std::string& name);

@@ -52,6 +52,8 @@ class Dnsmos final : public Evaluator {
     return out;
   }
 
+  // corpus() adds means of other keys: from statistics, its value only.
+  std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   // Means over the samples of every score, the value first.
   json corpus(const std::vector<const json*>& records) const override {
     json out = mean_score(records, name);

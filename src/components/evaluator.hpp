@@ -34,12 +34,18 @@ struct Scored {
 // sample's record; `value` gives, from the rows of any subset of the samples (`chosen`, in order, may repeat),
 // the "value" corpus() gives for those records, digit for digit (nullopt where it gives null). Groups and
 // bootstrap resamples then cost a pass over numbers instead of records. `value` may run on several threads.
+// `corpus`, where set, gives corpus()'s whole result from the rows of every sample (at least one), so a run
+// need not keep the records at all; empty where corpus() reports more than the rows hold.
 struct SampleStatistics {
   using Table = std::vector<double>;  // the rows of every sample, one after another
   std::size_t width = 0;
   std::function<void(const nlohmann::json& record, double* row)> row;
   std::function<std::optional<double>(const Table& table, const std::vector<std::size_t>& chosen)> value;
+  std::function<nlohmann::json(const Table& table)> corpus;
 };
+
+// 0, 1, …: every row of a table of rows `width` numbers wide.
+std::vector<std::size_t> every_row(const SampleStatistics::Table& table, std::size_t width);
 
 class Evaluator {
  public:
@@ -50,9 +56,9 @@ class Evaluator {
   // samples without error): the mean of per-sample values unless the metric
   // is defined on the corpus (WER, BLEU, CIDEr).
   virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
-  // How corpus()'s value follows from numbers per sample: by default the mean of the samples' "value", as
-  // corpus() computes it. A class whose corpus value is not that mean overrides both (nullopt: it has none,
-  // and aggregation uses the records).
+  // How corpus() follows from numbers per sample: by default the mean of the samples' "value", as corpus()
+  // computes it, with corpus() whole. A class overriding corpus() overrides this too (mean_statistics() where
+  // only the value is the mean; nullopt: it has none, and aggregation uses the records).
   virtual std::optional<SampleStatistics> statistics() const;
   virtual nlohmann::json identity() const = 0;
   // Whether it compares with the sample's references (or `references_field`);
@@ -74,7 +80,8 @@ std::unique_ptr<Evaluator> load_evaluator(const registry::Registry& registry, co
 nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
                           const std::string& key = "value");
 
-// mean_score's statistics: (value, 1) for a sample with a number there, (0, 0) for one without.
+// mean_score's statistics: (value, 1) for a sample with a number there, (0, 0) for one without; the value
+// only (no `corpus`).
 SampleStatistics mean_statistics(const std::string& evaluator, const std::string& key = "value");
 
 // A statistic as JSON: null when it is NaN or infinite (JSON has no such numbers).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <numeric>
 
 #include "aeval/error.hpp"
 #include "components/evaluator.hpp"
@@ -43,12 +44,26 @@ SampleStatistics mean_statistics(const std::string& evaluator, const std::string
               if (table[2 * i + 1] != 0) sum += table[2 * i], ++n;
             if (!n) return std::nullopt;
             return sum / double(n);
-          }};
+          },
+          nullptr};
 }
 
 const json Scored::kNoLogprobs;
 
-std::optional<SampleStatistics> Evaluator::statistics() const { return mean_statistics(name); }
+std::optional<SampleStatistics> Evaluator::statistics() const {
+  SampleStatistics mean = mean_statistics(name);
+  mean.corpus = [value = mean.value](const SampleStatistics::Table& table) {
+    const auto v = value(table, every_row(table, 2));
+    return json{{"value", v ? json(*v) : json(nullptr)}};
+  };
+  return mean;
+}
+
+std::vector<std::size_t> every_row(const SampleStatistics::Table& table, std::size_t width) {
+  std::vector<std::size_t> all(table.size() / width);
+  std::iota(all.begin(), all.end(), std::size_t(0));
+  return all;
+}
 
 json Evaluator::corpus(const Records& records) const { return {{"value", mean_score(records, name)}}; }
 

@@ -120,6 +120,8 @@ class AqaScore final : public Evaluator {
     }
     return {};
   }
+  // corpus() adds means of other keys: from statistics, its value only.
+  std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   json corpus(const Records& records) const override {
     json out = Evaluator::corpus(records);
     if (mode_ == Mode::compa) {
@@ -299,6 +301,8 @@ class CaptionJudge final : public Evaluator {
     throw Error(ErrorCategory::model, fmt::format("sample '{}': the captioning judge gave no scores twice; last reply: {}",
                                                   s.sample.id, last.substr(0, 300)));
   }
+  // corpus() adds means of other keys: from statistics, its value only.
+  std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   json corpus(const Records& records) const override {
     json out = Evaluator::corpus(records);
     for (const char* criterion : {"accuracy", "completeness", "hallucination"})

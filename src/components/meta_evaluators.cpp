@@ -219,6 +219,13 @@ metrics::Correlation correlate(const std::string& method, const std::vector<doub
   return method == "pearson" ? metrics::pearson(x, y) : method == "spearman" ? metrics::spearman(x, y) : metrics::kendall(x, y);
 }
 
+// The corpus result of a correlation over (system, human) pairs.
+json correlation(const std::string& method, const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
+  const auto c = correlate(method, x, y);
+  return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
+}
+
 class HumanCorrelation final : public Evaluator {
  public:
   HumanCorrelation(std::string score_of, std::string human_field, std::string method)
@@ -234,12 +241,16 @@ class HumanCorrelation final : public Evaluator {
       const json& p = (*r)["scores"][name];
       if (p["system"].is_number() && p["human"].is_number()) x.push_back(p["system"]), y.push_back(p["human"]);
     }
-    if (x.size() < 2) return {{"value", nullptr}, {"n", x.size()}};
-    const auto c = correlate(method_, x, y);
-    return {{"value", number_or_null(c.statistic)}, {"pvalue", number_or_null(c.pvalue)}, {"n", x.size()}};
+    return correlation(method_, x, y);
   }
   // (system, human, whether both are numbers): the correlation of the chosen pairs that have both, in order.
   std::optional<SampleStatistics> statistics() const override {
+    const auto pairs = [](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) {
+      std::pair<std::vector<double>, std::vector<double>> xy;
+      for (std::size_t i : chosen)
+        if (table[3 * i + 2] != 0) xy.first.push_back(table[3 * i]), xy.second.push_back(table[3 * i + 1]);
+      return xy;
+    };
     return SampleStatistics{
         3,
         [name = name](const json& record, double* row) {
@@ -249,15 +260,17 @@ class HumanCorrelation final : public Evaluator {
           row[1] = both ? p["human"].get<double>() : 0.0;
           row[2] = both;
         },
-        [method = method_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
+        [method = method_, pairs](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
             -> std::optional<double> {
-          std::vector<double> x, y;
-          for (std::size_t i : chosen)
-            if (table[3 * i + 2] != 0) x.push_back(table[3 * i]), y.push_back(table[3 * i + 1]);
+          const auto [x, y] = pairs(table, chosen);
           if (x.size() < 2) return std::nullopt;
           const auto c = correlate(method, x, y);
           if (!std::isfinite(c.statistic)) return std::nullopt;
           return c.statistic;
+        },
+        [method = method_, pairs](const SampleStatistics::Table& table) {
+          const auto [x, y] = pairs(table, every_row(table, 3));
+          return correlation(method, x, y);
         }};
   }
   bool compares_with_references() const override { return false; }

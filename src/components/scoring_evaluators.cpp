@@ -77,6 +77,8 @@ class Mos final : public Evaluator {
     out["value"] = r.scores[score_];
     return out;
   }
+  // corpus() adds means of other keys: from statistics, its value only.
+  std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   json corpus(const Records& records) const override {
     json value = mean_score(records, name);
     if (value.is_null()) return value;
@@ -139,6 +141,8 @@ class AudioBertScoreEvaluator final : public Evaluator {
     const auto r = metrics::audio_bert_score(a, b, options_);
     return {{"value", r.f1}, {"precision", r.precision}, {"recall", r.recall}};
   }
+  // corpus() adds means of other keys: from statistics, its value only.
+  std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   json corpus(const Records& records) const override {
     json value = mean_score(records, name);
     if (value.is_null()) return value;

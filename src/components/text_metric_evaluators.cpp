@@ -90,17 +90,28 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
         if (table[2 * i + 1] != 0) values.push_back(table[2 * i]);
       return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
     };
+    if (!metric_.corpus)  // corpus_result() is then {key: that mean}
+      mean.corpus = [value = mean.value](const SampleStatistics::Table& table) {
+        return json{{"value", *value(table, every_row(table, 2))}};
+      };
     return mean;
   }
-  return SampleStatistics{
+  const auto sums_of = [way](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen) {
+    std::vector<double> sums(way.width, 0.0);
+    for (std::size_t i : chosen)
+      for (std::size_t k = 0; k < way.width; ++k) sums[k] += table[i * way.width + k];
+    return sums;
+  };
+  SampleStatistics sums{
       way.width, [name = name, row = way.row](const json& record, double* out) { row(record["scores"][name], out); },
-      [way, options = options_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
-          -> std::optional<double> {
-        std::vector<double> sums(way.width, 0.0);
-        for (std::size_t i : chosen)
-          for (std::size_t k = 0; k < way.width; ++k) sums[k] += table[i * way.width + k];
-        return way.value(sums, options);
-      }};
+      [way, sums_of, options = options_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
+          -> std::optional<double> { return way.value(sums_of(table, chosen), options); },
+      nullptr};
+  if (way.result)
+    sums.corpus = [way, sums_of, options = options_, key = metric_.key](const SampleStatistics::Table& table) {
+      return value_under(way.result(sums_of(table, every_row(table, way.width)), options), key, "value");
+    };
+  return sums;
 }
 
 json TextMetricEvaluator::identity() const {

@@ -9,21 +9,16 @@
 
 namespace aeval::report {
 
-// One sample's record, as the run store keeps it (samples.jsonl's line).
-struct SampleOutcome {
-  const nlohmann::json* record;
-  bool failed = false;  // the record states the error
-  double audio_seconds = 0;  // the record's, read when it was whole
+// A run's samples, those of them that failed, and the seconds of audio of those that succeeded.
+struct RunCounts {
+  std::size_t samples = 0, failed = 0;
+  double audio_seconds = 0;
 };
 
-// The records of the samples that did not fail, in order: metrics are computed on these.
-std::vector<const nlohmann::json*> succeeded(const std::vector<SampleOutcome>& samples);
-
-// `samples` in dataset order; `metrics` and `aggregations` as the
-// aggregators computed them on succeeded(samples); `provenance` names task,
-// model and dataset.
-nlohmann::json build_summary(const std::vector<SampleOutcome>& samples, nlohmann::json metrics,
-                             nlohmann::json aggregations, const nlohmann::json& provenance);
+// `metrics` and `aggregations` as the aggregators computed them on the samples that succeeded;
+// `provenance` names task, model and dataset.
+nlohmann::json build_summary(const RunCounts& counts, nlohmann::json metrics, nlohmann::json aggregations,
+                             const nlohmann::json& provenance);
 
 // The short table printed after a run.
 std::string format_summary_table(const nlohmann::json& summary);

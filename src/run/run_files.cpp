@@ -55,6 +55,9 @@ json aggregated_part(json record) {
   return part;
 }
 
+// The corpus value of every evaluator, without groups or intervals: summary.json's metrics.
+const Aggregator kCorpus;
+
 }  // namespace
 
 void record_session_start(RunStore& store, const Session& session, std::size_t stored_before) {
@@ -73,12 +76,11 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
                           const Session& session) {
   if (!std::is_sorted(positions.begin(), positions.end()))
     throw Error(ErrorCategory::internal, "a run's positions are not in dataset order");
-  // samples.jsonl streams from the store in dataset order; each record is kept only as far as aggregation
-  // reads it.
-  std::vector<json> kept;  // the aggregated part of each sample, in dataset order
-  std::vector<report::SampleOutcome> samples;
-  kept.reserve(positions.size());
-  samples.reserve(positions.size());
+  // samples.jsonl streams from the store in dataset order; aggregation keeps of each record what it reads.
+  std::vector<const Aggregator*> aggregators{&kCorpus};
+  for (const auto& a : task.aggregators) aggregators.push_back(&a);
+  AggregationSamples taken(task.evaluators, aggregators);
+  report::RunCounts counts;
   std::size_t next = 0, stored_count = 0;
   AtomicFile samples_file(run_dir / "samples.jsonl");
   store.each_sample([&](std::size_t position, StoredSample sample) {
@@ -86,18 +88,19 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
     if (next == positions.size() || positions[next] != position) return;  // stored, but not part of this run
     ++next;
     samples_file.write(sample.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
-    samples.push_back({nullptr, sample.failed, sample.failed ? 0.0 : sample.record.value("audio_seconds", 0.0)});
-    kept.push_back(sample.failed ? json() : aggregated_part(std::move(sample.record)));
+    ++counts.samples;
+    counts.failed += sample.failed;
+    if (sample.failed) return;
+    counts.audio_seconds += sample.record.value("audio_seconds", 0.0);
+    taken.add(aggregated_part(std::move(sample.record)));
   });
   if (next != positions.size())
     throw Error(ErrorCategory::internal, fmt::format("sample at position {} was never stored", positions[next]));
   samples_file.commit();
-  for (std::size_t i = 0; i < kept.size(); ++i) samples[i].record = &kept[i];  // `kept` no longer moves
 
-  const auto succeeded = report::succeeded(samples);
   json aggregations = json::object();
-  for (const auto& a : task.aggregators) aggregations[a.name] = a.aggregate(task.evaluators, succeeded);
-  json metrics = Aggregator{}.aggregate(task.evaluators, succeeded);
+  for (const auto& a : task.aggregators) aggregations[a.name] = a.aggregate(task.evaluators, taken);
+  json metrics = kCorpus.aggregate(task.evaluators, taken);
   // An UltraEval-Audio aggregation decides its task's number (PracticeWER over every pair, not the
   // mean of per-sample rates): the metric shows it, with UEA's keys.
   std::set<std::string> decided;
@@ -106,7 +109,7 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
       if (result.contains("uea") && metrics.contains(name) && decided.insert(name).second)
         metrics[name] = {{"value", result["value"]}, {"samples", result["samples"]}, {"uea", result["uea"]},
                          {"aggregation", aggregator}};
-  const json summary = report::build_summary(samples, metrics, aggregations, provenance);
+  const json summary = report::build_summary(counts, metrics, aggregations, provenance);
   write_file_atomically(run_dir / "summary.json", summary.dump(2) + "\n");
 
   json sessions = store.meta("sessions").value_or(json::array());

@@ -240,7 +240,9 @@ TEST(UeaRegistry, AnAggregationsIntervalAndGroupsAreOfItsOwnNumber) {
                           {"fields", {{"part", part}}}};
   };
   const nlohmann::json a = record("cat", "cat", "first"), b = record("dog", "cat", "second");
-  const nlohmann::json out = aggregator.aggregate(evaluators, {&a, &b})["em"];
+  aeval::pipeline::AggregationSamples samples(evaluators, {&aggregator});
+  for (const auto& record : {a, b}) samples.add(record);
+  const nlohmann::json out = aggregator.aggregate(evaluators, samples)["em"];
   EXPECT_EQ(50.0, out["value"].get<double>()) << out.dump();
   EXPECT_EQ(0.0, out["interval"]["low"].get<double>()) << out.dump();
   EXPECT_EQ(100.0, out["interval"]["high"].get<double>()) << out.dump();

@@ -7,25 +7,12 @@ namespace {
 
 using nlohmann::json;
 
-// Three samples, the second failed (its audio does not count).
-struct Records {
-  json a = {{"id", "a"}, {"error", nullptr}};
-  json b = {{"id", "b"}, {"error", {{"stage", "audio"}}}};
-  json c = {{"id", "c"}, {"error", nullptr}};
-  std::vector<SampleOutcome> samples{{&a, false, 1.5}, {&b, true, 4.0}, {&c, false, 2.0}};
-};
-
-TEST(Summary, MetricsAreComputedOnTheSamplesThatSucceeded) {
-  const Records r;
-  EXPECT_EQ(succeeded(r.samples), (std::vector<const json*>{&r.a, &r.c}));
-}
-
-TEST(Summary, CountsFailRateAndAudioComeFromTheOutcomes) {
-  const Records r;
+TEST(Summary, CountsFailRateAndAudioComeFromTheCounts) {
   const json metrics = {{"wer", {{"value", 0.25}, {"samples", 2}}}};
   const json aggregations = {{"by-speaker", {{"wer", {{"value", 0.25}}}}}};
   const json provenance = {{"task", {{"name", "t"}, {"model", "m"}, {"dataset", "d"}}}, {"aeval_version", "0.1.0"}};
-  const json summary = build_summary(r.samples, metrics, aggregations, provenance);
+  // Three samples, one failed; 3.5 s of audio in the two that succeeded.
+  const json summary = build_summary({3, 1, 3.5}, metrics, aggregations, provenance);
   EXPECT_EQ(summary, json({{"task", "t"},
                            {"model", "m"},
                            {"dataset", "d"},
@@ -41,7 +28,7 @@ TEST(Summary, CountsFailRateAndAudioComeFromTheOutcomes) {
 
 TEST(Summary, NoSamplesHaveNoFailRate) {
   const json provenance = {{"task", {{"name", "t"}, {"model", "m"}, {"dataset", "d"}}}};
-  const json summary = build_summary({}, json::object(), json::object(), provenance);
+  const json summary = build_summary(RunCounts{}, json::object(), json::object(), provenance);
   EXPECT_EQ(summary["fail_rate"], 0.0);
   EXPECT_EQ(summary["counts"], json({{"samples", 0}, {"succeeded", 0}, {"failed", 0}}));
 }

@@ -86,6 +86,8 @@ struct CorpusFromSegments {
   std::size_t width = 0;
   void (*row)(const nlohmann::json& result, double* row) = nullptr;  // the result as samples.jsonl keeps it
   double (*value)(const std::vector<double>& sums, const TextMetricOptions& options) = nullptr;
+  // `corpus`'s whole result from the sums; null where it holds more than they give (sacreBLEU's signature).
+  nlohmann::json (*result)(const std::vector<double>& sums, const TextMetricOptions& options) = nullptr;
 };
 
 struct TextMetric : MetricInfo {

@@ -68,7 +68,13 @@ json error_rate_corpus(const Segments&, Results& results, const Options&) {
   return error_rate_json(Characters, total, error_rates(total), true);
 }
 
+EditCounts summed_counts(const std::vector<double>& sums) {
+  const auto count = [&](std::size_t k) { return std::size_t(sums[k]); };
+  return {count(0), count(1), count(2), count(3), count(4), count(5)};
+}
+
 // The corpus rate from the segments' edit counts, summed as error_rate_corpus sums them.
+template <bool Characters>
 CorpusFromSegments error_rate_sums(const Options&) {
   static constexpr const char* kCounts[] = {"hits", "substitutions", "deletions", "insertions", "reference_tokens",
                                            "hypothesis_tokens"};
@@ -76,10 +82,10 @@ CorpusFromSegments error_rate_sums(const Options&) {
           [](const json& r, double* row) {
             for (const char* key : kCounts) *row++ = r.at(key).get<double>();
           },
+          [](const std::vector<double>& sums, const Options&) { return error_rates(summed_counts(sums)).wer; },
           [](const std::vector<double>& sums, const Options&) {
-            const auto count = [&](std::size_t k) { return std::size_t(sums[k]); };
-            const EditCounts c{count(0), count(1), count(2), count(3), count(4), count(5)};
-            return error_rates(c).wer;
+            const EditCounts c = summed_counts(sums);
+            return error_rate_json(Characters, c, error_rates(c), true);
           }};
 }
 
@@ -316,10 +322,10 @@ const std::vector<TextMetric>& text_metrics() {
   static const std::vector<TextMetric> metrics{
       metric({"wer", {}, "word error rate with MER/WIL/WIP and edit counts; corpus = summed edits / reference words",
               "jiwer 4.0.0 process_words (wer_default)", MetricInput::text, Better::lower, kErrorScale},
-             "wer", {}, ReferenceCount::one, error_rate_segment<false>, error_rate_corpus<false>, error_rate_sums),
+             "wer", {}, ReferenceCount::one, error_rate_segment<false>, error_rate_corpus<false>, error_rate_sums<false>),
       metric({"cer", {}, "character error rate (spaces are characters); corpus = summed edits / reference characters",
               "jiwer 4.0.0 process_characters (cer_default)", MetricInput::text, Better::lower, kErrorScale},
-             "cer", {}, ReferenceCount::one, error_rate_segment<true>, error_rate_corpus<true>, error_rate_sums),
+             "cer", {}, ReferenceCount::one, error_rate_segment<true>, error_rate_corpus<true>, error_rate_sums<true>),
       metric({"bleu", {}, "corpus BLEU (0–100) with sacreBLEU's signature; per segment: sentence BLEU",
               "sacreBLEU 2.6.0 corpus_bleu", MetricInput::text, Better::higher, kPercentScale},
              "score", kBleuParameters, ReferenceCount::any, bleu_segment, bleu_corpus, bleu_sums),
