@@ -22,6 +22,7 @@ void Scheduler::run(const std::function<void(std::deque<Work>)>& take) {
         std::unique_lock lock(mutex_);
         sample_done_.wait(lock, [&] { return !finished_.empty(); });
         batch.swap(finished_);
+        work_ready_.notify_all();  // workers held back by kUnstoredLimit start again
       }
       done += batch.size();
       take(std::move(batch));

@@ -59,6 +59,10 @@ class Scheduler {
   // object) before the exception leaves.
   void run(const std::function<void(std::deque<Work>)>& take);
 
+  // Samples started but not yet handed over, at most: a model answering faster than its records are stored
+  // waits for the store instead of holding the run in memory.
+  static constexpr std::size_t kUnstoredLimit = 1024;
+
  private:
   struct Answer {
     Work work;
@@ -71,7 +75,9 @@ class Scheduler {
   void finish(Work& work, std::exception_ptr error, models::Response response);
   void end(Work&& work);
   // With mutex_ held.
-  bool can_start() const { return !stop_ && !todo_.empty() && open_ < concurrency_; }
+  bool can_start() const {
+    return !stop_ && !todo_.empty() && open_ < concurrency_ && finished_.size() + open_ < kUnstoredLimit;
+  }
   bool all_ended() const { return open_ == 0 && (todo_.empty() || stop_); }
 
   models::Model& model_;

@@ -84,8 +84,14 @@ TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {
   // The judge's log-probabilities depend on the caption: "yes" as several variants.
   const std::map<std::string, std::pair<double, double>> logprobs = {
       {"goodbye", {-0.1, -2.5}}, {"phone", {-0.9, -0.6}}, {"rain", {-3.0, -0.05}}, {"orchestra", {-4.0, -0.02}}};
+  std::mutex asked_mutex;
+  json asked;  // the messages the judge got for the first caption
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string text = all_text(r);
+    if (text.find("goodbye") != std::string::npos) {
+      const std::lock_guard lock(asked_mutex);
+      asked = r.body["messages"];
+    }
     ScriptedReply reply;
     for (const auto& [word, lp] : logprobs)
       if (text.find(word) != std::string::npos) {
@@ -116,6 +122,22 @@ TEST(JudgesE2E, AqaScoreIsTheTwoWaySoftmaxAndCorrelatesWithRatings) {
     system.push_back(expected);
     human.push_back(rating);
   }
+  // AQAScore's prompt as its paper prints it: Table 7's system prompt, section 3's question.
+  ASSERT_EQ(asked.size(), 2u) << asked.dump();
+  EXPECT_EQ(asked[0]["role"], "system");
+  EXPECT_EQ(asked[0]["content"][0]["text"],
+            "Your role is to listen attentively to the given audio and decide whether the provided text accurately and "
+            "completely describes what is heard.\nMake your judgment strictly based on the sounds in the audio – do not "
+            "guess, imagine, or add information that is not clearly audible.\nIf something is missing, unclear, or "
+            "uncertain, do not assume it exists.\nYour task: given an audio clip and a text description, carefully "
+            "compare the text with what you actually hear.\nIdentify the main sound events (such as speech, background "
+            "noise, music, or environmental sounds) and decide whether the text correctly reflects them.\nAlways respond "
+            "objectively and concisely, using “yes” or “no” to indicate whether the text matches the audio content.");
+  EXPECT_NE(asked[1].dump().find("\"Does this audio contain the sound events described by the text: a woman says "
+                                 "goodbye? Please answer yes or no.\""),
+            std::string::npos)
+      << asked[1].dump();
+
   // Neither yes nor no among the candidates: that sample fails, it is not scored 0.5.
   EXPECT_NE(run.by_id.at("5")["error"]["message"].get<std::string>().find("neither yes nor no"), std::string::npos);
   const json& m = run.summary["metrics"];
@@ -327,13 +349,13 @@ TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string text = all_text(r);
     std::size_t bytes = 0;
-    for (const auto& part : r.body["messages"][0]["content"])
+    for (const auto& part : r.body["messages"].back()["content"])  // the user's turn, after AQAScore's system prompt
       if (part.value("type", "") == "input_audio") bytes = part["input_audio"]["data"].get<std::string>().size();
     const bool is_goodbye = bytes == goodbye_length;
     ScriptedReply reply;
     double yes = -2.0;
-    if (text.find("better than") != std::string::npos)  // one question about two captions: is the first better?
-      yes = (text.find("goodbye describe") != std::string::npos) == is_goodbye ? -0.2 : -1.5;
+    if (text.find("better describe") != std::string::npos)  // one question about two captions: is the first better?
+      yes = (text.find("goodbye better describe") != std::string::npos) == is_goodbye ? -0.2 : -1.5;
     else if ((text.find("goodbye") != std::string::npos) == is_goodbye)
       yes = -0.3;  // caption and audio agree
     reply.logprobs = first_token({{"yes", yes}, {"no", -1.0}});

@@ -279,6 +279,25 @@ TEST(Scheduler, ReplacesWorkersWaitingOnAModelUpToTheConcurrency) {
   EXPECT_EQ(model.most_in_flight(), concurrency) << "workers waiting on the model were not replaced";
 }
 
+// A model answering at once while each batch is stored slowly: the samples started but not yet handed over
+// never exceed the limit, so a run's memory does not grow with its length while its store lags.
+TEST(Scheduler, AModelFasterThanTheStoreWaitsForItInsteadOfQueueingTheRun) {
+  const std::size_t n = 4 * Scheduler::kUnstoredLimit;
+  AsyncGateModel model(1, n, answer_by_id);
+  ScriptedSteps steps(n);
+  Scheduler scheduler(model, steps, positions(n), 16);
+  std::size_t handed = 0, most_ahead = 0;
+  scheduler.run([&](std::deque<Work> batch) {
+    handed += batch.size();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a slow disk: without a limit, all n run ahead
+    std::size_t prepared = 0;
+    for (std::size_t p = 0; p < n; ++p) prepared += std::size_t(steps.prepared(p));
+    most_ahead = std::max(most_ahead, prepared - handed);
+  });
+  EXPECT_EQ(handed, n);
+  EXPECT_LE(most_ahead, Scheduler::kUnstoredLimit);
+}
+
 TEST(Scheduler, WhenTakingFailsItStopsAndEndsTheInferencesStillOut) {
   const std::size_t n = 1000;
   AsyncGateModel model(1, n, answer_by_id);
