@@ -2,6 +2,9 @@
 // writes it (plus the paper's spread where it gives one), so a wrong number deviates however close in absolute terms.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
+
 #include "aeval/report/published.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"
@@ -52,6 +55,57 @@ TEST(Published, ABleuOfZeroAndANeighbouringModelsMeteorDeviate) {
     const double theirs = find(neighbour, "meteor").value;
     EXPECT_TRUE((PublishedCheck{meteor, "", theirs}.deviates())) << neighbour << "'s METEOR " << theirs;
   }
+}
+
+// AnyAudio-Judge's tables' own arithmetic, on the numbers the catalog records: each judge's Avg is the unweighted
+// mean of its seven subsets' accuracies (anyaudio-accuracy's average_over), to the precision the table prints
+// (half a unit of the Avg's last digit, and the seven printed values' rounding, a seventh of theirs each).
+TEST(Published, AnyAudioJudgesAverageIsTheMeanOfItsSevenSubsets) {
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  std::size_t rows = 0;
+  for (const char* task : {"anyaudio-bench-en", "anyaudio-bench-zh", "anyaudio-bench-holistic-en",
+                           "anyaudio-bench-holistic-zh"}) {
+    std::map<std::string, std::pair<std::vector<PublishedResult>, std::optional<PublishedResult>>> by_model;
+    for (const auto& p : published_of(registry, task)) {
+      auto& [subsets, average] = by_model[p.model];
+      if (p.metric == "anyaudio-accuracy")
+        average = p;
+      else
+        subsets.push_back(p);
+    }
+    for (const auto& [model, row] : by_model) {
+      const auto& [subsets, average] = row;
+      ASSERT_EQ(subsets.size(), 7u) << task << " " << model;
+      ASSERT_TRUE(average) << task << " " << model;
+      double sum = 0, rounding = 0;
+      for (const auto& subset : subsets) sum += subset.value, rounding += subset.tolerance / 7;
+      EXPECT_NEAR(sum / 7, average->value, average->tolerance + rounding + 1e-12) << task << " " << model;
+      ++rows;
+    }
+  }
+  EXPECT_EQ(rows, 8u) << "two judges in Tables 1 and 2, dynamic rubric and holistic";
+}
+
+// AudioCapBench's Table 1: each model's Overall is the mean of its accuracy, completeness and hallucination scores
+// (each sample's overall is their mean, rounded to two decimals as its judge code rounds it: half a unit more).
+TEST(Published, AudioCapBenchsOverallIsTheMeanOfItsThreeCriteria) {
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  std::map<std::string, std::map<std::string, PublishedResult>> by_model;
+  for (const auto& p : published_of(registry, "audiocapbench")) by_model[p.model][p.metric] = p;
+  std::size_t rows = 0;
+  for (const auto& [model, metrics] : by_model) {
+    if (!metrics.count("caption-judge")) continue;
+    double sum = 0, rounding = 0.005;
+    for (const char* criterion : {"caption-judge-accuracy", "caption-judge-completeness", "caption-judge-hallucination"}) {
+      ASSERT_TRUE(metrics.count(criterion)) << model << " " << criterion;
+      sum += metrics.at(criterion).value;
+      rounding += metrics.at(criterion).tolerance / 3;
+    }
+    const PublishedResult& overall = metrics.at("caption-judge");
+    EXPECT_NEAR(sum / 3, overall.value, overall.tolerance + rounding + 1e-12) << model;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 13u) << "Table 1's thirteen models";
 }
 
 // The published numbers of a task of one's own whose `published` items are `items` (YAML lines).
