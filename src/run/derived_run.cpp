@@ -1,5 +1,6 @@
 #include "run/derived_run.hpp"
 
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,13 @@ namespace aeval::pipeline {
 
 using registry::Registry;
 
-RunResult derive_run(const Registry& registry, const Invocation& inv, const std::map<std::size_t, StoredFrom>& samples,
-                     bool rescore, const nlohmann::json& model_identity, const std::filesystem::path& output_root,
+namespace {
+constexpr std::size_t kBatch = 1024;  // samples written in one transaction
+}  // namespace
+
+RunResult derive_run(const Registry& registry, const Invocation& inv,
+                     const std::map<std::size_t, std::filesystem::path>& sources, bool rescore,
+                     const nlohmann::json& model_identity, const std::filesystem::path& output_root,
                      const std::string& suffix) {
   const LoadedTask task = LoadedTask::load(registry, inv.task, false);
   ResponseCache cache(ResponseCache::default_file());
@@ -28,25 +34,33 @@ RunResult derive_run(const Registry& registry, const Invocation& inv, const std:
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
   std::vector<std::size_t> positions;
-  std::vector<std::pair<std::size_t, StoredSample>> stored;
+  for (const auto& [position, from] : sources) positions.push_back(position);
+  std::set<std::filesystem::path> from_runs;
+  for (const auto& [position, from] : sources) from_runs.insert(from);
   Session session;
   session.started = utc_now();
-  for (const auto& [position, from] : samples) {
-    StoredSample copy = from.sample;
-    if (copy.record.contains("output_audio")) {
-      const std::string name = copy.record["output_audio"];
-      std::filesystem::create_directories(run_dir / "outputs");
-      std::filesystem::copy_file(from.run_dir / name, run_dir / name, std::filesystem::copy_options::overwrite_existing);
-    }
-    if (rescore && copy.record.contains("prediction")) {
-      score_into(copy.record, sample_of(copy.record), task, run_dir);
-      copy.failed = !copy.record["error"].is_null();
-    }
-    positions.push_back(position);
-    session.failed += copy.failed;
-    stored.emplace_back(position, std::move(copy));
-  }
-  store.put_samples(stored);
+  std::vector<std::pair<std::size_t, StoredSample>> batch;
+  const auto put = [&] {
+    store.put_samples(batch);
+    batch.clear();
+  };
+  for (const auto& from : from_runs)
+    RunStore::read_only(from / "run.sqlite").each_sample([&](std::size_t position, StoredSample sample) {
+      if (const auto it = sources.find(position); it == sources.end() || it->second != from) return;
+      if (sample.record.contains("output_audio")) {
+        const std::string name = sample.record["output_audio"];
+        std::filesystem::create_directories(run_dir / "outputs");
+        std::filesystem::copy_file(from / name, run_dir / name, std::filesystem::copy_options::overwrite_existing);
+      }
+      if (rescore && sample.record.contains("prediction")) {
+        score_into(sample.record, sample_of(sample.record), task, run_dir);
+        sample.failed = !sample.record["error"].is_null();
+      }
+      session.failed += sample.failed;
+      batch.emplace_back(position, std::move(sample));
+      if (batch.size() == kBatch) put();
+    });
+  put();
   return write_run_files(run_dir, store, positions, task, prov, session);
 }
 

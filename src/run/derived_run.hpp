@@ -13,18 +13,12 @@
 
 namespace aeval::pipeline {
 
-// A stored sample and the run directory it comes from (its output audio is there).
-struct StoredFrom {
-  StoredSample sample;
-  std::filesystem::path run_dir;
-};
-
-// Writes OUTPUT/<task>/<model>/<run-id><suffix>/ with `samples` (by dataset
-// position), their output audio copied along; with `rescore`, samples that
-// have a prediction are post-processed and scored again by the invocation's
-// components, else they are kept as they are.
+// Writes OUTPUT/<task>/<model>/<run-id><suffix>/ with the samples of `sources`: for each dataset position, the run
+// directory whose store holds the sample to take (its output audio is copied along). With `rescore`, samples that
+// have a prediction are post-processed and scored again by the invocation's components, else they are kept as
+// they are. The stores are read one sample at a time, and written in batches: no run is held whole.
 RunResult derive_run(const registry::Registry& registry, const Invocation& invocation,
-                     const std::map<std::size_t, StoredFrom>& samples, bool rescore,
+                     const std::map<std::size_t, std::filesystem::path>& sources, bool rescore,
                      const nlohmann::json& model_identity, const std::filesystem::path& output_root,
                      const std::string& suffix);
 

@@ -15,7 +15,13 @@ using nlohmann::json;
 
 RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const std::filesystem::path& output_root) {
   if (run_dirs.empty()) throw Error(ErrorCategory::config, "merge needs at least one run directory");
-  std::map<std::size_t, StoredFrom> samples;
+  // Each position's sample: its id, whether it failed, and the run it comes from.
+  struct Taken {
+    std::string id;
+    bool failed = false;
+    std::filesystem::path run_dir;
+  };
+  std::map<std::size_t, Taken> samples;
   Invocation merged;
   json model_identity, reference_provenance;
   std::set<std::size_t> limits;
@@ -35,19 +41,21 @@ RunResult merge_runs(const std::vector<std::filesystem::path>& run_dirs, const s
                                                      "the same task, model and settings can be merged",
                                                      dir.string(), run_dirs.front().string()));
     }
-    for (auto& [position, s] : store.samples()) {
+    for (auto& [position, s] : store.states()) {
       const auto it = samples.find(position);
-      if (it != samples.end() && it->second.sample.id != s.id)
+      if (it != samples.end() && it->second.id != s.id)
         throw Error(ErrorCategory::data, fmt::format("{}: position {} holds '{}' here and '{}' elsewhere", dir.string(),
-                                                     position, s.id, it->second.sample.id));
+                                                     position, s.id, it->second.id));
       // A success anywhere wins over a failure.
-      if (it == samples.end() || it->second.sample.failed) samples[position] = {s, dir};
+      if (it == samples.end() || it->second.failed) samples[position] = {s.id, s.failed, dir};
     }
   }
   // Shards of one run with --limit L are that run: its summary says limit L, as the run on one machine does.
   merged.shard = {};
   merged.limit = limits.size() == 1 ? *limits.begin() : 0;
-  return derive_run(load_registry(merged), merged, samples, false, model_identity, output_root, "-merged");
+  std::map<std::size_t, std::filesystem::path> sources;
+  for (const auto& [position, taken] : samples) sources[position] = taken.run_dir;
+  return derive_run(load_registry(merged), merged, sources, false, model_identity, output_root, "-merged");
 }
 
 }  // namespace aeval::pipeline

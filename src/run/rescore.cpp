@@ -22,9 +22,9 @@ RunResult rescore_run(const std::filesystem::path& run_dir, const TaskOverrides&
   for (const auto& name : inv.task.post_process) registry.get(Kind::post_process, name);
   for (const auto& name : inv.task.evaluators) registry.get(Kind::evaluator, name);
   for (const auto& name : inv.task.aggregators) registry.get(Kind::aggregator, name);
-  std::map<std::size_t, StoredFrom> samples;
-  for (auto& [position, s] : store.samples()) samples[position] = {std::move(s), run_dir};
-  return derive_run(registry, inv, samples, true, model_identity, output_root, "-rescored");
+  std::map<std::size_t, std::filesystem::path> sources;
+  for (const auto& [position, state] : store.states()) sources[position] = run_dir;
+  return derive_run(registry, inv, sources, true, model_identity, output_root, "-rescored");
 }
 
 }  // namespace aeval::pipeline

@@ -92,6 +92,13 @@ std::map<std::size_t, StoredSample> RunStore::samples() const {
   return out;
 }
 
+std::map<std::size_t, RunStore::State> RunStore::states() const {
+  std::map<std::size_t, State> out;
+  Statement s(*db_, "SELECT position, id, failed, inputs FROM samples ORDER BY position");
+  while (s.step()) out[std::size_t(s.integer(0))] = State{s.text(1), s.integer(2) != 0, s.text(3)};
+  return out;
+}
+
 void RunStore::each_sample(const std::function<void(std::size_t, StoredSample)>& visit) const {
   Statement s(*db_, "SELECT position, id, failed, record, inputs FROM samples ORDER BY position");
   while (s.step()) visit(std::size_t(s.integer(0)), stored(s, 1));

@@ -49,6 +49,14 @@ class RunStore {
   // same position replaces it (a retried sample).
   void put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples);
   std::map<std::size_t, StoredSample> samples() const;
+  // Each stored sample without its record: what resuming a run reads of it (its id, whether it failed, the
+  // fingerprint of its inputs), so resuming a large run does not hold its records.
+  struct State {
+    std::string id;
+    bool failed = false;
+    std::string inputs;
+  };
+  std::map<std::size_t, State> states() const;
   // Every stored sample in position order, one at a time: a run of any size is never held whole.
   void each_sample(const std::function<void(std::size_t position, StoredSample sample)>& visit) const;
   // How many samples are stored, and how many of them failed, without reading them.

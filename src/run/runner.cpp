@@ -109,7 +109,7 @@ Session execute(RunStore& store, const std::vector<std::size_t>& positions, cons
   session.started = utc_now();
   session.command_line = options.command_line;
   session.concurrency = std::max(1, options.jobs > 0 ? options.jobs : task.model->max_concurrency());
-  const auto stored = store.samples();
+  const auto stored = store.states();
   record_session_start(store, session, stored.size());
   std::deque<std::size_t> todo;
   for (std::size_t p : positions)
@@ -156,7 +156,7 @@ void refuse_changed_configuration(const RunStore& store, const json& provenance,
 // (the dataset was edited since): resuming would mix two versions of it.
 std::set<std::size_t> changed_inputs(const RunStore& store, const std::vector<std::size_t>& positions,
                                      const LoadedTask& task) {
-  const auto stored = store.samples();
+  const auto stored = store.states();
   std::set<std::size_t> changed;
   for (std::size_t p : positions) {
     const auto it = stored.find(p);
@@ -271,7 +271,7 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
 // folder goes, and the task's and model's folders with it when they are left empty.
 void remove_if_nothing_stored(const std::filesystem::path& run_dir, const std::filesystem::path& output_root) {
   std::error_code error;
-  if (std::filesystem::exists(run_dir / "run.sqlite", error) && !RunStore(run_dir / "run.sqlite").samples().empty())
+  if (std::filesystem::exists(run_dir / "run.sqlite", error) && RunStore(run_dir / "run.sqlite").counts().stored > 0)
     return;
   std::filesystem::remove_all(run_dir, error);
   for (auto folder = run_dir.parent_path(); folder != output_root && folder.has_relative_path();
