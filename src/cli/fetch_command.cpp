@@ -9,6 +9,7 @@
 #include "datasets/dataset.hpp"
 #include "models/dnsmos_models.hpp"
 #include "run/invocation.hpp"
+#include "components/prompt.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "uea/uea_location.hpp"
@@ -30,6 +31,8 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       "  model dnsmos       DNSMOS's official ONNX files (microsoft/DNS-Challenge, CC-BY-4.0), for the dnsmos\n"
       "                     evaluator and `aeval score dnsmos`\n"
       "  whisper-spelling   whisper's British->American spelling table, used by whisper-english\n"
+      "  prompt NAME...     the files of prompts their publishers' code defines (caption-judge: AudioCapBench's\n"
+      "                     metrics.py at its release's commit)\n"
       "  uea                UltraEval-Audio's registry at the pinned commit 9b69da6 ($AEVAL_UEA_URL: a mirror),\n"
       "                     checked by content, for `aeval uea`\n"
       "Examples:\n"
@@ -38,8 +41,8 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       "  HF_TOKEN=hf_... aeval fetch dataset --all");
   fetch->add_option("what", *what, "What to fetch")
       ->required()
-      ->check(one_of({"dataset", "model", "whisper-spelling", "uea"}));
-  fetch->add_option("names", *names, "Dataset names (with `dataset`), or dnsmos (with `model`)");
+      ->check(one_of({"dataset", "prompt", "model", "whisper-spelling", "uea"}));
+  fetch->add_option("names", *names, "Dataset names (with `dataset`), prompt names (with `prompt`), or dnsmos (with `model`)");
   fetch->add_flag("--all", *all, "Every registry dataset that downloads (with `dataset`)");
   fetch->add_option("--url", *url, "Download the spelling table from this address instead (a mirror)")
       ->capture_default_str();
@@ -63,6 +66,14 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
     pipeline::Invocation inv;
     inv.registry = registry_folders(global);
     const registry::Registry registry = pipeline::load_registry(inv);
+    if (*what == "prompt") {
+      if (names->empty()) throw Error(ErrorCategory::config, "fetch prompt: name one or more prompts (caption-judge)");
+      for (const auto& name : *names) {
+        pipeline::Prompt::load(registry, name);  // loading fetches what it reads
+        std::printf("%s: cached\n", name.c_str());
+      }
+      return 0;
+    }
     std::vector<std::string> chosen = *names;
     if (*all) {
       for (const auto& name : registry.names(registry::Kind::dataset))

@@ -147,10 +147,12 @@ std::vector<CacheItem> survey_cache(const registry::Registry& registry) {
   for (const auto& folder : fs::directory_iterator(dataset_cache_dir(), error)) {
     const std::string name = folder.path().filename().string();
     if (name == "hub" || !folder.is_directory(error)) continue;
-    const bool known = registry.contains(registry::Kind::dataset, name);
-    items.push_back({fmt::format("files of dataset {}{}", name, known ? "" : " (no registry entry)"), {folder.path()},
-                     bytes_of(folder.path()), known ? std::vector<std::string>{name} : std::vector<std::string>{},
-                     !known});
+    // A dataset's files, or a prompt's (one its publishers' code defines, fetched from their release).
+    const bool prompt = !registry.contains(registry::Kind::dataset, name) && registry.contains(registry::Kind::prompt, name);
+    const bool known = prompt || registry.contains(registry::Kind::dataset, name);
+    items.push_back({fmt::format("files of {} {}{}", prompt ? "prompt" : "dataset", name, known ? "" : " (no registry entry)"),
+                     {folder.path()}, bytes_of(folder.path()),
+                     known ? std::vector<std::string>{name} : std::vector<std::string>{}, !known});
   }
   const auto by_size = [](const CacheItem& a, const CacheItem& b) { return a.bytes > b.bytes; };
   std::stable_sort(items.begin(), items.end(), by_size);

@@ -52,7 +52,7 @@ fs::path downloaded_file(const std::string& entry, const std::string& url, const
   // The digest names a folder: nothing but hexadecimal digits may reach the path.
   if (sha256.size() != 64 || sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw Error(ErrorCategory::config,
-                fmt::format("dataset '{}': sha256 must be 64 lower-case hexadecimal digits, not '{}'", entry, sha256));
+                fmt::format("'{}': sha256 must be 64 lower-case hexadecimal digits, not '{}'", entry, sha256));
   return source_cache_dir(entry) / "download" / sha256.substr(0, 16) / file_name_of(url);
 }
 
@@ -64,10 +64,11 @@ fs::path audio_dir_arg(const Args& args, const fs::path& beside, std::string& mi
   return beside;
 }
 
-fs::path download_pinned(const std::string& entry, const std::string& url, const std::string& sha256) {
+fs::path download_pinned(const std::string& entry, const std::string& url, const std::string& sha256,
+                         const std::string& kind) {
   const fs::path file = downloaded_file(entry, url, sha256);
   DownloadOptions options;
-  options.prefetch_hint = "fetch it where there is network (aeval fetch dataset " + entry + ") and copy " +
+  options.prefetch_hint = "fetch it where there is network (aeval fetch " + kind + " " + entry + ") and copy " +
                           dataset_cache_dir().string() + " here";
   download_files({{url, file, sha256, std::nullopt}}, options);
   return file;

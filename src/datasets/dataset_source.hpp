@@ -25,8 +25,10 @@ std::filesystem::path source_cache_dir(const std::string& entry);
 // `entry`: in a folder named by its digest, so that an entry pinned to other
 // bytes (a new release under the same name) never reads the old file.
 std::filesystem::path downloaded_file(const std::string& entry, const std::string& url, const std::string& sha256);
-// Fetches that file once (verified against `sha256`); a network error says how to fetch it elsewhere.
-std::filesystem::path download_pinned(const std::string& entry, const std::string& url, const std::string& sha256);
+// Fetches that file once (verified against `sha256`); a network error says how to fetch it elsewhere
+// (`aeval fetch KIND ENTRY`: the entry is a dataset's, or a prompt's).
+std::filesystem::path download_pinned(const std::string& entry, const std::string& url, const std::string& sha256,
+                                      const std::string& kind = "dataset");
 
 // The entry's `audio_dir`, where its audio is when it is not beside its list (a
 // list downloaded from one place, audio published in another); `beside` (the

@@ -223,6 +223,34 @@ def answer(kind, cases):
                 meteor.append(max(meteor_score([r], p.lower().split(), wordnet=wordnet) for r in refs))
             out.append({"samples": samples, "bleu_4": sum(bleu) / len(bleu), "meteor": sum(meteor) / len(meteor)})
         return out
+    if kind == "audiocapbench_judge_prompt":
+        # The prompt AudioCapBench's evaluate_with_llm_judge sends, from the metrics.py it is given: a client that
+        # keeps the messages and refuses to answer (the function reports that and returns).
+        import contextlib
+        import importlib.util
+        import io
+        out = []
+        for c in cases:
+            spec = importlib.util.spec_from_file_location("audiocapbench_metrics", c["file"])
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            sent = []
+
+            class Completions:
+                @staticmethod
+                def create(**request):
+                    sent.append(request["messages"])
+                    raise RuntimeError("not answered")
+
+            class Client:
+                class chat:
+                    completions = Completions
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                module.evaluate_with_llm_judge(c["prediction"], c["references"], c["category"], Client, "judge",
+                                               c["transcript"])
+            out.append(sent[0])
+        return out
     raise ValueError("unknown kind " + kind)
 
 

@@ -21,6 +21,9 @@
 #include "support/openai_test_server.hpp"
 #include "support/python_references.hpp"
 #include "support/asterisk.hpp"
+#include "support/audiocapbench_stand_in.hpp"
+#include "support/file_server.hpp"
+#include "support/scoped_env.hpp"
 #include "support/require.hpp"
 #include "support/run_aeval.hpp"
 #include "support/run_results.hpp"
@@ -289,7 +292,7 @@ TEST(JudgesE2E, CaptionJudgeClampsRetriesOnceAndReportsNextToTextMetrics) {
     ScriptedReply reply;
     int n = 0;
     for (const char* caption : {"woman says thank you", "woman says goodbye", "dog barks"})
-      if (text.find(std::string("Model caption: \"a ") + caption) != std::string::npos) {
+      if (text.find(std::string("The caption:\n  \"a ") + caption) != std::string::npos) {
         std::lock_guard lock(mutex);
         n = ++asked[caption];
         if (std::string(caption) == "woman says thank you")
@@ -303,6 +306,12 @@ TEST(JudgesE2E, CaptionJudgeClampsRetriesOnceAndReportsNextToTextMetrics) {
   });
   TempDir dir;
   point_judges_at(dir / "registry", server);
+  // The judge prompt is read from AudioCapBench's release: a stand-in of its metrics.py, served here.
+  const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
+  const aeval::testing::FileServer release("/acb/audiocapbench/metrics.py", aeval::testing::kAudioCapBenchMetricsStandIn);
+  std::filesystem::create_directories(dir / "registry" / "prompts");
+  write_bytes(dir / "registry" / "prompts" / "caption-judge.yaml",
+              aeval::testing::audiocapbench_judge_prompt_entry("caption-judge", release.url("/acb")));
   write_lines(dir / "caps.jsonl",
               {{{"id", "1"}, {"captions", {"a woman says thank you", "a female voice thanks"}}, {"category", "speech"}, {"transcript", "thank you"}},
                {{"id", "2"}, {"captions", {"a woman says goodbye"}}, {"category", "speech"}},
@@ -334,8 +343,8 @@ TEST(JudgesE2E, CaptionJudgeClampsRetriesOnceAndReportsNextToTextMetrics) {
   // The request the judge saw: the speech guidance with its transcript, both references.
   bool saw_transcript = false;
   for (const auto& r : server.received())
-    if (all_text(r).find("What is said: \"thank you\"") != std::string::npos &&
-        all_text(r).find("- a female voice thanks") != std::string::npos)
+    if (all_text(r).find("They say: \"thank you\"") != std::string::npos &&
+        all_text(r).find("  * a female voice thanks") != std::string::npos)
       saw_transcript = true;
   EXPECT_TRUE(saw_transcript);
 }

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "aeval/audio_io.hpp"
+#include "support/audiocapbench_stand_in.hpp"
 #include "support/file_server.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/parquet_writer.hpp"
@@ -190,6 +191,7 @@ struct AudioCapBench {
 
 AudioCapBench audiocapbench_release(const std::filesystem::path& dir) {
   AudioCapBench b;
+  b.release["/acb/audiocapbench/metrics.py"] = aeval::testing::kAudioCapBenchMetricsStandIn;  // the judge prompt's
   b.release["/acb/audiocapbench/evaluate.py"] =
       "\"\"\"Stand-in for the benchmark's evaluation script.\"\"\"\nimport re\n\n"
       "# Instructions per category, two wordings each.\n"
@@ -622,6 +624,9 @@ TEST(SeedMethodsE2E, AudioCapBenchAssemblesItsClipsAsItsBuilderAndScoresCaptions
   aeval::testing::point_judges_at(dir / "registry", grader);
   std::filesystem::create_directories(dir / "registry" / "datasets");
   write_bytes(dir / "registry" / "datasets" / "acb.yaml", audiocapbench_entry(bench, release));
+  std::filesystem::create_directories(dir / "registry" / "prompts");
+  write_bytes(dir / "registry" / "prompts" / "caption-judge.yaml",
+              aeval::testing::audiocapbench_judge_prompt_entry("caption-judge", release.url("/acb")));
   std::ofstream(dir / "registry" / "models" / "judges.yaml", std::ios::app)
       << fmt::format("gpt-4o-audio-preview:\n  class: openai_chat\n  args:\n    base_url: {}\n    model: m\n"
                      "    input_sample_rate: 16000\n    max_retries: 0\n",

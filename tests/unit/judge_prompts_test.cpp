@@ -54,25 +54,4 @@ TEST(JudgePrompts, EveryRubricStageRendersInEnglishAndChinese) {
   EXPECT_NE(rendered_text(Prompt::load(registry, "rubric-judge-zh").render(s).shape).find("请判断"), std::string::npos);
 }
 
-TEST(JudgePrompts, CaptionJudgeGuidanceFollowsTheCategory) {
-  const Registry registry({aeval::registry::builtin_registry_dir()});
-  const Prompt prompt = Prompt::load(registry, "caption-judge");
-  aeval::pipeline::Sample s;
-  s.id = "x";
-  s.fields = {{"prediction", "a man speaks"}, {"references", {"a man talks", "someone speaks"}}, {"category", "speech"},
-              {"transcript", "hello there"}};
-  std::string text = rendered_text(prompt.render(s).shape);
-  EXPECT_NE(text.find("This is speech"), std::string::npos);
-  EXPECT_NE(text.find("What is said: \"hello there\""), std::string::npos);
-  EXPECT_NE(text.find("- someone speaks"), std::string::npos);
-  EXPECT_NE(text.find("Model caption: \"a man speaks\""), std::string::npos);
-  s.fields["category"] = "music";
-  EXPECT_NE(rendered_text(prompt.render(s).shape).find("This is music"), std::string::npos);
-  s.fields["category"] = "sound";
-  s.fields.erase("transcript");
-  text = rendered_text(prompt.render(s).shape);
-  EXPECT_NE(text.find("These are sounds"), std::string::npos);
-  EXPECT_EQ(text.find("What is said"), std::string::npos);
-}
-
 }  // namespace
