@@ -36,7 +36,7 @@ struct UeaOptions {
   int workers = 0;
   std::filesystem::path output = "results";
   double max_fail_rate = 0.5;
-  bool quiet = false;
+  bool quiet = false, no_cache = false;
 };
 
 void add_dir_option(CLI::App* command, UeaOptions& options) {
@@ -127,6 +127,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   pipeline::RunOptions options;
   options.output_root = o.output;
   options.jobs = o.workers;
+  options.use_cache = !o.no_cache;
   options.log = o.quiet ? nullptr : stderr;
   options.command_line = global.argv;
   std::unique_ptr<InterruptHint> hint;
@@ -231,6 +232,7 @@ Action add_uea_command(CLI::App& app, GlobalOptions& global) {
   run->add_option("--resume", o->resume, "Continue this run folder where it stopped");
   run->add_option("--max-fail-rate", o->max_fail_rate, "Exit 3 when more than this share of samples failed")
       ->capture_default_str();
+  run->add_flag("--no-cache", o->no_cache, "Neither read nor write the response cache");
   run->add_flag("--quiet", o->quiet, "No progress on stderr");
   add_dir_option(run, *o);
   // --resume takes everything from the run's store; --dataset and --model are then not asked for.

@@ -77,8 +77,9 @@ class PythonStandin {
 class UeaApiModelsE2E : public aeval::testing::UeaTreeTest {
  protected:
   void run_both(const std::string& model, const std::string& options = "") {
+    // Every request goes to the stand-in (none from the response cache, which outlives the test in its build).
     const auto ours = run_aeval(fmt::format("uea run --uea-dir {} --dataset standin-set --model {} {} --output {} --quiet "
-                                            "--save {}",
+                                            "--no-cache --save {}",
                                             quoted(dir_ / "uea"), model, options, quoted(dir_ / "results"),
                                             quoted(dir_ / "aeval.jsonl")));
     ASSERT_EQ(0, ours.status) << ours.output;
