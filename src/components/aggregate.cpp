@@ -51,9 +51,12 @@ AggregationSamples::AggregationSamples(const std::vector<std::unique_ptr<Evaluat
                                        const std::vector<const Aggregator*>& aggregators, bool keep_records)
     : keep_records_(keep_records) {
   const bool uea = std::any_of(aggregators.begin(), aggregators.end(), [](const Aggregator* a) { return bool(a->uea); });
+  const bool only_uea = std::all_of(aggregators.begin(), aggregators.end(), [](const Aggregator* a) { return bool(a->uea); });
   for (const auto& evaluator : evaluators) {
     rows_.emplace_back();
-    if (auto statistics = evaluator->statistics()) rows_.back() = Rows{evaluator->name, std::move(*statistics), {}};
+    // Rows for the evaluators some aggregator aggregates as their own (UEA's aggregations read the records).
+    if (!only_uea || evaluator->own_corpus)
+      if (auto statistics = evaluator->statistics()) rows_.back() = Rows{evaluator->name, std::move(*statistics), {}};
     // Its corpus result from the records: without statistics giving it whole, or under UEA's aggregation.
     const bool from_records = !rows_.back() || !rows_.back()->statistics.corpus;
     keep_records_ = keep_records_ || from_records || (uea && !evaluator->own_corpus);

@@ -20,11 +20,26 @@ using nlohmann::json;
 
 using Records = std::vector<const json*>;
 
+namespace {
+
+// scores[evaluator][key] of a record; null where it has none (a UEA evaluator's result keeps no "value").
+const json& score_field(const json& record, const std::string& evaluator, const std::string& key) {
+  static const json none;
+  const auto scores = record.find("scores");
+  if (scores == record.end() || !scores->is_object()) return none;
+  const auto score = scores->find(evaluator);
+  if (score == scores->end() || !score->is_object()) return none;
+  const auto value = score->find(key);
+  return value == score->end() ? none : *value;
+}
+
+}  // namespace
+
 json mean_score(const Records& records, const std::string& evaluator, const std::string& key) {
   double sum = 0;
   std::size_t n = 0;
   for (const json* r : records) {
-    const json& v = (*r)["scores"][evaluator][key];
+    const json& v = score_field(*r, evaluator, key);
     if (v.is_number()) sum += v.get<double>(), ++n;
   }
   return n ? json(sum / double(n)) : json(nullptr);
@@ -33,7 +48,7 @@ json mean_score(const Records& records, const std::string& evaluator, const std:
 SampleStatistics mean_statistics(const std::string& evaluator, const std::string& key) {
   return {2,
           [evaluator, key](const json& record, double* row) {
-            const json& v = record["scores"][evaluator][key];
+            const json& v = score_field(record, evaluator, key);
             row[0] = v.is_number() ? v.get<double>() : 0.0;
             row[1] = v.is_number() ? 1.0 : 0.0;
           },
