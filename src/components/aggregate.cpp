@@ -48,8 +48,7 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
 }  // namespace
 
 AggregationSamples::AggregationSamples(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
-                                       const std::vector<const Aggregator*>& aggregators, bool keep_records)
-    : keep_records_(keep_records) {
+                                       const std::vector<const Aggregator*>& aggregators) {
   const bool uea = std::any_of(aggregators.begin(), aggregators.end(), [](const Aggregator* a) { return bool(a->uea); });
   const bool only_uea = std::all_of(aggregators.begin(), aggregators.end(), [](const Aggregator* a) { return bool(a->uea); });
   for (const auto& evaluator : evaluators) {

@@ -24,10 +24,9 @@ struct Aggregator;
 // CER keeps twelve numbers a sample.
 class AggregationSamples {
  public:
-  // What `aggregators` read over `evaluators` (the evaluators in the order aggregate() gets them);
-  // keep_records: the records too, whatever reads them.
+  // What `aggregators` read over `evaluators` (the evaluators in the order aggregate() gets them).
   AggregationSamples(const std::vector<std::unique_ptr<Evaluator>>& evaluators,
-                     const std::vector<const Aggregator*>& aggregators, bool keep_records = false);
+                     const std::vector<const Aggregator*>& aggregators);
   // Takes one sample's record. An evaluator whose rows it lacks (a record stored by an older aeval) is aggregated
   // from the records where they are kept; where they are not, its corpus result would need what the rows read, and
   // this throws aeval::Error (data) naming it.
@@ -52,7 +51,7 @@ class AggregationSamples {
   };
   std::vector<std::optional<Rows>> rows_;  // per evaluator
   std::map<std::string, Field> fields_;
-  bool keep_records_;
+  bool keep_records_ = false;
   std::vector<nlohmann::json> records_;
   std::size_t size_ = 0;
 };
