@@ -4,14 +4,14 @@
 #include <string>
 #include <vector>
 
-#include "aeval/pipeline/sample.hpp"
+#include "datasets/sample_list.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::datasets {
 
 struct Dataset {
   std::string name;
-  std::vector<pipeline::Sample> samples;
+  SampleList samples;
   nlohmann::json description;      // class, source files, counts
   std::vector<std::string> notes;  // things the user should be told (skipped rows)
   // Set when the entry's audio is published apart from its list and its folder was not given: how to

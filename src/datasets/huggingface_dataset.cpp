@@ -227,7 +227,9 @@ Dataset load_hub_dataset(const std::string& name, const HubDatasetConfig& config
     const auto local = fetch_hub_repository_files(config.split, split.commit, repository_audio, &unfetched);
     std::vector<std::string> missing;  // their samples have no audio and fail alone
     for (std::size_t k = 0; k < local.size(); ++k) {
-      d.samples[repository_audio_of[k]].audio = local[k];
+      auto s = d.samples[repository_audio_of[k]];
+      s.audio = local[k];
+      d.samples.set(repository_audio_of[k], s);
       if (local[k].empty()) missing.push_back(repository_audio[k]);
     }
     if (!missing.empty())

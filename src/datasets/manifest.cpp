@@ -13,13 +13,13 @@ namespace aeval::datasets {
 
 using pipeline::Sample;
 
-std::vector<Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields) {
+SampleList read_manifest(const std::filesystem::path& path, const ManifestFields& fields) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCategory::data, path.string() + ": cannot open manifest");
   // Relative paths are the manifest's own: a link to it elsewhere does not move them.
   const std::filesystem::path folder =
       fields.audio_dir.empty() ? std::filesystem::canonical(path).parent_path() : fields.audio_dir;
-  std::vector<Sample> samples;
+  SampleList samples;
   std::unordered_set<std::string> ids;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
@@ -64,7 +64,7 @@ std::vector<Sample> read_manifest(const std::filesystem::path& path, const Manif
     if (row.contains(fields.text)) sample.reference = row[fields.text].get<std::string>();
     sample.fields = std::move(row);
     sample.unreadable = std::move(unreadable);
-    samples.push_back(std::move(sample));
+    samples.push_back(sample);
   }
   return samples;
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "aeval/pipeline/sample.hpp"
+#include "datasets/sample_list.hpp"
 
 namespace aeval::datasets {
 
@@ -23,6 +23,6 @@ struct ManifestFields {
 // here: it fails its own sample when the audio is decoded. Nor is a row nested
 // deeper than kMaxJsonDepth (util/untrusted_json.hpp): its sample is `unreadable`,
 // without the fields that nest so deep.
-std::vector<pipeline::Sample> read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
+SampleList read_manifest(const std::filesystem::path& path, const ManifestFields& fields = {});
 
 }  // namespace aeval::datasets

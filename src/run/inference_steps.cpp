@@ -25,7 +25,7 @@ InferenceSteps::InferenceSteps(const LoadedTask& task, const nlohmann::json& mod
     : task_(task), model_identity_(model_identity), cache_(cache), run_dir_(std::move(run_dir)) {}
 
 std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w) {
-  const Sample& sample = task_.dataset.samples[w.position];
+  const Sample sample = task_.dataset.samples[w.position];
   w.record = sample_json(sample);
   if (sample.unreadable) {
     w.stage = "dataset";

@@ -49,7 +49,7 @@ class SessionRecorder {
       endpoint_failures_ = w.endpoint_error.empty() ? 0 : endpoint_failures_ + 1;
       if (endpoint_failures_ == kDeadEndpointRun) dead_endpoint = w.endpoint_error;
       const bool failed = !w.record["error"].is_null();
-      stored.push_back({w.position, StoredSample{task_.dataset.samples[w.position].id, std::move(w.record), failed,
+      stored.push_back({w.position, StoredSample{task_.dataset.samples.id(w.position), std::move(w.record), failed,
                                                  std::move(w.inputs)}});
       session_.cached_responses += w.cached;
     }
@@ -161,7 +161,7 @@ std::set<std::size_t> changed_inputs(const RunStore& store, const std::vector<st
   for (std::size_t p : positions) {
     const auto it = stored.find(p);
     if (it == stored.end() || it->second.failed || it->second.inputs.empty()) continue;
-    const Sample& sample = task.dataset.samples[p];
+    const Sample sample = task.dataset.samples[p];
     std::string now;
     try {
       now = sample_inputs(sample, task.prompt.render(sample)).fingerprint;
@@ -181,7 +181,7 @@ void refuse_changed_inputs(const std::set<std::size_t>& changed, const LoadedTas
       ids.push_back(fmt::format("and {} more", changed.size() - 10));
       break;
     }
-    ids.push_back(task.dataset.samples[p].id);
+    ids.push_back(task.dataset.samples.id(p));
   }
   throw Error(ErrorCategory::data,
               fmt::format("{}: {} finished sample{} changed since {} run (reference, fields or audio bytes): {}. "
@@ -203,7 +203,7 @@ void refuse_missing_references(const LoadedTask& task, const std::vector<std::si
     };
     std::set<std::string> fields;
     for (std::size_t p : positions) {
-      const Sample& s = task.dataset.samples[p];
+      const Sample s = task.dataset.samples[p];
       if (has(s)) return;
       if (s.fields.is_object())
         for (const auto& [key, value] : s.fields.items()) fields.insert(key);
@@ -248,7 +248,7 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   store.log({{"event", resuming ? "resume" : "start"}, {"command_line", options.command_line}});
   if (options.on_run_folder) options.on_run_folder(run_dir);
   for (std::size_t p : changed)
-    store.log({{"event", "inputs_changed"}, {"position", p}, {"id", task.dataset.samples[p].id}});
+    store.log({{"event", "inputs_changed"}, {"position", p}, {"id", task.dataset.samples.id(p)}});
   // The model's own events (a process's stderr) go to this run's log while the store lives.
   task.model->set_log([&store](const json& event) { store.log(event); });
   struct Detach {

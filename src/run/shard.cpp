@@ -73,7 +73,7 @@ std::vector<std::size_t> select_positions(const Dataset& d, const Invocation& in
   std::vector<std::size_t> out;
   const std::size_t n = inv.limit ? std::min(inv.limit, d.samples.size()) : d.samples.size();
   for (std::size_t i = 0; i < n; ++i)
-    if (inv.shard.count == 1 || fnv1a(d.samples[i].id) % std::uint64_t(inv.shard.count) == std::uint64_t(inv.shard.index))
+    if (inv.shard.count == 1 || fnv1a(d.samples.id(i)) % std::uint64_t(inv.shard.count) == std::uint64_t(inv.shard.index))
       out.push_back(i);
   return out;
 }

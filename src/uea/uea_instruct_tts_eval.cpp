@@ -222,8 +222,12 @@ datasets::Dataset load(const registry::Args& args) {
     const auto local = datasets::fetch_hub_repository_files(request, split.commit, repository_audio);
     std::vector<std::string> missing;  // their samples have no audio and fail alone
     for (std::size_t k = 0; k < local.size(); ++k) {
-      for (const std::size_t s : repository_audio_of[k])
-        if (s < d.samples.size()) d.samples[s].audio = local[k];
+      for (const std::size_t s : repository_audio_of[k]) {
+        if (s >= d.samples.size()) continue;
+        auto sample = d.samples[s];
+        sample.audio = local[k];
+        d.samples.set(s, sample);
+      }
       if (local[k].empty()) missing.push_back(repository_audio[k]);
     }
     if (!missing.empty())

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
-#include <unordered_map>
+#include <map>
+#include <mutex>
+#include <vector>
 
 #include "util/sha256.hpp"
 #include "util/untrusted_json.hpp"
@@ -14,56 +17,104 @@ namespace aeval::models {
 
 namespace {
 
+// Each row's place in the file, by the hash of its id: a million answers take 16 MB, not their text twice over.
+// An answer is read again from the file when its sample asks for it.
 class PredictionsFile final : public Model {
  public:
-  explicit PredictionsFile(PredictionsFileConfig config) : config_(std::move(config)) {
-    std::ifstream in(config_.path);
-    if (!in) throw Error(ErrorCategory::data, config_.path.string() + ": cannot open the predictions file");
+  explicit PredictionsFile(PredictionsFileConfig config) : config_(std::move(config)), in_(config_.path) {
+    if (!in_) throw Error(ErrorCategory::data, config_.path.string() + ": cannot open the predictions file");
     std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
+    std::uint64_t offset = 0;
+    for (std::size_t number = 1; std::getline(in_, line); ++number) {
+      const std::uint64_t at = offset;
+      offset += line.size() + 1;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      const std::string where = fmt::format("{}:{}", config_.path.string(), number);
-      nlohmann::json row;
-      try {
-        row = parse_untrusted_json(line, /*allow_exceptions=*/false);
-      } catch (const JsonTooDeep& e) {
-        throw Error(ErrorCategory::data, where + ": " + e.what());
-      }
-      if (!row.is_object()) throw Error(ErrorCategory::data, where + ": not a JSON object");
-      if (!row.contains(config_.id_field) || !row.contains(config_.prediction_field) ||
-          !row[config_.prediction_field].is_string())
-        throw Error(ErrorCategory::data, fmt::format("{}: needs '{}' and a string '{}'", where, config_.id_field,
-                                                     config_.prediction_field));
-      const auto& id = row[config_.id_field];
-      const std::string key = id.is_string() ? id.get<std::string>() : id.dump();
-      if (!answers_.emplace(key, row[config_.prediction_field].get<std::string>()).second)
-        throw Error(ErrorCategory::data, fmt::format("{}: duplicate id '{}'", where, key));
+      places_.push_back({std::hash<std::string>{}(row_of(line, fmt::format("{}:{}", config_.path.string(), number)).id),
+                         at});
     }
+    std::sort(places_.begin(), places_.end());
+    for (std::size_t i = 1; i < places_.size(); ++i)
+      if (places_[i].hash == places_[i - 1].hash) refuse_duplicates(i - 1);
     fingerprint_ = sha256_of_file(config_.path);
   }
 
   // A lookup: answered at once, nothing to wait for.
   void infer(Request request, Completion done) override {
     complete(done, [&] {
-      const auto it = answers_.find(request.sample_id);
-      if (it == answers_.end())
-        throw Error(ErrorCategory::model,
-                    fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
       Response r;
-      r.text = it->second;
-      return r;
+      const std::uint64_t hash = std::hash<std::string>{}(request.sample_id);
+      auto it = std::lower_bound(places_.begin(), places_.end(), Place{hash, 0});
+      for (; it != places_.end() && it->hash == hash; ++it) {
+        Row row = row_at(it->offset);
+        if (row.id == request.sample_id) {
+          r.text = std::move(row.prediction);
+          return r;
+        }
+      }
+      throw Error(ErrorCategory::model,
+                  fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
     });
   }
   int input_sample_rate() const override { return 0; }
   int max_concurrency() const override { return 1; }
   nlohmann::json identity() const override {
     return {{"backend", "predictions_file"}, {"path", std::filesystem::absolute(config_.path).string()},
-            {"sha256", fingerprint_}, {"rows", answers_.size()}};
+            {"sha256", fingerprint_}, {"rows", places_.size()}};
   }
 
  private:
+  struct Place {
+    std::uint64_t hash, offset;
+    bool operator<(const Place& o) const { return hash != o.hash ? hash < o.hash : offset < o.offset; }
+  };
+  struct Row {
+    std::string id, prediction;
+  };
+
+  Row row_of(const std::string& line, const std::string& where) const {
+    nlohmann::json row;
+    try {
+      row = parse_untrusted_json(line, /*allow_exceptions=*/false);
+    } catch (const JsonTooDeep& e) {
+      throw Error(ErrorCategory::data, where + ": " + e.what());
+    }
+    if (!row.is_object()) throw Error(ErrorCategory::data, where + ": not a JSON object");
+    if (!row.contains(config_.id_field) || !row.contains(config_.prediction_field) ||
+        !row[config_.prediction_field].is_string())
+      throw Error(ErrorCategory::data, fmt::format("{}: needs '{}' and a string '{}'", where, config_.id_field,
+                                                   config_.prediction_field));
+    const auto& id = row[config_.id_field];
+    return {id.is_string() ? id.get<std::string>() : id.dump(), row[config_.prediction_field].get<std::string>()};
+  }
+
+  Row row_at(std::uint64_t offset) {
+    const std::lock_guard lock(reading_);
+    in_.clear();
+    in_.seekg(std::streamoff(offset));
+    std::string line;
+    if (!std::getline(in_, line))
+      throw Error(ErrorCategory::data, config_.path.string() + ": the predictions file changed while the run read it");
+    return row_of(line, config_.path.string());
+  }
+
+  // Rows whose ids hash alike, from `first` on: the same id twice (named at the later row's line) or a collision.
+  void refuse_duplicates(std::size_t first) {
+    std::map<std::string, std::uint64_t> seen;
+    for (std::size_t i = first; i < places_.size() && places_[i].hash == places_[first].hash; ++i) {
+      const std::string id = row_at(places_[i].offset).id;
+      if (seen.emplace(id, places_[i].offset).second) continue;
+      std::ifstream in(config_.path);
+      std::size_t line = 1;
+      for (std::uint64_t at = 0; at < places_[i].offset; ++at)
+        if (in.get() == '\n') ++line;
+      throw Error(ErrorCategory::data, fmt::format("{}:{}: duplicate id '{}'", config_.path.string(), line, id));
+    }
+  }
+
   PredictionsFileConfig config_;
-  std::unordered_map<std::string, std::string> answers_;
+  std::ifstream in_;
+  std::mutex reading_;
+  std::vector<Place> places_;  // sorted by hash
   std::string fingerprint_;
 };
 

@@ -1,0 +1,153 @@
+#include "datasets/sample_list.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <stdexcept>
+
+namespace aeval::datasets {
+
+using pipeline::Sample;
+
+namespace {
+
+// A chunk starts small (a test's five rows) and doubles up to this; a larger row gets a chunk of its own.
+constexpr std::size_t kLargestChunk = std::size_t(1) << 20;
+
+void put_size(std::string& out, std::size_t n) {  // LEB128
+  do {
+    const auto low = static_cast<unsigned char>(n & 0x7f);
+    n >>= 7;
+    out.push_back(static_cast<char>(n ? (low | 0x80) : low));
+  } while (n);
+}
+
+void put_text(std::string& out, const std::string& text) {
+  put_size(out, text.size());
+  out += text;
+}
+
+struct Reader {
+  std::string_view in;
+  std::size_t at = 0;
+  std::size_t size() {
+    std::size_t n = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<unsigned char>(in[at++]);
+      n |= std::size_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return n;
+    }
+  }
+  std::string text() {
+    const std::size_t n = size();
+    std::string s(in.substr(at, n));
+    at += n;
+    return s;
+  }
+};
+
+// A sample's audio and reference are most often one of its fields too (a manifest's "audio" and "text"): such a
+// member is kept as that field's key, not twice.
+enum Member : unsigned char { kAbsent = 0, kText = 1, kSameAsField = 2 };
+
+void put_member(std::string& out, const std::optional<std::string>& member, const nlohmann::json& fields) {
+  if (!member) {
+    out.push_back(char(kAbsent));
+    return;
+  }
+  if (fields.is_object() && !member->empty())
+    for (const auto& [key, value] : fields.items())
+      if (value.is_string() && value.get_ref<const std::string&>() == *member) {
+        out.push_back(char(kSameAsField));
+        put_text(out, key);
+        return;
+      }
+  out.push_back(char(kText));
+  put_text(out, *member);
+}
+
+std::optional<std::string> member(Reader& r, const nlohmann::json& fields) {
+  switch (static_cast<unsigned char>(r.in[r.at++])) {
+    case kAbsent:
+      return std::nullopt;
+    case kSameAsField:
+      return fields.at(r.text()).get<std::string>();
+    default:
+      return r.text();
+  }
+}
+
+// The id first (read alone by `id`), the fields' MessagePack with its length, then audio, reference, unreadable.
+std::string pack(const Sample& s) {
+  std::string out;
+  put_text(out, s.id);
+  const std::vector<std::uint8_t> fields = nlohmann::json::to_msgpack(s.fields);
+  put_size(out, fields.size());
+  out.append(fields.begin(), fields.end());
+  put_member(out, s.audio.native(), s.fields);
+  put_member(out, s.reference, s.fields);
+  put_member(out, s.unreadable, nlohmann::json());
+  return out;
+}
+
+Sample unpack(std::string_view packed) {
+  Reader r{packed};
+  Sample s;
+  s.id = r.text();
+  const std::size_t length = r.size();
+  s.fields = nlohmann::json::from_msgpack(packed.begin() + std::ptrdiff_t(r.at),
+                                          packed.begin() + std::ptrdiff_t(r.at + length));
+  r.at += length;
+  s.audio = member(r, s.fields).value_or("");
+  s.reference = member(r, s.fields);
+  s.unreadable = member(r, nlohmann::json());
+  return s;
+}
+
+}  // namespace
+
+SampleList::SampleList(const std::vector<Sample>& samples) {
+  where_.reserve(samples.size());
+  for (const auto& s : samples) push_back(s);
+}
+
+SampleList::Where SampleList::append(const std::string& packed) {
+  if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < packed.size()) {
+    const std::size_t grown = chunks_.empty() ? 4096 : std::min(2 * chunks_.back().capacity(), kLargestChunk);
+    chunks_.emplace_back().reserve(std::max(grown, packed.size()));
+  }
+  std::string& chunk = chunks_.back();
+  const Where w{std::uint32_t(chunks_.size() - 1), std::uint32_t(chunk.size()), std::uint32_t(packed.size())};
+  chunk += packed;  // within the reserved capacity: the chunk's bytes stay where they are
+  return w;
+}
+
+void SampleList::push_back(const Sample& sample) { where_.push_back(append(pack(sample))); }
+
+// The replaced row's bytes stay unused in their chunk: datasets set a row while they are read, rarely.
+void SampleList::set(std::size_t i, const Sample& sample) { where_.at(i) = append(pack(sample)); }
+
+void SampleList::resize(std::size_t n) {
+  if (n < where_.size()) where_.resize(n);
+}
+
+void SampleList::clear() {
+  chunks_.clear();
+  where_.clear();
+}
+
+std::string_view SampleList::bytes(std::size_t i) const {
+  const Where& w = where_[i];
+  return std::string_view(chunks_[w.chunk]).substr(w.offset, w.length);
+}
+
+const Sample SampleList::operator[](std::size_t i) const { return unpack(bytes(i)); }
+
+const Sample SampleList::at(std::size_t i) const {
+  if (i >= size()) throw std::out_of_range("sample " + std::to_string(i) + " of " + std::to_string(size()));
+  return (*this)[i];
+}
+
+std::string SampleList::id(std::size_t i) const { return Reader{bytes(i)}.text(); }
+
+}  // namespace aeval::datasets

@@ -1,0 +1,69 @@
+#pragma once
+// A dataset's samples, each kept packed (its strings as bytes, its fields as MessagePack) and unpacked when read.
+// A row held as a JSON tree takes about five times its text: a million manifest rows took 750 MB that way.
+// Reading gives a Sample by value, const, so that code which meant to change a row in place does not compile;
+// `set` replaces one.
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aeval/pipeline/sample.hpp"
+
+namespace aeval::datasets {
+
+class SampleList {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = pipeline::Sample;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = const pipeline::Sample;
+    Iterator(const SampleList* list, std::size_t i) : list_(list), i_(i) {}
+    const pipeline::Sample operator*() const { return (*list_)[i_]; }
+    Iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const Iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const SampleList* list_;
+    std::size_t i_;
+  };
+
+  SampleList() = default;
+  SampleList(const std::vector<pipeline::Sample>& samples);  // NOLINT: a vector of samples is a list of them
+
+  void push_back(const pipeline::Sample& sample);
+  void set(std::size_t i, const pipeline::Sample& sample);
+  void resize(std::size_t n);  // keeps the first n (a list never grows by resizing)
+  void clear();
+
+  std::size_t size() const { return where_.size(); }
+  bool empty() const { return where_.empty(); }
+  const pipeline::Sample operator[](std::size_t i) const;
+  const pipeline::Sample at(std::size_t i) const;  // throws std::out_of_range
+  const pipeline::Sample front() const { return at(0); }
+  const pipeline::Sample back() const { return at(size() - 1); }
+  std::string id(std::size_t i) const;  // without unpacking the rest
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  struct Where {
+    std::uint32_t chunk, offset, length;
+  };
+  std::string_view bytes(std::size_t i) const;
+  Where append(const std::string& packed);
+
+  std::vector<std::string> chunks_;  // appended to, never moved: a chunk is reserved whole when it starts
+  std::vector<Where> where_;
+};
+
+}  // namespace aeval::datasets

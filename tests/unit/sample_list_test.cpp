@@ -1,0 +1,86 @@
+// A dataset's packed samples read back as they were put in: every member (audio and reference kept as the field
+// that holds them too), a reference that is absent apart from an empty one, fields of every JSON type, rows larger than a chunk, and a row replaced.
+#include <gtest/gtest.h>
+
+#include "datasets/sample_list.hpp"
+
+namespace {
+
+using aeval::datasets::SampleList;
+using aeval::pipeline::Sample;
+
+Sample sample(const std::string& id, nlohmann::json fields) {
+  Sample s;
+  s.id = id;
+  s.audio = "/clips/" + id + ".wav";
+  s.fields = std::move(fields);
+  return s;
+}
+
+TEST(SampleList, EveryMemberReadsBackAsItWasPut) {
+  Sample full = sample("a", {{"text", "héllo"},
+                             {"said", "hello"},  // the reference, kept once
+                             {"audio", "/clips/a.wav"},
+                             {"n", -3},
+                             {"big", 18446744073709551615ull},
+                             {"x", 0.1},
+                             {"tiny", 1e-310},
+                             {"flag", false},
+                             {"none", nullptr},
+                             {"nested", {{"list", {1, "two", {{"three", 3.5}}}}}}});
+  full.reference = "hello";
+  full.unreadable = "m.jsonl:4: too deep";
+  Sample empty_reference = sample("b", nlohmann::json::object());
+  empty_reference.reference = "";
+  Sample bare;  // no audio, no reference, fields null
+  bare.id = "c";
+  SampleList list;
+  for (const auto& s : {full, empty_reference, bare}) list.push_back(s);
+
+  ASSERT_EQ(list.size(), 3u);
+  const Sample a = list[0];
+  EXPECT_EQ(a.id, "a");
+  EXPECT_EQ(a.audio, "/clips/a.wav");
+  EXPECT_EQ(a.reference, "hello");
+  EXPECT_EQ(a.unreadable, "m.jsonl:4: too deep");
+  EXPECT_EQ(a.fields, full.fields);
+  EXPECT_EQ(a.fields.dump(), full.fields.dump()) << "numbers print as they did";
+  EXPECT_EQ(list[1].reference, "") << "an empty reference is not an absent one";
+  EXPECT_FALSE(list[2].reference.has_value());
+  EXPECT_FALSE(list[2].unreadable.has_value());
+  EXPECT_TRUE(list[2].audio.empty());
+  EXPECT_TRUE(list[2].fields.is_null());
+  EXPECT_EQ(list.id(1), "b");
+  EXPECT_THROW(list.at(3), std::out_of_range);
+}
+
+TEST(SampleList, RowsAcrossChunksAndLargerThanOneKeepTheirOrder) {
+  SampleList list;
+  const std::string long_text(3 << 20, 'x');  // larger than the largest chunk
+  for (int i = 0; i < 20000; ++i)
+    list.push_back(sample("u" + std::to_string(i), {{"text", i == 777 ? long_text : "row " + std::to_string(i)}}));
+  ASSERT_EQ(list.size(), 20000u);
+  int i = 0;
+  for (const Sample s : list) {
+    ASSERT_EQ(s.id, "u" + std::to_string(i));
+    ASSERT_EQ(s.fields["text"], i == 777 ? long_text : "row " + std::to_string(i));
+    ++i;
+  }
+  EXPECT_EQ(list.back().id, "u19999");
+}
+
+TEST(SampleList, SetReplacesOneRowAndResizeKeepsTheFirst) {
+  SampleList list(std::vector<Sample>{sample("a", {{"k", 1}}), sample("b", {{"k", 2}}), sample("c", {{"k", 3}})});
+  Sample b = list[1];
+  b.audio = "/elsewhere/b.flac";
+  list.set(1, b);
+  EXPECT_EQ(list[1].audio, "/elsewhere/b.flac");
+  EXPECT_EQ(list[1].fields["k"], 2);
+  EXPECT_EQ(list[2].id, "c") << "the rows after it are untouched";
+  list.resize(2);
+  EXPECT_EQ(list.size(), 2u);
+  list.resize(5);
+  EXPECT_EQ(list.size(), 2u) << "a list never grows by resizing";
+}
+
+}  // namespace
