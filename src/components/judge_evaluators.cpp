@@ -322,13 +322,6 @@ class CaptionJudge final : public Evaluator {
   Prompt prompt_;
 };
 
-// A prompt argument whose default depends on the language: `base`-en or `base`-zh.
-Prompt prompt_arg(const Registry& registry, const Args& args, const std::string& key, const std::string& base,
-                  const std::string& language) {
-  const std::string name = args.text(key);
-  return Prompt::load(registry, name.empty() ? fmt::format("{}-{}", base, language) : name);
-}
-
 // What a judge hears and reads, plus the judge's own arguments.
 std::vector<ArgSpec> judge_input(std::vector<ArgSpec> args) {
   args.push_back(arg::text("audio", "auto",
@@ -374,24 +367,26 @@ const EvaluatorClasses::Registration kRubricJudgeClass{
      "ungrounded ones; an audio LLM answers each; score = mean p(yes)",
      judge_input({arg::required_reference("decomposer", Kind::model, "the text LLM of stages 1 and 2"),
                   arg::required_reference("judge", Kind::model, "the audio LLM of stage 3"),
-                  arg::choice("language", "en", {"en", "zh"}, "the default prompts' language"),
                   arg::choice("mode", "logits", {"logits", "generate"},
                               "logits (one request per item, p(yes) from logprobs) or generate (one request, a JSON "
                               "array of answers)"),
                   arg::boolean("filter", true, "stage 2: drop items the description does not support"),
-                  arg::reference("decompose_prompt", Kind::prompt, "", "default: rubric-decompose-LANGUAGE"),
-                  arg::reference("filter_prompt", Kind::prompt, "", "default: rubric-filter-LANGUAGE"),
-                  arg::reference("judge_prompt", Kind::prompt, "", "logits mode; default: rubric-judge-LANGUAGE"),
-                  arg::reference("generate_prompt", Kind::prompt, "", "generate mode; default: rubric-generate-LANGUAGE")})},
+                  arg::reference("decompose_prompt", Kind::prompt, "anyaudio-decompose",
+                                 "stage 1 (the publishers' prompt of the sample's subset)"),
+                  arg::reference("filter_prompt", Kind::prompt, "anyaudio-clean", "stage 2 (their hallucination filter)"),
+                  arg::reference("judge_prompt", Kind::prompt, "anyaudio-judge", "stage 3, logits mode"),
+                  arg::reference("generate_prompt", Kind::prompt, "anyaudio-generate", "stage 3, generate mode"),
+                  arg::text("holistic_dimension", "整体",
+                            "the dimension of the one item, the description itself, judged when no item is left "
+                            "(decompose.py's fallback)")})},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
-      const std::string language = args.text("language");
-      RubricJudge::Prompts prompts{prompt_arg(registry, args, "decompose_prompt", "rubric-decompose", language),
-                                   prompt_arg(registry, args, "filter_prompt", "rubric-filter", language),
-                                   prompt_arg(registry, args, "judge_prompt", "rubric-judge", language),
-                                   prompt_arg(registry, args, "generate_prompt", "rubric-generate", language)};
+      // Only the prompts this entry sends are loaded (each is read from the publishers' release).
+      const bool generate = args.text("mode") == "generate", filter = args.boolean("filter");
+      const auto used = [&](const char* key, bool sent) { return Prompt::load(registry, sent ? args.text(key) : ""); };
+      RubricJudge::Prompts prompts{used("decompose_prompt", true), used("filter_prompt", filter),
+                                   used("judge_prompt", !generate), used("generate_prompt", generate)};
       return std::make_unique<RubricJudge>(scoring, args.text("decomposer"), args.text("judge"), std::move(prompts),
-                                           args.text("mode") == "generate", args.boolean("filter"),
-                                           language == "zh" ? "整体" : "overall", judge_input(args));
+                                           generate, filter, args.text("holistic_dimension"), judge_input(args));
     }};
 
 const EvaluatorClasses::Registration kCaptionJudgeClass{

@@ -251,6 +251,37 @@ def answer(kind, cases):
                                                c["transcript"])
             out.append(sent[0])
         return out
+    if kind == "anyaudio_judge_prompt":
+        # The messages AnyAudio-Judge sends at each stage, from the prompts.py it is given (its constants and
+        # builders, called here) and decompose.py (call_text's /no_think marker, read with Python's ast: the
+        # function itself imports torch). judge.py's message lists are written as it writes them.
+        import ast
+        import importlib.util
+        out = []
+        for c in cases:
+            spec = importlib.util.spec_from_file_location("anyaudio_prompts", c["prompts"])
+            p = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(p)
+            stage, caption, items = c["stage"], c["text"], c["items"]
+            if stage == "decompose":
+                with open(c["decompose"]) as f:
+                    tree = ast.parse(f.read())
+                marker = next(n.value.left.value for n in ast.walk(tree)
+                              if isinstance(n, ast.Assign) and isinstance(n.value, ast.BinOp)
+                              and getattr(n.targets[0], "id", "") == "user_content")
+                cfg = p.DECOMPOSE_PROMPTS[c["subset"]]
+                out.append([{"role": "system", "content": cfg["system_prompt"]},
+                            {"role": "user", "content": marker + cfg["user_prefix"] + caption}])
+            elif stage == "clean":
+                out.append([{"role": "system", "content": p.CLEAN_SYSTEM_PROMPT},
+                            {"role": "user", "content": p.build_clean_user_text(caption, items)}])
+            elif stage == "judge":
+                out.append([{"role": "system", "content": p.JUDGE_LOGITS_SYSTEM_PROMPT},
+                            {"role": "user", "content": p.build_logits_user_text(items[0])}])
+            else:
+                out.append([{"role": "system", "content": p.JUDGE_GENERATE_SYSTEM_PROMPT},
+                            {"role": "user", "content": p.build_generate_user_text(items)}])
+        return out
     raise ValueError("unknown kind " + kind)
 
 

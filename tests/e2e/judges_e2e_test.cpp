@@ -21,6 +21,7 @@
 #include "support/openai_test_server.hpp"
 #include "support/python_references.hpp"
 #include "support/asterisk.hpp"
+#include "support/anyaudio_judge_stand_in.hpp"
 #include "support/audiocapbench_stand_in.hpp"
 #include "support/file_server.hpp"
 #include "support/scoped_env.hpp"
@@ -163,7 +164,7 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   OpenAiTestServer server([&](const ReceivedRequest& r, int) {
     const std::string model = r.body["model"], text = all_text(r);
     ScriptedReply reply;
-    if (model == "qwen3-decomposer" && text.find("checklist a listener") != std::string::npos) {
+    if (model == "qwen3-decomposer" && text.find("Split a") != std::string::npos) {
       ++decompositions;
       if (text.find("goodbye") != std::string::npos)  // fenced, with a trailing comma
         reply.text = "Here you go:\n```json\n{\"items\": [{\"dimension\": \"speaker\", \"question\": \"Is a woman speaking?\", "
@@ -192,6 +193,7 @@ TEST(JudgesE2E, RubricJudgeDecomposesFiltersJudgesAndIsScoredOnABenchmark) {
   TempDir dir;
   setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);  // a cache of this test's own: counts start at zero
   point_judges_at(dir / "registry", server);
+  const aeval::testing::AnyAudioJudgeStandIn anyaudio_prompts(dir / "registry");  // the stages' prompts, from a release
   // The all-items-yes rule beside the threshold rule.
   std::filesystem::create_directories(dir / "registry" / "evaluators");
   std::filesystem::create_directories(dir / "registry" / "tasks");
@@ -251,7 +253,7 @@ TEST(JudgesE2E, GenerateModeParsesLooseJsonAndFailsOnGarbage) {
     ScriptedReply reply;
     // The judge hears no caption in generate mode, only the items: each caption gets its own.
     const std::string q = text.find("good caption") != std::string::npos ? "Q" : "Z";
-    if (model == "qwen3-decomposer" && text.find("checklist a listener") != std::string::npos)
+    if (model == "qwen3-decomposer" && text.find("Split a") != std::string::npos)
       reply.text = fmt::format(R"({{"items": [{{"dimension": "a", "question": "{0} one?", "basis": "x"}}, )"
                                R"({{"dimension": "b", "question": "{0} two?", "basis": "y"}}, )"
                                R"({{"dimension": "c", "question": "{0} three?", "basis": "z"}}]}})", q);
@@ -265,7 +267,9 @@ TEST(JudgesE2E, GenerateModeParsesLooseJsonAndFailsOnGarbage) {
     return reply;
   });
   TempDir dir;
+  const aeval::testing::ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").c_str());
   point_judges_at(dir / "registry", server);
+  const aeval::testing::AnyAudioJudgeStandIn anyaudio_prompts(dir / "registry");
   std::filesystem::create_directories(dir / "registry" / "evaluators");
   write_bytes(dir / "registry" / "evaluators" / "g.yaml",
               "rubric-judge:\n  class: rubric_judge\n  args: {decomposer: qwen3-decomposer, judge: qwen2.5-omni-judge, mode: generate}\n");

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "aeval/audio_io.hpp"
+#include "support/anyaudio_judge_stand_in.hpp"
 #include "support/audiocapbench_stand_in.hpp"
 #include "support/file_server.hpp"
 #include "support/hub_test_server.hpp"
@@ -323,6 +324,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   const AnyAudioBench bench = anyaudio_bench(dir / "hub");
   aeval::testing::HubTestServer hub({{"cucl2/AnyAudio-Judge-Bench", bench.repo}});
   const aeval::testing::ScopedEnv endpoint("HF_ENDPOINT", hub.endpoint().c_str());
+  const aeval::testing::AnyAudioJudgeStandIn anyaudio_prompts(dir / "registry");  // the judge's prompt, from its release
   std::filesystem::create_directories(dir / "registry" / "datasets");
   const aeval::testing::ScopedEnv online("HF_HUB_OFFLINE", nullptr);
   const auto o = run_aeval(fmt::format("--registry {} run --suite seed-methods --model qwen2.5-omni-judge {} -q --output {}",
@@ -480,6 +482,7 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
     return reply;
   });
   aeval::testing::point_judges_at(dir / "registry", judge);
+  const aeval::testing::AnyAudioJudgeStandIn anyaudio_prompts(dir / "registry");  // the judge's prompt, from its release
   for (const char* task : {"anyaudio-bench-en", "anyaudio-bench-zh", "anyaudio-bench-holistic-en"}) {
     const auto o = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge -q --output {}",
                                          (dir / "registry").string(), task, (dir / "out").string()));
@@ -505,9 +508,11 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   EXPECT_EQ(first["dimension"], "维度1");
   EXPECT_EQ(first["label"], "yes");
   EXPECT_FALSE(first.contains("rubric"));
-  // The judge heard the row's clip with each question, asked with the rubric judge's prompt.
+  // The judge heard the row's clip with each question, asked with the publisher's logits prompt (the stand-in's
+  // words here, and its system prompt).
   const auto question = std::find_if(asked.begin(), asked.end(), [](const auto& a) {
-    return a.first.find("请判断：【维度1】sound的第1个问题：音频与描述相符吗？") != std::string::npos;
+    return a.first.find("Check: [维度1] sound的第1个问题：音频与描述相符吗？") != std::string::npos &&
+           a.first.find("Answer yes or no about the audio.") != std::string::npos;
   });
   ASSERT_NE(question, asked.end());
   EXPECT_FALSE(question->second.empty());

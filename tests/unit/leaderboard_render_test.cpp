@@ -8,7 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+
 #include "aeval/report/leaderboard.hpp"
+#include "support/reference.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -150,6 +158,108 @@ TEST(LeaderboardRender, EveryMetricHasAChartOnARoundAxis) {
   EXPECT_NE(html.find("text-anchor=\"middle\">0.5</text>"), std::string::npos) << html;
   EXPECT_NE(html.find("text-anchor=\"middle\">100</text>"), std::string::npos) << html;
   EXPECT_EQ(html.find("width=\"420.0\""), std::string::npos) << "one model's bar filled its chart";
+}
+
+
+// The rows of a table of seed 004 (UltraEval-Audio) as its text prints them, from the line after `header` to the
+// first empty line: each row's cells, tab-separated, bold marks removed.
+std::vector<std::vector<std::string>> seed_four_rows(const std::string& header) {
+  const auto paper = aeval::testing::reference_dir().parent_path() / "seeds" / "004_f2fe1996ab8ff704.txt";
+  std::ifstream in(paper);
+  std::vector<std::vector<std::string>> rows;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!inside) {
+      inside = line.rfind(header, 0) == 0;
+      continue;
+    }
+    line = std::regex_replace(line, std::regex("</?b>"), "");
+    if (line.empty()) break;
+    std::vector<std::string> cells;
+    for (std::size_t at = 0, tab; at <= line.size(); at = tab + 1) {
+      tab = std::min(line.find('\t', at), line.size());
+      cells.push_back(line.substr(at, tab - at));
+    }
+    if (cells.size() > 2 && std::isdigit(static_cast<unsigned char>(cells[1].back()))) rows.push_back(cells);
+  }
+  return rows;
+}
+
+// "4.29   3.44   4.26" (a cell of three numbers, "-" where none): the numbers.
+std::vector<std::optional<double>> numbers_in(const std::string& cell) {
+  std::vector<std::optional<double>> out;
+  std::istringstream words(cell);
+  for (std::string w; words >> w;) out.push_back(w == "-" ? std::nullopt : std::optional<double>(std::stod(w)));
+  return out;
+}
+
+// Seed 004's Table 5, as printed, through aeval's suite table: each model's five accuracies as its tasks' UEA
+// scores and the acoustics (UTMOS, DNSMOS P.835, P.808) scored beside them; the suite's average is the printed
+// Avg. Score (the mean of the five and of the acoustics as one score, the mean of 20·MOS), to the printed
+// precision: half a unit of the Avg's last digit plus the printed inputs' own rounding.
+TEST(LeaderboardRender, SeedFoursTableFiveAveragesAreTheSuitesAverages) {
+  const auto rows = seed_four_rows("Models\tSpeech WebQuestions");
+  AEVAL_REQUIRE(!rows.empty(), "../shared/seeds (seed 004's text)");
+  ASSERT_EQ(rows.size(), 6u) << "Table 5's six models";
+  TempDir dir;
+  const std::vector<std::string> tasks = {"speech-web-questions", "speech-triviaqa", "speech-alpaca-eval", "speech-cmmlu",
+                                          "speech-hsk"};
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 8u) << row[0];
+    const auto acoustics = numbers_in(row[6]);
+    ASSERT_EQ(acoustics.size(), 3u) << row[0];
+    for (std::size_t t = 0; t < tasks.size(); ++t) {
+      json evaluators = json::array({{{"name", "acc"}, {"class", "uea-qa-exist-match"}}});
+      const double acc = std::stod(row[1 + t]);
+      json values = {{"acc", {{"value", acc}, {"uea", {{"acc(%)", acc}}}}}};
+      const char* names[] = {"utmos", "dnsmos", "dnsmos-p808"};
+      for (std::size_t k = 0; k < 3; ++k) {
+        evaluators.push_back({{"name", names[k]}, {"class", "mos"}, {"scale", {{"rule", "20·x"}, {"factor", 20.0}, {"offset", 0.0}}}});
+        values[names[k]] = {{"value", *acoustics[k]}};
+      }
+      const json summary = {{"task", tasks[t]}, {"dataset", tasks[t]}, {"model", row[0]},
+                            {"counts", {{"samples", 100}, {"failed", 0}}}, {"metrics", values},
+                            {"provenance", {{"task", {{"prompt", ""}, {"beside_uea", {"utmos", "dnsmos", "dnsmos-p808"}}}},
+                                            {"evaluators", evaluators}, {"model", json::object()}}}};
+      const auto folder = dir / tasks[t] / row[0] / "20261127T000000Z";
+      std::filesystem::create_directories(folder);
+      aeval::testing::write_bytes(folder / "summary.json", summary.dump());
+    }
+  }
+  std::vector<aeval::report::SuiteColumn> columns;
+  for (const auto& t : tasks) columns.push_back({t, {t}});
+  const auto table = aeval::report::build_suite_table("speech-out", columns, aeval::report::collect_leaderboards(dir.path()));
+  ASSERT_EQ(table.rows.size(), rows.size());
+  const double rounding = 0.005 + (5 * 0.005 + 20 * 0.005) / 6;  // the Avg's digit; five accuracies, the acoustics
+  for (const auto& row : rows) {
+    const auto it = std::find_if(table.rows.begin(), table.rows.end(), [&](const auto& r) { return r.model == row[0]; });
+    ASSERT_NE(it, table.rows.end()) << row[0];
+    ASSERT_TRUE(it->mean) << row[0];
+    EXPECT_NEAR(*it->mean, std::stod(row[7]), rounding) << row[0];
+  }
+}
+
+// Seed 004's Table 6, as printed: each codec's Avg. Score is the mean of its nine scores, per dataset 100 − WER
+// (CER), SIM and the acoustic score (the mean of 20·MOS over the values printed, "-" ignored), to the printed
+// precision. aeval's codec board averages its columns, not these nine; this holds the paper's own arithmetic.
+TEST(LeaderboardRender, SeedFoursTableSixAveragesAreTheMeansOfNineScores) {
+  const auto rows = seed_four_rows("Models\tLibriSpeech-dev-clean");
+  AEVAL_REQUIRE(!rows.empty(), "../shared/seeds (seed 004's text)");
+  ASSERT_EQ(rows.size(), 9u) << "Table 6's nine codecs";
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 11u) << row[0];
+    double sum = 0, rounding = 0;
+    for (std::size_t dataset = 0; dataset < 3; ++dataset) {
+      sum += 100 - std::stod(row[1 + 3 * dataset]) + std::stod(row[2 + 3 * dataset]);
+      double acoustic = 0;
+      int printed = 0;
+      for (const auto& v : numbers_in(row[3 + 3 * dataset]))
+        if (v) acoustic += 20 * *v, ++printed;
+      sum += acoustic / printed;
+      rounding += 2 * 0.005 + 20 * 0.005;
+    }
+    EXPECT_NEAR(sum / 9, std::stod(row[10]), 0.005 + rounding / 9) << row[0];
+  }
 }
 
 }  // namespace
