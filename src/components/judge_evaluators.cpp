@@ -183,6 +183,28 @@ class AnswerAqaScore final : public Evaluator {
   }
 };
 
+// A verdict the model under test states in its answer's JSON (AnyAudio-Judge's holistic judge, seed 000 Table 14:
+// "Consistency": true or false): 1 for true, 0 for false, a score judge_accuracy decides on. An answer stating
+// neither fails its sample.
+class AnswerVerdict final : public Evaluator {
+ public:
+  explicit AnswerVerdict(std::string field) : field_(std::move(field)) {}
+  json score(const Scored& s) const override {
+    if (const auto verdict = metrics::parse_verdict(s.prediction, field_))
+      return {{"value", *verdict ? 1.0 : 0.0}, {"verdict", *verdict}};
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer states no '{}' of true or false: {}",
+                                                  s.sample.id, field_, s.prediction.substr(0, 300)));
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "answer_verdict"}, {"field", field_},
+            {"score", "1 when the answer's JSON object says true in the field, 0 when false"}};
+  }
+
+ private:
+  std::string field_;
+};
+
 // ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
 
 using metrics::RubricItem;
@@ -359,6 +381,15 @@ const EvaluatorClasses::Registration kAnswerAqaScoreClass{
      {}},
     [](const Args&, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<AnswerAqaScore>();
+    }};
+
+const EvaluatorClasses::Registration kAnswerVerdictClass{
+    {Kind::evaluator, "answer_verdict",
+     "A true or false verdict the model under test states in its answer's JSON object (a holistic judge's "
+     "\"Consistency\"): 1 or 0, for judge_accuracy",
+     {arg::required_text("field", "the JSON field holding the verdict")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<AnswerVerdict>(args.text("field"));
     }};
 
 const EvaluatorClasses::Registration kRubricJudgeClass{

@@ -293,10 +293,14 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       std::filesystem::create_directories(dir / "RELATE_wave" / system / "test");
       aeval::write_wav(dir / "RELATE_wave" / system / "test" / fmt::format("{}.wav", t), aeval::Audio{tone, 16000, 1});
     }
-  // The judge's p(yes) follows from what it hears and reads.
+  // The judge's p(yes), or the holistic judge's verdict, follows from what it hears and reads.
   OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
     const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
     ScriptedReply reply;
+    if (heard.find("\"Consistency\"") != std::string::npos) {
+      reply.text = fmt::format("{{\"Consistency\": {}}}", std::hash<std::string>{}(heard) % 2 ? "true" : "false");
+      return reply;
+    }
     reply.text = "Yes";
     reply.logprobs = aeval::testing::first_token(
         {{"Yes", -double(std::hash<std::string>{}(heard) % 3000) / 1000.0}, {"No", -1.2}});
@@ -476,6 +480,11 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
       asked[aeval::testing::all_text(r)] = aeval::testing::sent_audio(r);
     }
     ScriptedReply reply;
+    if (heard.find("\"Consistency\"") != std::string::npos) {  // the holistic judge states its verdict in JSON
+      reply.text = fmt::format("```json\n{{\"Audio Type\": \"sound\", \"Consistency\": {}}}\n```",
+                               std::hash<std::string>{}(heard) % 2 ? "true" : "false");
+      return reply;
+    }
     reply.text = "yes";
     reply.logprobs = aeval::testing::first_token(
         {{"yes", -double(std::hash<std::string>{}(heard) % 2000) / 1000.0}, {"no", -1.0}});
@@ -532,19 +541,22 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
     EXPECT_DOUBLE_EQ(m["anyaudio-accuracy"]["accuracy_per_subset"][subset].get<double>(),
                      expected["per_subset"][subset].get<double>());
   }
-  // The holistic prompt: a sample per row, rows without questions too, the same columns.
+  // The holistic prompt (the paper's Table 14): a sample per row, rows without questions too, the same columns,
+  // each row decided by the verdict the judge states.
   const auto holistic = aeval::testing::read_only_run(dir / "out" / "anyaudio-bench-holistic-en");
   ASSERT_EQ(holistic.by_id.size(), bench.rows.size());
   json row_scores = json::object();
-  for (const auto& [id, record] : holistic.by_id) row_scores[id] = record["scores"]["answer-aqascore"]["value"];
+  for (const auto& [id, record] : holistic.by_id) row_scores[id] = record["scores"]["anyaudio-verdict"]["value"];
   EXPECT_TRUE(std::any_of(asked.begin(), asked.end(), [](const auto& a) {
-    return a.first.find("Description: en caption mix-3\nDoes the audio match this description?") != std::string::npos;
-  })) << "the row's instruction, asked whole";
+    return a.first.find("Instruction and Audio to be Evaluated:\nen caption mix-3") != std::string::npos &&
+           a.first.find("You are an expert with extensive acoustic knowledge.") == 0;
+  })) << "the row's instruction, in the paper's holistic prompt";
   const json whole = python_reference("rubric_bench", {{"rows", bench.rows}, {"scores", row_scores}, {"holistic", true}});
-  EXPECT_DOUBLE_EQ(holistic.summary["metrics"]["anyaudio-accuracy"]["value"].get<double>(), whole["average"].get<double>());
-  EXPECT_DOUBLE_EQ(holistic.summary["metrics"]["anyaudio-accuracy-mix"]["value"].get<double>(),
-                   whole["per_subset"]["mix"].get<double>());
-  EXPECT_EQ(holistic.summary["metrics"]["anyaudio-accuracy"]["items"], bench.rows.size());
+  const json& h = holistic.summary["metrics"];
+  EXPECT_DOUBLE_EQ(h["anyaudio-holistic-accuracy"]["value"].get<double>(), whole["average"].get<double>());
+  EXPECT_DOUBLE_EQ(h["anyaudio-holistic-accuracy-mix"]["value"].get<double>(), whole["per_subset"]["mix"].get<double>());
+  EXPECT_EQ(h["anyaudio-holistic-accuracy"]["items"], bench.rows.size());
+  EXPECT_GT(row_scores.size(), 1u);
   double lowest = 1, highest = 0;  // the stand-in judge decides both ways
   for (const auto& [subset, accuracy] : expected["per_subset"].items())
     lowest = std::min(lowest, accuracy.get<double>()), highest = std::max(highest, accuracy.get<double>());

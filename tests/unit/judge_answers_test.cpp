@@ -1,5 +1,5 @@
 // Reading judges' answers (metrics/judges.hpp): the rubric's decomposer,
-// filter and generated answers, and AudioCapBench's criteria.
+// filter and generated answers, AudioCapBench's criteria, and a holistic judge's verdict.
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
@@ -43,6 +43,15 @@ TEST(JudgeAnswers, CaptionCriteriaAreClampedAndTheOverallRoundedToTwoDecimals) {
   EXPECT_EQ(j->overall, 8.33);
   EXPECT_EQ(j->reasoning, "r");
   EXPECT_FALSE(parse_caption_judgement(R"({"accuracy": 5, "completeness": "high", "hallucination": 1})"));
+}
+
+TEST(JudgeAnswers, AHolisticVerdictIsTrueOrFalseInItsField) {
+  EXPECT_EQ(parse_verdict("```json\n{\"Audio Type\": \"speech\", \"Consistency\": true}\n```", "Consistency"), true);
+  EXPECT_EQ(parse_verdict(R"(Verdict: {"Consistency": "False", "Speech-Gender": "male"})", "Consistency"), false);
+  EXPECT_FALSE(parse_verdict(R"({"Consistency": "maybe"})", "Consistency").has_value());
+  EXPECT_FALSE(parse_verdict(R"({"Consistency": 1})", "Consistency").has_value()) << "a number is not a verdict";
+  EXPECT_FALSE(parse_verdict(R"({"consistency": true})", "Consistency").has_value()) << "the field as named";
+  EXPECT_FALSE(parse_verdict("Yes, it matches.", "Consistency").has_value());
 }
 
 }  // namespace

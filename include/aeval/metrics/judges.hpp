@@ -50,4 +50,9 @@ struct CaptionJudgement {
 };
 std::optional<CaptionJudgement> parse_caption_judgement(const std::string& reply);
 
+// A holistic judge's verdict (AnyAudio-Judge's Table 14: a flat JSON object whose "Consistency" is true or false):
+// the value of `field` in the answer's JSON object (fences and prose around it ignored), true or false as JSON or
+// as text in any case; nullopt when the answer states neither.
+std::optional<bool> parse_verdict(const std::string& answer, const std::string& field);
+
 }  // namespace aeval::metrics
