@@ -205,6 +205,26 @@ class AnswerVerdict final : public Evaluator {
   std::string field_;
 };
 
+// A rating the model under test states as "Score: <number>" (AQAScore's prompting setup, seed 003 Tables 8-10): the
+// number, a score the correlations with people read. An answer stating none fails its sample.
+class AnswerRating final : public Evaluator {
+ public:
+  explicit AnswerRating(std::string label) : label_(std::move(label)) {}
+  json score(const Scored& s) const override {
+    if (const auto rating = metrics::parse_rating(s.prediction, label_)) return {{"value", *rating}};
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer states no '{}: <number>': {}", s.sample.id,
+                                                  label_, s.prediction.substr(0, 300)));
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "answer_rating"}, {"label", label_},
+            {"score", "the number after the answer's last '" + label_ + ":'"}};
+  }
+
+ private:
+  std::string label_;
+};
+
 // ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
 
 using metrics::RubricItem;
@@ -390,6 +410,15 @@ const EvaluatorClasses::Registration kAnswerVerdictClass{
      {arg::required_text("field", "the JSON field holding the verdict")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<AnswerVerdict>(args.text("field"));
+    }};
+
+const EvaluatorClasses::Registration kAnswerRatingClass{
+    {Kind::evaluator, "answer_rating",
+     "A rating the model under test states as \"Score: <number>\" (a judge prompted for a score): the number, for "
+     "human_correlation",
+     {arg::text("label", "Score", "the word before the colon and the number")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<AnswerRating>(args.text("label"));
     }};
 
 const EvaluatorClasses::Registration kRubricJudgeClass{

@@ -301,6 +301,10 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       reply.text = fmt::format("{{\"Consistency\": {}}}", std::hash<std::string>{}(heard) % 2 ? "true" : "false");
       return reply;
     }
+    if (heard.find("Rate the match from") != std::string::npos) {  // the prompting setup: a rating on the scale
+      reply.text = fmt::format("The clip fits.\nScore: {}", std::hash<std::string>{}(heard) % 6);
+      return reply;
+    }
     reply.text = "Yes";
     reply.logprobs = aeval::testing::first_token(
         {{"Yes", -double(std::hash<std::string>{}(heard) % 3000) / 1000.0}, {"No", -1.2}});
@@ -384,6 +388,39 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     EXPECT_NEAR(pam.summary["metrics"][fmt::format("answer-aqascore-{}", metric)]["value"].get<double>(),
                 pam_expected[key].get<double>(), 1e-12)
         << metric;
+
+  // The prompting setup (Table 2's Prompting rows): the rating the judge states, asked with the paper's prompts,
+  // against the same ratings.
+  std::string relate_pam_sets;
+  for (const char* dataset : {"relate-test", "pam-sounds"})
+    for (std::size_t at = sets.find(std::string("--set ") + dataset); at != std::string::npos;
+         at = sets.find(std::string("--set ") + dataset, at + 1))
+      relate_pam_sets += " " + sets.substr(at, sets.find(" --set", at + 1) - at);
+  for (const char* task : {"relate-prompting", "pam-prompting"}) {
+    const auto prompted = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge {} -q --output {}",
+                                                (dir / "registry").string(), task, relate_pam_sets, (dir / "out").string()));
+    ASSERT_EQ(prompted.status, 0) << prompted.output;
+  }
+  const auto rated = [&](const std::string& task) {
+    const auto run = aeval::testing::read_only_run(dir / "out" / task);
+    json out = json::object();
+    for (const auto& [id, record] : run.by_id) out[id] = record["scores"]["answer-rating"]["value"];
+    return out;
+  };
+  const json relate_ratings = rated("relate-prompting"), pam_ratings = rated("pam-prompting");
+  const json rated_relate = python_reference(
+      "rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", relate_ratings}});
+  const json rated_pam =
+      python_reference("pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", pam_ratings}});
+  for (const auto& [task, expected] : {std::pair{"relate-prompting", rated_relate}, {"pam-prompting", rated_pam}}) {
+    const auto prompted = aeval::testing::read_only_run(dir / "out" / task);
+    const json& pm = prompted.summary["metrics"];
+    for (const auto& [metric, key] : {std::pair{"lcc", "pearson"}, {"srcc", "spearman"}, {"ktau", "kendall"}})
+      EXPECT_NEAR(pm[fmt::format("answer-rating-{}", metric)]["value"].get<double>(), expected[key].get<double>(), 1e-12)
+          << task << " " << metric;
+  }
+  EXPECT_EQ(relate_ratings.size(), 9u);
+  EXPECT_TRUE(std::any_of(relate_ratings.begin(), relate_ratings.end(), [](const json& v) { return v != 0; }));
 
   // CompA: every clip with every caption, put together per item as its evaluation script does.
   for (const char* compa : {"compa-order", "compa-attribute"}) {

@@ -1,5 +1,5 @@
 // Reading judges' answers (metrics/judges.hpp): the rubric's decomposer,
-// filter and generated answers, AudioCapBench's criteria, and a holistic judge's verdict.
+// filter and generated answers, AudioCapBench's criteria, a holistic judge's verdict and a prompted judge's rating.
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
@@ -52,6 +52,14 @@ TEST(JudgeAnswers, AHolisticVerdictIsTrueOrFalseInItsField) {
   EXPECT_FALSE(parse_verdict(R"({"Consistency": 1})", "Consistency").has_value()) << "a number is not a verdict";
   EXPECT_FALSE(parse_verdict(R"({"consistency": true})", "Consistency").has_value()) << "the field as named";
   EXPECT_FALSE(parse_verdict("Yes, it matches.", "Consistency").has_value());
+}
+
+TEST(JudgeAnswers, ARatingIsTheNumberAfterTheLastLabel) {
+  EXPECT_EQ(parse_rating("Score: 7", "Score"), 7.0);
+  EXPECT_EQ(parse_rating("The clip matches well.\nScore: 8.5\n", "Score"), 8.5);
+  EXPECT_EQ(parse_rating("Format: Score: <number>. Score:3", "Score"), 3.0) << "the last one stated";
+  EXPECT_FALSE(parse_rating("Score: <number>", "Score").has_value());
+  EXPECT_FALSE(parse_rating("I would give it a 7.", "Score").has_value());
 }
 
 }  // namespace

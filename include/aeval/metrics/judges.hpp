@@ -55,4 +55,8 @@ std::optional<CaptionJudgement> parse_caption_judgement(const std::string& reply
 // as text in any case; nullopt when the answer states neither.
 std::optional<bool> parse_verdict(const std::string& answer, const std::string& field);
 
+// A rating the judge states as "<label>: <number>" (AQAScore's prompting setup: "Score: 7"): the number after the
+// answer's last "<label>:", nullopt when there is none.
+std::optional<double> parse_rating(const std::string& answer, const std::string& label);
+
 }  // namespace aeval::metrics
