@@ -364,6 +364,35 @@ class CaptionJudge final : public Evaluator {
   Prompt prompt_;
 };
 
+// ------------------------------------------------- A judge's rating of a prediction (AQAScore's cascade setup)
+
+// A text LLM rates the model's answer (a caption) against the sample's text and states "Score: <number>" (seed 003
+// Tables 19-21): the number. An answer stating none fails its sample.
+class TextRating final : public Evaluator {
+ public:
+  TextRating(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, std::string label)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), label_(std::move(label)) {}
+
+  json score(const Scored& s) const override {
+    const std::string answer =
+        scoring_->ask(judge_, prompt_, context_for(s.sample, {}, reference_text(s.sample), {{"prediction", s.prediction}})).text;
+    if (const auto rating = metrics::parse_rating(answer, label_)) return {{"value", *rating}, {"answer", answer}};
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': {} answered no '{}: <number>': {}", s.sample.id, judge_,
+                                                  label_, answer.substr(0, 300)));
+  }
+  json identity() const override {
+    return {{"name", name}, {"class", "text_rating"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+            {"prompt", prompt_.identity()}, {"label", label_},
+            {"score", "the number after the judge's last '" + label_ + ":'"}};
+  }
+
+ private:
+  std::shared_ptr<ScoringModels> scoring_;
+  std::string judge_;
+  Prompt prompt_;
+  std::string label_;
+};
+
 // What a judge hears and reads, plus the judge's own arguments.
 std::vector<ArgSpec> judge_input(std::vector<ArgSpec> args) {
   args.push_back(arg::text("audio", "auto",
@@ -459,6 +488,18 @@ const EvaluatorClasses::Registration kCaptionJudgeClass{
       auto e = std::make_unique<CaptionJudge>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")));
       e->references_field = args.text("references_field");
       return e;
+    }};
+
+const EvaluatorClasses::Registration kTextRatingClass{
+    {Kind::evaluator, "text_rating",
+     "A text LLM's rating of the model's answer against the sample's text, stated as \"Score: <number>\" (AQAScore's "
+     "cascade setup: the judge's caption rated against the description)",
+     {arg::required_reference("judge", Kind::model, "the text LLM"),
+      arg::required_reference("prompt", Kind::prompt, "what it is asked: {{ reference }} the text, {{ prediction }} the answer"),
+      arg::text("label", "Score", "the word before the colon and the number")}},
+    [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<TextRating>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")),
+                                          args.text("label"));
     }};
 
 }  // namespace

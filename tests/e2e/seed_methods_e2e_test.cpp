@@ -301,8 +301,12 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       reply.text = fmt::format("{{\"Consistency\": {}}}", std::hash<std::string>{}(heard) % 2 ? "true" : "false");
       return reply;
     }
-    if (heard.find("Rate the match from") != std::string::npos) {  // the prompting setup: a rating on the scale
+    if (heard.find("Rate the match from") != std::string::npos) {  // the prompting and cascade setups' rating
       reply.text = fmt::format("The clip fits.\nScore: {}", std::hash<std::string>{}(heard) % 6);
+      return reply;
+    }
+    if (heard.find("generate a detailed caption") != std::string::npos) {  // the cascade setup's first stage
+      reply.text = fmt::format("a sound heard {} times", std::hash<std::string>{}(heard) % 5);
       return reply;
     }
     reply.text = "Yes";
@@ -396,31 +400,31 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     for (std::size_t at = sets.find(std::string("--set ") + dataset); at != std::string::npos;
          at = sets.find(std::string("--set ") + dataset, at + 1))
       relate_pam_sets += " " + sets.substr(at, sets.find(" --set", at + 1) - at);
-  for (const char* task : {"relate-prompting", "pam-prompting"}) {
+  for (const char* task : {"relate-prompting", "pam-prompting", "relate-cascade", "pam-cascade"}) {
     const auto prompted = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge {} -q --output {}",
                                                 (dir / "registry").string(), task, relate_pam_sets, (dir / "out").string()));
     ASSERT_EQ(prompted.status, 0) << prompted.output;
   }
-  const auto rated = [&](const std::string& task) {
+  // The cascade setup: the judge's caption, rated by the judge against the text.
+  for (const auto& [task, rating] : {std::pair{"relate-prompting", "answer-rating"}, {"pam-prompting", "answer-rating"},
+                                     {"relate-cascade", "relate-cascade-rating"}, {"pam-cascade", "pam-cascade-rating"}}) {
     const auto run = aeval::testing::read_only_run(dir / "out" / task);
-    json out = json::object();
-    for (const auto& [id, record] : run.by_id) out[id] = record["scores"]["answer-rating"]["value"];
-    return out;
-  };
-  const json relate_ratings = rated("relate-prompting"), pam_ratings = rated("pam-prompting");
-  const json rated_relate = python_reference(
-      "rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", relate_ratings}});
-  const json rated_pam =
-      python_reference("pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", pam_ratings}});
-  for (const auto& [task, expected] : {std::pair{"relate-prompting", rated_relate}, {"pam-prompting", rated_pam}}) {
-    const auto prompted = aeval::testing::read_only_run(dir / "out" / task);
-    const json& pm = prompted.summary["metrics"];
+    json ratings = json::object();
+    for (const auto& [id, record] : run.by_id) ratings[id] = record["scores"][rating]["value"];
+    const bool on_relate = std::string(task).rfind("relate", 0) == 0;
+    const json expected =
+        on_relate ? python_reference("rated_csv", {{"csv", (dir / "REL.csv").string()}, {"split", "test"}, {"scores", ratings}})
+                  : python_reference("pam_csv", {{"csv", (dir / "human_eval" / "audio" / "scores.csv").string()}, {"scores", ratings}});
+    ASSERT_EQ(ratings.size(), 9u) << task;
+    EXPECT_TRUE(std::any_of(ratings.begin(), ratings.end(), [](const json& v) { return v != 0; })) << task;
     for (const auto& [metric, key] : {std::pair{"lcc", "pearson"}, {"srcc", "spearman"}, {"ktau", "kendall"}})
-      EXPECT_NEAR(pm[fmt::format("answer-rating-{}", metric)]["value"].get<double>(), expected[key].get<double>(), 1e-12)
+      EXPECT_NEAR(run.summary["metrics"][fmt::format("{}-{}", rating, metric)]["value"].get<double>(),
+                  expected[key].get<double>(), 1e-12)
           << task << " " << metric;
   }
-  EXPECT_EQ(relate_ratings.size(), 9u);
-  EXPECT_TRUE(std::any_of(relate_ratings.begin(), relate_ratings.end(), [](const json& v) { return v != 0; }));
+  const auto cascade = aeval::testing::read_only_run(dir / "out" / "relate-cascade");
+  EXPECT_NE(cascade.by_id.begin()->second["prediction"].get<std::string>().find("a sound heard"), std::string::npos)
+      << "the first stage's caption is the prediction the second rates";
 
   // CompA: every clip with every caption, put together per item as its evaluation script does.
   for (const char* compa : {"compa-order", "compa-attribute"}) {
