@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/judges.hpp"
@@ -183,6 +184,32 @@ class AnswerAqaScore final : public Evaluator {
   }
 };
 
+// What a rating states: a number, or one of `words`.
+std::string stated(const std::map<std::string, double>& words) {
+  if (words.empty()) return "<number>";
+  std::vector<std::string> names;
+  for (const auto& [word, value] : words) names.push_back(word);
+  return fmt::format("{}", fmt::join(names, " or "));
+}
+
+// A rating's `values` argument: {word: number}.
+std::map<std::string, double> rating_words(const Args& args) {
+  std::map<std::string, double> words;
+  if (!args.given("values")) return words;
+  for (const auto& kv : args.node("values")) {
+    try {
+      words[text::lower(kv.first.as<std::string>())] = kv.second.as<double>();
+    } catch (const YAML::Exception&) {
+      args.fail("values: {word: number, ...}, e.g. {preferred: 1, rejected: 0}");
+    }
+  }
+  return words;
+}
+
+ArgSpec rating_values_arg() {
+  return arg::map("values", "{word: number}: the answer states one of these words instead of a number", false);
+}
+
 // A verdict the model under test states in its answer's JSON (AnyAudio-Judge's holistic judge, seed 000 Table 14:
 // "Consistency": true or false): 1 for true, 0 for false, a score judge_accuracy decides on. An answer stating
 // neither fails its sample.
@@ -209,20 +236,21 @@ class AnswerVerdict final : public Evaluator {
 // number, a score the correlations with people read. An answer stating none fails its sample.
 class AnswerRating final : public Evaluator {
  public:
-  explicit AnswerRating(std::string label) : label_(std::move(label)) {}
+  AnswerRating(std::string label, std::map<std::string, double> words) : label_(std::move(label)), words_(std::move(words)) {}
   json score(const Scored& s) const override {
-    if (const auto rating = metrics::parse_rating(s.prediction, label_)) return {{"value", *rating}};
-    throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer states no '{}: <number>': {}", s.sample.id,
-                                                  label_, s.prediction.substr(0, 300)));
+    if (const auto rating = metrics::parse_rating(s.prediction, label_, words_)) return {{"value", *rating}};
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer states no '{}: {}': {}", s.sample.id, label_,
+                                                  stated(words_), s.prediction.substr(0, 300)));
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {
-    return {{"name", name}, {"class", "answer_rating"}, {"label", label_},
-            {"score", "the number after the answer's last '" + label_ + ":'"}};
+    return {{"name", name}, {"class", "answer_rating"}, {"label", label_}, {"values", words_},
+            {"score", "what the answer states after its last '" + label_ + ":'"}};
   }
 
  private:
   std::string label_;
+  std::map<std::string, double> words_;
 };
 
 // ------------------------------------------------- Dynamic rubric (AnyAudio-Judge)
@@ -370,20 +398,22 @@ class CaptionJudge final : public Evaluator {
 // Tables 19-21): the number. An answer stating none fails its sample.
 class TextRating final : public Evaluator {
  public:
-  TextRating(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, std::string label)
-      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), label_(std::move(label)) {}
+  TextRating(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, std::string label,
+             std::map<std::string, double> words)
+      : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), label_(std::move(label)),
+        words_(std::move(words)) {}
 
   json score(const Scored& s) const override {
     const std::string answer =
         scoring_->ask(judge_, prompt_, context_for(s.sample, {}, reference_text(s.sample), {{"prediction", s.prediction}})).text;
-    if (const auto rating = metrics::parse_rating(answer, label_)) return {{"value", *rating}, {"answer", answer}};
-    throw Error(ErrorCategory::model, fmt::format("sample '{}': {} answered no '{}: <number>': {}", s.sample.id, judge_,
-                                                  label_, answer.substr(0, 300)));
+    if (const auto rating = metrics::parse_rating(answer, label_, words_)) return {{"value", *rating}, {"answer", answer}};
+    throw Error(ErrorCategory::model, fmt::format("sample '{}': {} answered no '{}: {}': {}", s.sample.id, judge_, label_,
+                                                  stated(words_), answer.substr(0, 300)));
   }
   json identity() const override {
     return {{"name", name}, {"class", "text_rating"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
-            {"prompt", prompt_.identity()}, {"label", label_},
-            {"score", "the number after the judge's last '" + label_ + ":'"}};
+            {"prompt", prompt_.identity()}, {"label", label_}, {"values", words_},
+            {"score", "what the judge states after its last '" + label_ + ":'"}};
   }
 
  private:
@@ -391,6 +421,7 @@ class TextRating final : public Evaluator {
   std::string judge_;
   Prompt prompt_;
   std::string label_;
+  std::map<std::string, double> words_;
 };
 
 // What a judge hears and reads, plus the judge's own arguments.
@@ -445,9 +476,9 @@ const EvaluatorClasses::Registration kAnswerRatingClass{
     {Kind::evaluator, "answer_rating",
      "A rating the model under test states as \"Score: <number>\" (a judge prompted for a score): the number, for "
      "human_correlation",
-     {arg::text("label", "Score", "the word before the colon and the number")}},
+     {arg::text("label", "Score", "the word before the colon and the number"), rating_values_arg()}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<AnswerRating>(args.text("label"));
+      return std::make_unique<AnswerRating>(args.text("label"), rating_words(args));
     }};
 
 const EvaluatorClasses::Registration kRubricJudgeClass{
@@ -496,10 +527,10 @@ const EvaluatorClasses::Registration kTextRatingClass{
      "cascade setup: the judge's caption rated against the description)",
      {arg::required_reference("judge", Kind::model, "the text LLM"),
       arg::required_reference("prompt", Kind::prompt, "what it is asked: {{ reference }} the text, {{ prediction }} the answer"),
-      arg::text("label", "Score", "the word before the colon and the number")}},
+      arg::text("label", "Score", "the word before the colon and the number"), rating_values_arg()}},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
       return std::make_unique<TextRating>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")),
-                                          args.text("label"));
+                                          args.text("label"), rating_words(args));
     }};
 
 }  // namespace

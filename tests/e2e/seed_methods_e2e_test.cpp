@@ -305,6 +305,12 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       reply.text = fmt::format("The clip fits.\nScore: {}", std::hash<std::string>{}(heard) % 6);
       return reply;
     }
+    if (heard.find("decide whether this audio should be accepted") != std::string::npos ||
+        heard.find("Evaluate whether the audio caption matches") != std::string::npos) {  // Baton's decisions
+      const char* said = std::hash<std::string>{}(heard) % 2 ? "preferred" : "rejected";
+      reply.text = heard.find("Decision:") != std::string::npos ? fmt::format("Decision: {}", said) : fmt::format("Answer: {}", said);
+      return reply;
+    }
     if (heard.find("generate a detailed caption") != std::string::npos) {  // the cascade setup's first stage
       reply.text = fmt::format("a sound heard {} times", std::hash<std::string>{}(heard) % 5);
       return reply;
@@ -421,6 +427,30 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       EXPECT_NEAR(run.summary["metrics"][fmt::format("{}-{}", rating, metric)]["value"].get<double>(),
                   expected[key].get<double>(), 1e-12)
           << task << " " << metric;
+  }
+  // Baton's prompting and cascade setups: the stated decision, 1 or 0, against people's feedback.
+  std::string baton_sets;
+  for (std::size_t at = sets.find("--set baton-"); at != std::string::npos; at = sets.find("--set baton-", at + 1))
+    baton_sets += " " + sets.substr(at, sets.find(" --set", at + 1) - at);
+  for (const auto& [task, decision] : {std::pair{"baton-2-events-prompting", "baton-decision"},
+                                       {"baton-3-events-cascade", "baton-cascade-decision"}}) {
+    const auto decided = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge {} -q --output {}",
+                                               (dir / "registry").string(), task, baton_sets, (dir / "out").string()));
+    ASSERT_EQ(decided.status, 0) << decided.output;
+    const auto run = aeval::testing::read_only_run(dir / "out" / task);
+    json decisions = json::object();
+    for (const auto& [id, record] : run.by_id) {
+      decisions[id] = record["scores"][decision]["value"];
+      const std::string said = record["scores"][decision].value("answer", record["prediction"].get<std::string>());
+      EXPECT_EQ(decisions[id], said.find("preferred") != std::string::npos ? 1.0 : 0.0) << task << " " << said;
+    }
+    ASSERT_EQ(decisions.size(), 12u) << task;
+    const int events = std::string(task).find("-2-") != std::string::npos ? 2 : 3;
+    const json expected = python_reference(
+        "feedback_jsonl", {{"jsonl", (dir / fmt::format("{}label_HA.json", events)).string()}, {"scores", decisions}});
+    EXPECT_NEAR(run.summary["metrics"][std::string(decision) + "-auc"]["value"].get<double>(), expected["roc_auc"].get<double>(),
+                1e-12)
+        << task;
   }
   const auto cascade = aeval::testing::read_only_run(dir / "out" / "relate-cascade");
   EXPECT_NE(cascade.by_id.begin()->second["prediction"].get<std::string>().find("a sound heard"), std::string::npos)

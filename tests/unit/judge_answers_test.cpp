@@ -60,6 +60,11 @@ TEST(JudgeAnswers, ARatingIsTheNumberAfterTheLastLabel) {
   EXPECT_EQ(parse_rating("Format: Score: <number>. Score:3", "Score"), 3.0) << "the last one stated";
   EXPECT_FALSE(parse_rating("Score: <number>", "Score").has_value());
   EXPECT_FALSE(parse_rating("I would give it a 7.", "Score").has_value());
+  const std::map<std::string, double> decision = {{"preferred", 1}, {"rejected", 0}};
+  EXPECT_EQ(parse_rating("Answer: Rejected", "Answer", decision), 0.0);
+  EXPECT_EQ(parse_rating("It has both events. Answer: preferred.", "Answer", decision), 1.0);
+  EXPECT_FALSE(parse_rating("Answer: <preferred or rejected>", "Answer", decision).has_value());
+  EXPECT_FALSE(parse_rating("Answer: maybe", "Answer", decision).has_value());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // AudioCapBench (seed 002). The evaluators that ask the models are
 // pipeline's; the reading and the arithmetic live here. (AQAScore's p(yes)
 // is in yes_no.hpp.)
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -56,7 +57,9 @@ std::optional<CaptionJudgement> parse_caption_judgement(const std::string& reply
 std::optional<bool> parse_verdict(const std::string& answer, const std::string& field);
 
 // A rating the judge states as "<label>: <number>" (AQAScore's prompting setup: "Score: 7"): the number after the
-// answer's last "<label>:", nullopt when there is none.
-std::optional<double> parse_rating(const std::string& answer, const std::string& label);
+// answer's last "<label>:", nullopt when there is none. With `words`, the word there instead (any case), as the number
+// `words` gives it ("Answer: preferred" with {preferred: 1, rejected: 0}).
+std::optional<double> parse_rating(const std::string& answer, const std::string& label,
+                                   const std::map<std::string, double>& words = {});
 
 }  // namespace aeval::metrics
