@@ -56,7 +56,7 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
       if (!decompose_.count("mix")) throw Error(ErrorCategory::data, file.string() + ": DECOMPOSE_PROMPTS has no 'mix'");
       default_subset_ = args.text("subset");
       if (!decompose_.count(default_subset_))
-        throw Error(ErrorCategory::config, fmt::format("prompt '{}': subset '{}' is none of DECOMPOSE_PROMPTS'",
+        throw Error(ErrorCategory::config, fmt::format("prompt '{}': subset '{}' is not a key of DECOMPOSE_PROMPTS",
                                                        args.entry().name, default_subset_));
       // decompose.py's call_text: `user_content = "/no_think\n" + user_content` (no_think_marker, on for decomposing).
       const PythonSource d(
@@ -79,7 +79,7 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
       std::size_t at = f.after("if dim:");
       item_lines_ = {literal_after(f, "return ", at)};
       plain_line_ = literal_after(f, "return ", at);
-    } else if (stage_ == "generate") {
+    } else {  // generate
       system_ = constant(PythonSource(file, kWhat), "JUDGE_GENERATE_SYSTEM_PROMPT");
       const PythonSource f(file, kWhat, "def build_generate_user_text(");
       std::size_t at = f.after("lines = ");
@@ -87,9 +87,6 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
       item_lines_ = {literal_after(f, "lines.append(", at), literal_after(f, "lines.append(", at)};
       joiner_ = literal_after(f, "return ", at);
       f.after(".join(lines)", at);
-    } else {
-      throw Error(ErrorCategory::config, fmt::format("prompt '{}': stage '{}' is none of decompose, clean, judge, generate",
-                                                     args.entry().name, stage_));
     }
   }
 
@@ -153,10 +150,10 @@ const PromptClasses::Registration kAnyAudioJudgeClass{
      "send them, read from their release at its commit: one stage an entry",
      {arg::required_text("release", "where the release's files are, at its commit (raw files of the repository)"),
       arg::required_text("sha256", "SHA-256 of anyaudio_judge/prompts.py at that commit"),
-      arg::text("stage", "judge",
+      arg::choice("stage", "judge", {"decompose", "clean", "judge", "generate"},
                 "decompose (the subset's decomposition prompt; the text), clean (the hallucination filter; the text "
                 "and its items), judge (logits mode, one item: dimension and question), generate (every item)"),
-      arg::text("subset", "mix", "decompose: the prompt for samples without a subset field of DECOMPOSE_PROMPTS'"),
+      arg::text("subset", "mix", "decompose: the DECOMPOSE_PROMPTS key for samples whose subset field names none"),
       arg::text("decompose_sha256", "", "decompose: SHA-256 of anyaudio_judge/decompose.py (its /no_think marker)")}},
     [](const Args& args) { return Prompt(std::make_shared<const AnyAudioJudgePrompt>(args)); }};
 

@@ -131,11 +131,6 @@ void SampleList::resize(std::size_t n) {
   if (n < where_.size()) where_.resize(n);
 }
 
-void SampleList::clear() {
-  chunks_.clear();
-  where_.clear();
-}
-
 std::string_view SampleList::bytes(std::size_t i) const {
   const Where& w = where_[i];
   return std::string_view(chunks_[w.chunk]).substr(w.offset, w.length);

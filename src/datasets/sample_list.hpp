@@ -43,7 +43,6 @@ class SampleList {
   void push_back(const pipeline::Sample& sample);
   void set(std::size_t i, const pipeline::Sample& sample);
   void resize(std::size_t n);  // keeps the first n (a list never grows by resizing)
-  void clear();
 
   std::size_t size() const { return where_.size(); }
   bool empty() const { return where_.empty(); }
