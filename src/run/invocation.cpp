@@ -113,18 +113,18 @@ Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides
   spec.language = defined.language;
   spec.prompt_variants = defined.prompt_variants;
   spec.published = defined.published;
-  // The task's own aggregators join UEA's; a `summary` one lends its intervals and groups to UEA's
-  // aggregation instead, so that they are of UEA's number.
+  // The task's own aggregators join UEA's; one of aeval's (no UEA aggregation of its own) lends its intervals and
+  // groups to UEA's aggregation instead, so that they are of UEA's number.
   std::vector<std::string> lent;
   const std::vector<std::string> uea_aggregators = spec.aggregators;
   if (overrides.aggregators) spec.aggregators = *overrides.aggregators;
   else
     for (const auto& name : defined.aggregators) {
-      if (registry.get(Kind::aggregator, name).class_id != "summary") {
+      const Aggregator summary = load_aggregator(registry, name);
+      if (summary.uea) {
         spec.aggregators.push_back(name);
         continue;
       }
-      const Aggregator summary = load_aggregator(registry, name);
       std::string groups;
       for (const auto& field : summary.group_by) groups += (groups.empty() ? "'" : ", '") + field + "'";
       for (const auto& uea_agg : uea_aggregators)
