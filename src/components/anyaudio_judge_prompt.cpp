@@ -94,17 +94,22 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
     const nlohmann::json& fields = sample.fields;
     const std::string text = text_field(fields, "text");
     RenderedPrompt r;
+    // Lists are built by push_back: a braced list of one json value is the value itself to Clang, a list to GCC.
     const auto message = [](const char* role, nlohmann::json parts) {
       return nlohmann::json{{"role", role}, {"content", std::move(parts)}};
     };
-    const auto text_part = [](const std::string& t) { return nlohmann::json{{"type", "text"}, {"text", t}}; };
+    const auto text_parts = [](const std::string& t) {
+      nlohmann::json parts = nlohmann::json::array();
+      parts.push_back({{"type", "text"}, {"text", t}});
+      return parts;
+    };
     if (stage_ == "decompose") {
       // The sample's subset (AnyAudio-Judge Bench's speech_gen is decomposed as speech), else the entry's.
       std::string subset = text_field(fields, "subset");
       if (subset.size() > 4 && subset.compare(subset.size() - 4, 4, "_gen") == 0) subset.resize(subset.size() - 4);
       const auto found = decompose_.find(subset);
       const auto& [system, prefix] = (found != decompose_.end() ? found : decompose_.find(default_subset_))->second;
-      r.shape = {message("system", {text_part(system)}), message("user", {text_part(no_think_ + prefix + text)})};
+      r.shape = {message("system", text_parts(system)), message("user", text_parts(no_think_ + prefix + text))};
       return r;
     }
     std::string user;
@@ -133,8 +138,8 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
     }
     nlohmann::json user_parts = nlohmann::json::array();
     if (stage_ == "judge" || stage_ == "generate") user_parts.push_back(r.audio_part(sample.audio));
-    user_parts.push_back(text_part(user));
-    r.shape = {message("system", {text_part(system_)}), message("user", user_parts)};
+    user_parts.push_back(text_parts(user)[0]);
+    r.shape = {message("system", text_parts(system_)), message("user", user_parts)};
     return r;
   }
 

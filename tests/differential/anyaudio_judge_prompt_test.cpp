@@ -38,8 +38,16 @@ void expect_python_s_prompts(const std::string& prompts, const std::string& deco
   aeval::testing::write_bytes(dir / "decompose.py", decompose);
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
 
-  const json items = {{{"id", 0}, {"dimension", "音效类型"}, {"question", "是否有\"雨声\"{持续}？"}, {"basis", "rain {heavy}"}},
-                      {{"id", 1}, {"dimension", ""}, {"question", "Is a dog barking?"}, {"basis", "a dog"}}};
+  // Arrays built by push_back: a braced list of one json value means the value itself to one compiler and an array
+  // of it to another.
+  json items = json::array();
+  items.push_back({{"id", 0}, {"dimension", "音效类型"}, {"question", "是否有\"雨声\"{持续}？"}, {"basis", "rain {heavy}"}});
+  items.push_back({{"id", 1}, {"dimension", ""}, {"question", "Is a dog barking?"}, {"basis", "a dog"}});
+  const auto only = [&](std::size_t k) {
+    json one = json::array();
+    one.push_back(items[k]);
+    return one;
+  };
   const std::string text = "Rain falls; a dog barks \"twice\" {loudly}.";
   struct Case {
     std::string stage, subset, python_subset;
@@ -49,8 +57,8 @@ void expect_python_s_prompts(const std::string& prompts, const std::string& deco
                                         {"decompose", "mix", "mix", json::array()},
                                         {"decompose", "sound_unknown", "mix", json::array()},
                                         {"clean", "", "", items},
-                                        {"judge", "", "", json::array({items[0]})},
-                                        {"judge", "", "", json::array({items[1]})},
+                                        {"judge", "", "", only(0)},
+                                        {"judge", "", "", only(1)},
                                         {"generate", "", "", items}};
   json cases = json::array();
   for (const auto& c : cases_here)
