@@ -8,8 +8,6 @@
 #include "aeval/text/python_values.hpp"
 #include "components/prompt.hpp"
 #include "components/python_source.hpp"
-#include "datasets/dataset_source.hpp"
-#include "registry/args.hpp"
 
 namespace aeval::pipeline {
 
@@ -26,14 +24,8 @@ constexpr const char* kWhat = "AnyAudio-Judge's prompts are";
 
 // A module-level `NAME = """..."""`.
 std::string constant(const PythonSource& f, const std::string& name) {
-  std::size_t at = f.after("\n" + name + " = ");
-  return f.text_of(f.literal(at));
-}
-
-// The literal of `return` or `lines.append(` that follows `anchor`.
-std::string literal_after(const PythonSource& f, const std::string& anchor, std::size_t& at) {
-  at = f.after(anchor, at);
-  return f.text_of(f.literal(at));
+  std::size_t at = 0;
+  return f.text_after("\n" + name + " = ", at);
 }
 
 std::string text_field(const nlohmann::json& fields, const char* name) {
@@ -44,9 +36,7 @@ std::string text_field(const nlohmann::json& fields, const char* name) {
 class AnyAudioJudgePrompt final : public Prompt::EntryForm {
  public:
   explicit AnyAudioJudgePrompt(const Args& args) : EntryForm(args.entry()), stage_(args.text("stage")) {
-    std::string base = args.text("release");
-    if (!base.empty() && base.back() != '/') base += '/';
-    const auto file = datasets::download_pinned(args.entry().name, base + kPromptsFile, args.text("sha256"), "prompt");
+    const auto file = publisher_file(args, kPromptsFile);
     if (stage_ == "decompose") {
       const PythonSource f(file, kWhat);
       std::size_t at = f.after("\nDECOMPOSE_PROMPTS = ");
@@ -59,34 +49,20 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
         throw Error(ErrorCategory::config, fmt::format("prompt '{}': subset '{}' is not a key of DECOMPOSE_PROMPTS",
                                                        args.entry().name, default_subset_));
       // decompose.py's call_text: `user_content = "/no_think\n" + user_content` (no_think_marker, on for decomposing).
-      const PythonSource d(
-          datasets::download_pinned(args.entry().name, base + kDecomposeFile, args.text("decompose_sha256"), "prompt"),
-          kWhat, "def call_text(");
+      const PythonSource d(publisher_file(args, kDecomposeFile, "decompose_sha256"), kWhat, "def call_text(");
       std::size_t marker = d.after("if no_think_marker:");
-      no_think_ = literal_after(d, "user_content = ", marker);
+      no_think_ = d.text_after("user_content = ", marker);
       d.after("+ user_content", marker);
-    } else if (stage_ == "clean") {
-      system_ = constant(PythonSource(file, kWhat), "CLEAN_SYSTEM_PROMPT");
-      const PythonSource f(file, kWhat, "def build_clean_user_text(");
-      std::size_t at = f.after("lines = ");
-      lines_ = f.string_list(at);
-      item_lines_ = {literal_after(f, "lines.append(", at), literal_after(f, "lines.append(", at)};
-      joiner_ = literal_after(f, "return ", at);
-      f.after(".join(lines)", at);
     } else if (stage_ == "judge") {
       system_ = constant(PythonSource(file, kWhat), "JUDGE_LOGITS_SYSTEM_PROMPT");
       const PythonSource f(file, kWhat, "def build_logits_user_text(");
       std::size_t at = f.after("if dim:");
-      item_lines_ = {literal_after(f, "return ", at)};
-      plain_line_ = literal_after(f, "return ", at);
-    } else {  // generate
-      system_ = constant(PythonSource(file, kWhat), "JUDGE_GENERATE_SYSTEM_PROMPT");
-      const PythonSource f(file, kWhat, "def build_generate_user_text(");
-      std::size_t at = f.after("lines = ");
-      lines_ = f.string_list(at);
-      item_lines_ = {literal_after(f, "lines.append(", at), literal_after(f, "lines.append(", at)};
-      joiner_ = literal_after(f, "return ", at);
-      f.after(".join(lines)", at);
+      item_lines_ = {f.text_after("return ", at)};
+      plain_line_ = f.text_after("return ", at);
+    } else {
+      const bool clean = stage_ == "clean";
+      system_ = constant(PythonSource(file, kWhat), clean ? "CLEAN_SYSTEM_PROMPT" : "JUDGE_GENERATE_SYSTEM_PROMPT");
+      read_lines_builder(PythonSource(file, kWhat, clean ? "def build_clean_user_text(" : "def build_generate_user_text("));
     }
   }
 
@@ -144,6 +120,16 @@ class AnyAudioJudgePrompt final : public Prompt::EntryForm {
   }
 
  private:
+  // build_clean_user_text and build_generate_user_text: `lines = [...]`, two `lines.append(...)` (an item's lines,
+  // or its line with and without a dimension) and `return "<joiner>".join(lines)`.
+  void read_lines_builder(const PythonSource& f) {
+    std::size_t at = f.after("lines = ");
+    lines_ = f.string_list(at);
+    item_lines_ = {f.text_after("lines.append(", at), f.text_after("lines.append(", at)};
+    joiner_ = f.text_after("return ", at);
+    f.after(".join(lines)", at);
+  }
+
   std::string stage_, system_, joiner_, no_think_, default_subset_, plain_line_;
   std::vector<std::string> lines_, item_lines_;
   std::map<std::string, std::pair<std::string, std::string>> decompose_;  // subset → system prompt, user prefix

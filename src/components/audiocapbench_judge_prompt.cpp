@@ -10,7 +10,6 @@
 #include "aeval/text/python_values.hpp"
 #include "components/prompt.hpp"
 #include "components/python_source.hpp"
-#include "datasets/dataset_source.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {
@@ -27,16 +26,12 @@ constexpr const char* kMetricsFile = "audiocapbench/metrics.py";
 class AudioCapBenchJudgePrompt final : public Prompt::EntryForm {
  public:
   explicit AudioCapBenchJudgePrompt(const Args& args) : EntryForm(args.entry()) {
-    std::string base = args.text("release");
-    if (!base.empty() && base.back() != '/') base += '/';
-    const PythonSource f(
-        datasets::download_pinned(args.entry().name, base + kMetricsFile, args.text("sha256"), "prompt"),
-        "AudioCapBench's judge prompt is", "def evaluate_with_llm_judge(");
+    const PythonSource f(publisher_file(args, kMetricsFile), "AudioCapBench's judge prompt is",
+                         "def evaluate_with_llm_judge(");
     // refs_text = "\n".join(f"  - {r}" for r in references)
-    std::size_t at = f.after("refs_text = ");
-    joiner_ = f.text_of(f.literal(at));
-    at = f.after(".join(", at);
-    reference_line_ = f.text_of(f.literal(at));
+    std::size_t at = 0;
+    joiner_ = f.text_after("refs_text = ", at);
+    reference_line_ = f.text_after(".join(", at);
     f.after(" for r in references)", at);
     // category_guidance = {"music": (...), "speech": (...)}.get(category, (...))
     at = f.after("category_guidance = {");
@@ -45,11 +40,9 @@ class AudioCapBenchJudgePrompt final : public Prompt::EntryForm {
     default_guidance_ = f.strings(at);
     // if category == "speech" and transcript: category_guidance += f'...{transcript}...'
     at = f.after("if category == \"speech\" and transcript:", at);
-    at = f.after("category_guidance += ", at);
-    transcript_line_ = f.text_of(f.literal(at));
+    transcript_line_ = f.text_after("category_guidance += ", at);
     // prompt = f"""...{category_guidance}...{refs_text}...{prediction}..."""
-    at = f.after("prompt = ", at);
-    prompt_ = f.text_of(f.literal(at));
+    prompt_ = f.text_after("prompt = ", at);
     // The one message: messages=[{"role": "user", "content": prompt}]
     f.after("messages=[{\"role\": \"user\", \"content\": prompt}]", at);
   }

@@ -7,8 +7,16 @@
 #include <iterator>
 
 #include "aeval/error.hpp"
+#include "datasets/dataset_source.hpp"
 
 namespace aeval::pipeline {
+
+std::filesystem::path publisher_file(const registry::Args& args, const std::string& relative,
+                                     const std::string& sha256_arg) {
+  std::string base = args.text("release");
+  if (!base.empty() && base.back() != '/') base += '/';
+  return datasets::download_pinned(args.entry().name, base + relative, args.text(sha256_arg), "prompt");
+}
 
 PythonSource::PythonSource(const std::filesystem::path& file, std::string what, const std::string& scope)
     : file_(file), what_(std::move(what)), scope_(scope.empty() ? file.filename().string() : scope) {
@@ -29,6 +37,11 @@ std::size_t PythonSource::after(const std::string& anchor, std::size_t from) con
   const auto at = body_.find(anchor, from);
   if (at == std::string::npos) throw missing(anchor);
   return at + anchor.size();
+}
+
+std::string PythonSource::text_after(const std::string& anchor, std::size_t& at) const {
+  at = after(anchor, at);
+  return text_of(literal(at));
 }
 
 std::string PythonSource::literal(std::size_t& at) const {

@@ -10,8 +10,14 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
+#include "registry/args.hpp"
 
 namespace aeval::pipeline {
+
+// `relative` of the publisher's release the entry names (`release`: its files at a commit), downloaded and checked
+// by the SHA-256 that argument `sha256_arg` gives, cached as the entry's prompt files.
+std::filesystem::path publisher_file(const registry::Args& args, const std::string& relative,
+                                     const std::string& sha256_arg = "sha256");
 
 class PythonSource {
  public:
@@ -21,6 +27,8 @@ class PythonSource {
 
   // The position just after `anchor`, searched from `from`.
   std::size_t after(const std::string& anchor, std::size_t from = 0) const;
+  // The text of the literal just after `anchor`, searched from `at`; `at` moves past it.
+  std::string text_after(const std::string& anchor, std::size_t& at) const;
   // The string literal at `at` (whitespace first), as written: prefix letters and quotes included.
   std::string literal(std::size_t& at) const;
   // The text of a literal as Python reads it; an f-string's fields stay as written ("{name}"), for python_format.

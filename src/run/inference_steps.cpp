@@ -25,7 +25,8 @@ InferenceSteps::InferenceSteps(const LoadedTask& task, const nlohmann::json& mod
     : task_(task), model_identity_(model_identity), cache_(cache), run_dir_(std::move(run_dir)) {}
 
 std::variant<models::Request, models::Response> InferenceSteps::prepare(Work& w) {
-  const Sample sample = task_.dataset.samples[w.position];
+  w.sample = task_.dataset.samples[w.position];
+  const Sample& sample = *w.sample;
   w.record = sample_json(sample);
   if (sample.unreadable) {
     w.stage = "dataset";
@@ -81,10 +82,12 @@ void InferenceSteps::conclude(Work& w, models::Response response) {
   }
   if (!response.logprobs.is_null()) w.record["logprobs"] = response.logprobs;
   w.record["audio_seconds"] = w.audio_seconds;
-  score_into(w.record, task_.dataset.samples[w.position], task_, run_dir_);
+  score_into(w.record, *w.sample, task_, run_dir_);
+  w.sample.reset();
 }
 
 void InferenceSteps::fail(Work& w, const std::exception_ptr& error) noexcept {
+  w.sample.reset();
   try {
     std::rethrow_exception(error);
   } catch (const EndpointError& e) {

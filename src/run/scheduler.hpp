@@ -13,16 +13,19 @@
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 
 #include "aeval/models/model.hpp"
+#include "aeval/pipeline/sample.hpp"
 
 namespace aeval::pipeline {
 
 // A sample between its start and its record.
 struct Work {
   std::size_t position = 0;      // in the dataset
+  std::optional<Sample> sample;  // its row, unpacked once for prompting and scoring (cleared once scored)
   nlohmann::json record;         // what the run store receives
   std::string stage = "prompt";  // where a failure happened
   double audio_seconds = 0;      // of the audio the model was given

@@ -24,6 +24,15 @@ def wordnet_reader():
     return WordNetCorpusReader(folder, None)
 
 
+def module_from_file(name, path):
+    """A publisher's Python file given by path, imported as a module."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def number(value):
     if isinstance(value, float) and math.isnan(value):
         return "NaN"
@@ -227,13 +236,10 @@ def answer(kind, cases):
         # The prompt AudioCapBench's evaluate_with_llm_judge sends, from the metrics.py it is given: a client that
         # keeps the messages and refuses to answer (the function reports that and returns).
         import contextlib
-        import importlib.util
         import io
         out = []
         for c in cases:
-            spec = importlib.util.spec_from_file_location("audiocapbench_metrics", c["file"])
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+            module = module_from_file("audiocapbench_metrics", c["file"])
             sent = []
 
             class Completions:
@@ -256,12 +262,9 @@ def answer(kind, cases):
         # builders, called here) and decompose.py (call_text's /no_think marker, read with Python's ast: the
         # function itself imports torch). judge.py's message lists are written as it writes them.
         import ast
-        import importlib.util
         out = []
         for c in cases:
-            spec = importlib.util.spec_from_file_location("anyaudio_prompts", c["prompts"])
-            p = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(p)
+            p = module_from_file("anyaudio_prompts", c["prompts"])
             stage, caption, items = c["stage"], c["text"], c["items"]
             if stage == "decompose":
                 with open(c["decompose"]) as f:
