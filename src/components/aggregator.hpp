@@ -31,6 +31,8 @@ class AggregationSamples {
   // from the records where they are kept; where they are not, its corpus result would need what the rows read, and
   // this throws aeval::Error (data) naming it.
   void add(nlohmann::json record);
+  // Room for `n` samples at once: a table grown by doubling would hold its old and new copy at the end.
+  void reserve(std::size_t n);
   std::size_t size() const { return size_; }
   bool keeps_records() const { return keep_records_; }
 

@@ -35,13 +35,17 @@ struct Scored {
 // the "value" corpus() gives for those records, digit for digit (nullopt where it gives null). Groups and
 // bootstrap resamples then cost a pass over numbers instead of records. `value` may run on several threads.
 // `corpus`, where set, gives corpus()'s whole result from the rows of every sample (at least one), so a run
-// need not keep the records at all; empty where corpus() reports more than the rows hold.
+// need not keep the records at all; empty where corpus() reports more than the rows hold. `from_sums`, where set,
+// is `value` as a function of the chosen rows' column sums: where every number of a table is an integer, sums
+// do not depend on the order they are added in, and a bootstrap resample adds each row times the count of its
+// draws (metrics::CountStatistic), the same number without a gather.
 struct SampleStatistics {
   using Table = std::vector<double>;  // the rows of every sample, one after another
   std::size_t width = 0;
   std::function<void(const nlohmann::json& record, double* row)> row;
   std::function<std::optional<double>(const Table& table, const std::vector<std::size_t>& chosen)> value;
   std::function<nlohmann::json(const Table& table)> corpus;
+  std::function<std::optional<double>(const std::vector<double>& sums)> from_sums;
 };
 
 // 0, 1, …: every row of a table of rows `width` numbers wide.

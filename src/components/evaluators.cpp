@@ -60,7 +60,11 @@ SampleStatistics mean_statistics(const std::string& evaluator, const std::string
             if (!n) return std::nullopt;
             return sum / double(n);
           },
-          nullptr};
+          nullptr,
+          [](const std::vector<double>& sums) -> std::optional<double> {
+            if (sums[1] == 0) return std::nullopt;
+            return sums[0] / sums[1];
+          }};
 }
 
 const json Scored::kNoLogprobs;

@@ -271,7 +271,8 @@ class HumanCorrelation final : public Evaluator {
         [method = method_, pairs](const SampleStatistics::Table& table) {
           const auto [x, y] = pairs(table, every_row(table, 3));
           return correlation(method, x, y);
-        }};
+        },
+        nullptr};  // not a function of sums: the pairs are correlated
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {

@@ -90,6 +90,9 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
         if (table[2 * i + 1] != 0) values.push_back(table[2 * i]);
       return values.empty() ? NAN : aeval::detail::numpy_mean(values.data(), values.size());
     };
+    mean.from_sums = [](const std::vector<double>& sums) -> std::optional<double> {
+      return sums[1] == 0 ? NAN : sums[0] / sums[1];  // numpy's pairwise sum of integers is their sum
+    };
     if (!metric_.corpus)  // corpus_result() is then {key: that mean}
       mean.corpus = [value = mean.value](const SampleStatistics::Table& table) {
         return json{{"value", *value(table, every_row(table, 2))}};
@@ -106,7 +109,10 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
       way.width, [name = name, row = way.row](const json& record, double* out) { row(record["scores"][name], out); },
       [way, sums_of, options = options_](const SampleStatistics::Table& table, const std::vector<std::size_t>& chosen)
           -> std::optional<double> { return way.value(sums_of(table, chosen), options); },
-      nullptr};
+      nullptr,
+      [way, options = options_](const std::vector<double>& sums) -> std::optional<double> {
+        return way.value(sums, options);
+      }};
   if (way.result)
     sums.corpus = [way, sums_of, options = options_, key = metric_.key](const SampleStatistics::Table& table) {
       return value_under(way.result(sums_of(table, every_row(table, way.width)), options), key, "value");

@@ -1,9 +1,18 @@
 #include "datasets/sample_list.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
+
+#include "aeval/error.hpp"
 
 namespace aeval::datasets {
 
@@ -106,20 +115,93 @@ Sample unpack(std::string_view packed) {
 
 }  // namespace
 
+// A temporary file rows are appended to and read back from, by any thread.
+class SampleList::SpillFile {
+ public:
+  SpillFile() {
+    std::error_code error;
+    const auto folder = std::filesystem::temp_directory_path(error);  // TMPDIR's, /tmp without it
+    if (error) {
+      errno = error.value();
+      fail("find the temporary folder");
+    }
+    fd_ = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0) {
+      std::string name = (folder / "aeval-samples-XXXXXX").string();
+      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+    if (fd_ < 0) fail("open a temporary file in " + folder.string());
+  }
+  ~SpillFile() { ::close(fd_); }
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+
+  std::uint64_t append(const std::string& bytes) {
+    const std::lock_guard lock(appending_);
+    const std::uint64_t at = size_;
+    for (std::size_t done = 0; done < bytes.size();) {
+      const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write a temporary file");
+      done += std::size_t(n);
+    }
+    size_ += bytes.size();
+    return at;
+  }
+
+  // The bytes at `at`, in a buffer of the calling thread's that the next read replaces.
+  std::string_view read(std::uint64_t at, std::size_t length) const {
+    thread_local std::string buffer;
+    buffer.resize(length);
+    for (std::size_t done = 0; done < length;) {
+      const ssize_t n = ::pread(fd_, buffer.data() + done, length - done, off_t(at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("read back a temporary file");
+      done += std::size_t(n);
+    }
+    return buffer;
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& what) {
+    throw Error(ErrorCategory::config, fmt::format("a large dataset's rows go to a temporary file, and aeval could not "
+                                                   "{} ({}); point TMPDIR at a folder with room",
+                                                   what, std::strerror(errno)));
+  }
+  int fd_ = -1;
+  std::mutex appending_;
+  std::uint64_t size_ = 0;
+};
+
 SampleList::SampleList(const std::vector<Sample>& samples) {
   where_.reserve(samples.size());
   for (const auto& s : samples) push_back(s);
 }
 
 SampleList::Where SampleList::append(const std::string& packed) {
-  if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < packed.size()) {
-    const std::size_t grown = chunks_.empty() ? 4096 : std::min(2 * chunks_.back().capacity(), kLargestChunk);
-    chunks_.emplace_back().reserve(std::max(grown, packed.size()));
+  if (chunks_.empty() || chunks_.back().bytes.capacity() - chunks_.back().bytes.size() < packed.size()) {
+    const std::size_t grown = chunks_.empty() ? 4096 : std::min(2 * chunks_.back().bytes.capacity(), kLargestChunk);
+    chunks_.emplace_back().bytes.reserve(std::max(grown, packed.size()));
+    in_memory_ += chunks_.back().bytes.capacity();
+    if (in_memory_ > kept_in_memory_) spill_full_chunks();
   }
-  std::string& chunk = chunks_.back();
+  std::string& chunk = chunks_.back().bytes;
   const Where w{std::uint32_t(chunks_.size() - 1), std::uint32_t(chunk.size()), std::uint32_t(packed.size())};
   chunk += packed;  // within the reserved capacity: the chunk's bytes stay where they are
   return w;
+}
+
+// Every chunk but the one being filled goes to the file, its memory with it.
+void SampleList::spill_full_chunks() {
+  if (!spill_) spill_ = std::make_shared<SpillFile>();
+  for (std::size_t c = 0; c + 1 < chunks_.size(); ++c) {
+    Chunk& chunk = chunks_[c];
+    if (chunk.spilled_at) continue;
+    chunk.spilled_at = spill_->append(chunk.bytes);
+    in_memory_ -= chunk.bytes.capacity();
+    std::string().swap(chunk.bytes);
+  }
 }
 
 void SampleList::push_back(const Sample& sample) { where_.push_back(append(pack(sample))); }
@@ -133,7 +215,9 @@ void SampleList::resize(std::size_t n) {
 
 std::string_view SampleList::bytes(std::size_t i) const {
   const Where& w = where_[i];
-  return std::string_view(chunks_[w.chunk]).substr(w.offset, w.length);
+  const Chunk& chunk = chunks_[w.chunk];
+  if (chunk.spilled_at) return spill_->read(*chunk.spilled_at + w.offset, w.length);
+  return std::string_view(chunk.bytes).substr(w.offset, w.length);
 }
 
 const Sample SampleList::operator[](std::size_t i) const { return unpack(bytes(i)); }

@@ -2,10 +2,13 @@
 // A dataset's samples, each kept packed (its strings as bytes, its fields as MessagePack) and unpacked when read.
 // A row held as a JSON tree takes about five times its text: a million manifest rows took 750 MB that way.
 // Reading gives a Sample by value, const, so that code which meant to change a row in place does not compile;
-// `set` replaces one.
+// `set` replaces one. Past kKeptInMemory bytes, full chunks go to a temporary file (unlinked: nothing to clean up)
+// and a row is read back from it when asked for, so a run's memory does not grow with its dataset (issue 54).
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +40,9 @@ class SampleList {
     std::size_t i_;
   };
 
-  SampleList() = default;
+  static constexpr std::size_t kKeptInMemory = std::size_t(8) << 20;
+
+  explicit SampleList(std::size_t kept_in_memory = kKeptInMemory) : kept_in_memory_(kept_in_memory) {}
   SampleList(const std::vector<pipeline::Sample>& samples);  // NOLINT: a vector of samples is a list of them
 
   void push_back(const pipeline::Sample& sample);
@@ -61,8 +66,18 @@ class SampleList {
   std::string_view bytes(std::size_t i) const;
   Where append(const std::string& packed);
 
-  std::vector<std::string> chunks_;  // appended to, never moved: a chunk is reserved whole when it starts
+  struct Chunk {
+    std::string bytes;                        // appended to, never moved: reserved whole when it starts
+    std::optional<std::uint64_t> spilled_at;  // its place in the spill file once there (`bytes` then freed)
+  };
+  class SpillFile;
+  void spill_full_chunks();
+
+  std::size_t kept_in_memory_ = kKeptInMemory;
+  std::size_t in_memory_ = 0;  // bytes of the chunks not spilled
+  std::vector<Chunk> chunks_;
   std::vector<Where> where_;
+  std::shared_ptr<SpillFile> spill_;  // shared by copies: each appends where the file ends
 };
 
 }  // namespace aeval::datasets

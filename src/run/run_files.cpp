@@ -80,6 +80,7 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
   std::vector<const Aggregator*> aggregators{&kCorpus};
   for (const auto& a : task.aggregators) aggregators.push_back(&a);
   AggregationSamples taken(task.evaluators, aggregators);
+  taken.reserve(positions.size());
   report::RunCounts counts;
   std::size_t next = 0, stored_count = 0;
   AtomicFile samples_file(run_dir / "samples.jsonl");

@@ -1,6 +1,7 @@
 #include "run/scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "run/workers.hpp"
@@ -21,6 +22,9 @@ void Scheduler::run(const std::function<void(std::deque<Work>)>& take) {
       {
         std::unique_lock lock(mutex_);
         sample_done_.wait(lock, [&] { return !finished_.empty(); });
+        // More samples to one transaction of the store, unless the first has waited kBatchDelay.
+        sample_done_.wait_until(lock, std::chrono::steady_clock::now() + kBatchDelay,
+                                [&] { return finished_.size() >= kBatchSize || all_ended(); });
         batch.swap(finished_);
         work_ready_.notify_all();  // workers held back by kUnstoredLimit start again
       }

@@ -6,6 +6,7 @@
 // open). No worker waits on a model that answers asynchronously: its
 // completion queues the answer and the next free worker concludes the
 // sample. A worker that does wait on a model is replaced while it waits.
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -56,8 +57,8 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
 
   // Takes every position through the steps, each exactly once, and returns
-  // when all are handed to `take`, on this thread: whatever finished
-  // meanwhile at once, in the order it finished. When `take` throws, no more
+  // when all are handed to `take`, on this thread, in batches (kBatchSize,
+  // kBatchDelay), in the order they finished. When `take` throws, no more
   // samples start; the inferences still out end (their completions use this
   // object) before the exception leaves.
   void run(const std::function<void(std::deque<Work>)>& take);
@@ -65,6 +66,11 @@ class Scheduler {
   // Samples started but not yet handed over, at most: a model answering faster than its records are stored
   // waits for the store instead of holding the run in memory.
   static constexpr std::size_t kUnstoredLimit = 1024;
+  // A batch handed to `take` is what finished within kBatchDelay of its first sample, up to kBatchSize (fewer
+  // when nothing else is running): a killed run loses at most that delay's samples, each stored batch costs one
+  // transaction.
+  static constexpr std::size_t kBatchSize = 256;
+  static constexpr std::chrono::milliseconds kBatchDelay{50};
 
  private:
   struct Answer {

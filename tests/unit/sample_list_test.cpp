@@ -2,6 +2,10 @@
 // that holds them too), a reference that is absent apart from an empty one, fields of every JSON type, rows larger than a chunk, and a row replaced.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <thread>
+
+#include "aeval/error.hpp"
 #include "datasets/sample_list.hpp"
 
 namespace {
@@ -81,6 +85,54 @@ TEST(SampleList, SetReplacesOneRowAndResizeKeepsTheFirst) {
   EXPECT_EQ(list.size(), 2u);
   list.resize(5);
   EXPECT_EQ(list.size(), 2u) << "a list never grows by resizing";
+}
+
+// Past its limit a list keeps full chunks in an unlinked temporary file: every row reads back, on several threads
+// at once, a copy shares what was spilled and grows apart, and a row set after the spill is the new one.
+TEST(SampleList, RowsPastTheMemoryLimitReadBackFromTheSpillFile) {
+  SampleList list(std::size_t(64) << 10);
+  const auto text = [](int i) { return "row " + std::to_string(i) + std::string(std::size_t(i % 97), 'y'); };
+  for (int i = 0; i < 20000; ++i) list.push_back(sample("u" + std::to_string(i), {{"text", text(i)}}));
+  SampleList copy = list;
+  copy.push_back(sample("copy-only", {{"text", "c"}}));
+  for (int i = 20000; i < 30000; ++i) list.push_back(sample("u" + std::to_string(i), {{"text", text(i)}}));
+  Sample changed = list[5];
+  changed.reference = "set after the spill";
+  list.set(5, changed);
+
+  std::vector<std::thread> readers;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t)
+    readers.emplace_back([&, t] {
+      for (int i = t; i < 30000; i += 4) {
+        const Sample s = list[std::size_t(i)];
+        wrong[std::size_t(t)] += s.id != "u" + std::to_string(i) || s.fields["text"] != text(i);
+      }
+    });
+  for (auto& r : readers) r.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+  EXPECT_EQ(list[5].reference, "set after the spill");
+  EXPECT_FALSE(list[6].reference.has_value());
+  ASSERT_EQ(copy.size(), 20001u);
+  EXPECT_EQ(copy[19999].fields["text"], text(19999));
+  EXPECT_EQ(copy.id(20000), "copy-only");
+  EXPECT_FALSE(copy[5].reference.has_value()) << "the copy keeps its own row";
+}
+
+TEST(SampleList, AnUnusableTemporaryFolderIsNamedInTheError) {
+  const char* before = std::getenv("TMPDIR");
+  const std::string kept = before ? before : "";
+  ::setenv("TMPDIR", "/nonexistent/aeval-tmp", 1);
+  SampleList list(std::size_t(8) << 10);
+  std::string message;
+  try {
+    for (int i = 0; i < 2000; ++i) list.push_back(sample("u" + std::to_string(i), {{"text", "some words"}}));
+  } catch (const aeval::Error& e) {
+    message = e.what();
+  }
+  if (before) ::setenv("TMPDIR", kept.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+  EXPECT_NE(message.find("TMPDIR"), std::string::npos) << message;
 }
 
 }  // namespace

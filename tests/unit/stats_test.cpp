@@ -105,4 +105,31 @@ TEST(Stats, BootstrapIntervalsDoNotDependOnTheThreadsOrOnTheOtherStatistics) {
   }
 }
 
+// A statistic of how often each index was drawn sees the resamples the indices make: a sum of integers over the
+// counts is the sum over the draws, so its interval is the gathered one's, alone, beside others, on any core count.
+TEST(Stats, CountedResamplesGiveTheIntervalsOfTheGatheredOnes) {
+  std::vector<double> v;
+  for (int i = 0; i < 257; ++i) v.push_back(double((i * 37) % 19) - 4);
+  const aeval::metrics::IndexStatistic gathered_mean = [&](const std::vector<std::size_t>& c) {
+    double sum = 0;
+    for (std::size_t i : c) sum += v[i];
+    return sum / double(c.size());
+  };
+  const aeval::metrics::CountStatistic counted_mean = [&](const std::vector<std::uint32_t>& counts) {
+    double sum = 0, drawn = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) sum += counts[i] * v[i], drawn += counts[i];
+    return sum / drawn;
+  };
+  const auto gathered = aeval::metrics::bootstrap_indices(v.size(), {gathered_mean}, 401, 0.95, 11, 1)[0];
+  EXPECT_LT(gathered.low, gathered.high);
+  for (unsigned threads : {1u, 2u, 5u}) {
+    const auto counted = aeval::metrics::bootstrap_indices(v.size(), {counted_mean}, 401, 0.95, 11, threads)[0];
+    EXPECT_EQ(counted.low, gathered.low) << threads << " threads";
+    EXPECT_EQ(counted.high, gathered.high) << threads << " threads";
+    const auto both = aeval::metrics::bootstrap_indices(v.size(), {gathered_mean, counted_mean}, 401, 0.95, 11, threads);
+    EXPECT_EQ(both[1].low, gathered.low) << threads << " threads";
+    EXPECT_EQ(both[1].high, gathered.high) << threads << " threads";
+  }
+}
+
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace aeval::metrics {
@@ -23,13 +24,24 @@ double mean(const std::vector<double>& values);
 // numpy.percentile with linear interpolation, q in [0, 100].
 double percentile(std::vector<double> values, double q);
 
-// The percentile interval of each statistic over resamples of the indices 0..n-1, every statistic on the same
-// resamples, each resample's indices in the order drawn (no estimate: the caller has the statistic of the whole).
-// Resamples are split across `threads` in contiguous blocks, each block's generator advanced to where its first
-// resample's draws begin, so the intervals are the same whatever `threads` is, and each the same as bootstrap_ci's
-// for that statistic alone. The statistics must be safe to call from several threads at once.
+// A statistic of one resample: of its indices in the order drawn, or, where it does not depend on that order (a
+// function of sums of integers), of how often each index was drawn: a pass over the counts in index order instead
+// of a gather of rows from random places, the same number.
 using IndexStatistic = std::function<double(const std::vector<std::size_t>& indices)>;
-std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<IndexStatistic>& statistics,
+using CountStatistic = std::function<double(const std::vector<std::uint32_t>& counts)>;
+struct ResampledStatistic {
+  ResampledStatistic(IndexStatistic f) : of_indices(std::move(f)) {}
+  ResampledStatistic(CountStatistic f) : of_counts(std::move(f)) {}
+  IndexStatistic of_indices;  // one of the two is set
+  CountStatistic of_counts;
+};
+
+// The percentile interval of each statistic over resamples of the indices 0..n-1, every statistic on the same
+// resamples (no estimate: the caller has the statistic of the whole). Resamples are split across `threads` in
+// contiguous blocks, each block's generator advanced to where its first resample's draws begin, so the intervals
+// are the same whatever `threads` is, and each the same as bootstrap_ci's for that statistic alone. The statistics
+// must be safe to call from several threads at once.
+std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<ResampledStatistic>& statistics,
                                                   int resamples = 1000, double confidence = 0.95,
                                                   std::uint64_t seed = 0, unsigned threads = 1);
 

@@ -30,7 +30,7 @@ double percentile(std::vector<double> values, double q) {
   return values[below] + (values[above] - values[below]) * fraction;
 }
 
-std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<IndexStatistic>& statistics,
+std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<ResampledStatistic>& statistics,
                                                   int resamples, double confidence, std::uint64_t seed,
                                                   unsigned threads) {
   if (n == 0) throw Error(ErrorCategory::data, "bootstrap of an empty sample");
@@ -38,14 +38,26 @@ std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vect
   if (!(confidence > 0 && confidence < 1)) throw Error(ErrorCategory::config, "bootstrap confidence must be in (0, 1)");
   const auto count = static_cast<std::size_t>(resamples);
   std::vector<std::vector<double>> values(statistics.size(), std::vector<double>(count));  // [statistic][resample]
+  const bool by_indices = std::any_of(statistics.begin(), statistics.end(), [](const auto& s) { return bool(s.of_indices); });
+  const bool by_counts = std::any_of(statistics.begin(), statistics.end(), [](const auto& s) { return bool(s.of_counts); });
   const auto block = [&](std::size_t first, std::size_t last) {
     std::mt19937_64 rng(seed);
     rng.discard(static_cast<unsigned long long>(first) * n);  // the draws of the resamples before this block
-    std::vector<std::size_t> indices(n);
+    // Multiply-shift maps a 64-bit draw to [0, n) the same way everywhere.
+    const auto draw = [&] { return static_cast<std::size_t>((rng() * static_cast<Wide>(n)) >> 64); };
+    std::vector<std::size_t> indices(by_indices ? n : 0);
+    std::vector<std::uint32_t> counts(by_counts ? n : 0);
     for (std::size_t r = first; r < last; ++r) {
-      // Multiply-shift maps a 64-bit draw to [0, n) the same way everywhere.
-      for (std::size_t& i : indices) i = static_cast<std::size_t>((rng() * static_cast<Wide>(n)) >> 64);
-      for (std::size_t k = 0; k < statistics.size(); ++k) values[k][r] = statistics[k](indices);
+      std::fill(counts.begin(), counts.end(), 0u);
+      if (!by_indices) {
+        for (std::size_t j = 0; j < n; ++j) ++counts[draw()];
+      } else {
+        for (std::size_t& i : indices) i = draw();
+        if (by_counts)
+          for (std::size_t i : indices) ++counts[i];
+      }
+      for (std::size_t k = 0; k < statistics.size(); ++k)
+        values[k][r] = statistics[k].of_counts ? statistics[k].of_counts(counts) : statistics[k].of_indices(indices);
     }
   };
   const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(threads, count));
@@ -85,11 +97,11 @@ ConfidenceInterval bootstrap_ci(const std::vector<double>& values, const Statist
                                 double confidence, std::uint64_t seed) {
   ConfidenceInterval ci = bootstrap_indices(
       values.size(),
-      {[&](const std::vector<std::size_t>& indices) {
+      {IndexStatistic([&](const std::vector<std::size_t>& indices) {
         std::vector<double> sample(indices.size());
         for (std::size_t k = 0; k < indices.size(); ++k) sample[k] = values[indices[k]];
         return statistic(sample);
-      }},
+      })},
       resamples, confidence, seed)[0];
   ci.estimate = statistic(values);
   return ci;
