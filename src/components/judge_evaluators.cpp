@@ -81,9 +81,9 @@ class AqaScore final : public Evaluator {
  public:
   enum class Mode { single, pair_audio, pair_text, compa };
   AqaScore(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt question, Mode mode, JudgeInput input,
-           std::string label_field)
+           std::string label_field, double tie_credit)
       : scoring_(std::move(scoring)), judge_(std::move(judge)), question_(std::move(question)), mode_(mode),
-        input_(std::move(input)), label_field_(std::move(label_field)) {}
+        input_(std::move(input)), label_field_(std::move(label_field)), tie_credit_(tie_credit) {}
 
   json score(const Scored& s) const override {
     const auto p = [&](const std::filesystem::path& audio, const std::string& text) {
@@ -141,17 +141,17 @@ class AqaScore final : public Evaluator {
               {"question", question_.identity()}, {"mode", modes[int(mode_)]},
               {"score", "p(yes) = e^yes / (e^yes + e^no) over the first token's top logprobs, variants by max"}};
     j.update(input_.identity());
-    if (mode_ == Mode::pair_audio || mode_ == Mode::pair_text) j["label_field"] = label_field_;
+    if (mode_ == Mode::pair_audio || mode_ == Mode::pair_text) j["label_field"] = label_field_, j["tie_credit"] = tie_credit_;
     return j;
   }
 
  private:
-  // 1 when the judge prefers the labelled one, 0.5 for a tie.
+  // 1 when the judge prefers the labelled one, tie_credit for a tie.
   json preference(const Scored& s, const std::string& preferred, json details) const {
     const std::string label = text::lower(JudgeInput::field(s.sample, label_field_, name));
     if (label != "a" && label != "b")
       throw Error(ErrorCategory::data, fmt::format("sample '{}': field '{}' must be a or b", s.sample.id, label_field_));
-    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? 0.5 : 0.0;
+    details["value"] = preferred == label ? 1.0 : preferred == "tie" ? tie_credit_ : 0.0;
     details["preferred"] = preferred;
     return details;
   }
@@ -162,6 +162,7 @@ class AqaScore final : public Evaluator {
   Mode mode_;
   JudgeInput input_;
   std::string label_field_;
+  double tie_credit_;
 };
 
 // AQAScore with the judge as the model under test (`aeval run --model JUDGE` with an AQAScore
@@ -445,13 +446,18 @@ const EvaluatorClasses::Registration kAqaScoreClass{
                               "single; pair_audio (fields audio_a, audio_b), pair_text (text_a, text_b): 1 when the "
                               "preferred one matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio "
                               "and group scores"),
-                  arg::text("label_field", "preferred", "pair modes: the field saying a or b")})},
+                  arg::text("label_field", "preferred", "pair modes: the field saying a or b"),
+                  arg::number("tie_credit", 0.0,
+                              "pair modes: credit for a tie, 0 as AQAScore's paper counts (the preferred one must "
+                              "score higher) or 0.5")
+                      .at_least(0)
+                      .below(1)})},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
       const std::string mode = args.text("mode");
       const auto m = mode == "single" ? AqaScore::Mode::single : mode == "pair_audio" ? AqaScore::Mode::pair_audio
                      : mode == "pair_text" ? AqaScore::Mode::pair_text : AqaScore::Mode::compa;
       return std::make_unique<AqaScore>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")), m,
-                                        judge_input(args), args.text("label_field"));
+                                        judge_input(args), args.text("label_field"), args.number("tie_credit"));
     }};
 
 const EvaluatorClasses::Registration kAnswerAqaScoreClass{

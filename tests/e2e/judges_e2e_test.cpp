@@ -386,6 +386,20 @@ TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
   EXPECT_EQ(p.by_id.at("aud")["scores"]["aqascore-pair-audio"]["preferred"], "a");
   EXPECT_EQ(p.by_id.at("aud2")["scores"]["aqascore-pair-audio"]["preferred"], "b");
   EXPECT_EQ(p.summary["metrics"]["aqascore-pair-audio"]["value"], 0.5) << "preference accuracy";
+  // A tie counts nothing, as AQAScore's paper counts a preference ("a higher score"), or what tie_credit says.
+  write_lines(dir / "tied.jsonl",
+              {{{"id", "tie"}, {"audio_a", goodbye}, {"audio_b", goodbye}, {"text", "someone says goodbye"}, {"preferred", "a"}}});
+  for (const auto& [credit, expected] : std::vector<std::pair<std::string, double>>{{"", 0.0}, {"0.5", 0.5}}) {
+    const auto tied = run_aeval(fmt::format("--registry {} run --dataset {} --model no-model --evaluator aqascore-pair-audio "
+                                            "{} -q --output {}",
+                                            (dir / "registry").string(), (dir / "tied.jsonl").string(),
+                                            credit.empty() ? "" : "--set aqascore-pair-audio.tie_credit=" + credit,
+                                            (dir / ("tied" + credit)).string()));
+    ASSERT_EQ(tied.status, 0) << tied.output;
+    const auto t = read_only_run(dir / ("tied" + credit));
+    EXPECT_EQ(t.by_id.at("tie")["scores"]["aqascore-pair-audio"]["preferred"], "tie");
+    EXPECT_EQ(t.summary["metrics"]["aqascore-pair-audio"]["value"], expected) << "tie_credit " << credit;
+  }
 
   write_lines(dir / "texts.jsonl",
               {{{"id", "t1"}, {"audio", goodbye}, {"text_a", "a voice says goodbye"}, {"text_b", "a voice says thanks"}, {"preferred", "a"}},
