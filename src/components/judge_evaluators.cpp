@@ -447,9 +447,9 @@ const EvaluatorClasses::Registration kAqaScoreClass{
                               "preferred one matches label_field; compa (audio_a, audio_b, text_a, text_b): text, audio "
                               "and group scores"),
                   arg::text("label_field", "preferred", "pair modes: the field saying a or b"),
-                  arg::number("tie_credit", 0.0,
-                              "pair modes: credit for a tie, 0 as AQAScore's paper counts (the preferred one must "
-                              "score higher) or 0.5")
+                  arg::number("tie_credit", 0.5,
+                              "pair modes: credit for a tie, 0.5 as pairwise_accuracy counts it (what reproduces "
+                              "AQAScore's printed pair accuracies), or 0 as its text words it")
                       .at_least(0)
                       .below(1)})},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {

@@ -492,7 +492,9 @@ const EvaluatorClasses::Registration kPairwiseAccuracyClass{
      {score_of_arg(), arg::text("human_field", "human_score", "the field holding the human score (a rating, or 1/0)"),
       arg::text("group_field", "", "the field whose equal values make a group (default: the sample's reference text)"),
       arg::number("min_difference", 2.0, "a pair's human scores differ by more than this").at_least(0),
-      arg::number("tie_credit", 0.0, "credit for a pair the scorer ties: 0 (the paper: a higher score is needed) or 0.5")
+      arg::number("tie_credit", 0.5,
+                  "credit for a pair the scorer ties: 0.5, which reproduces AQAScore's printed pair accuracies "
+                  "(docs/seed-methods.md), or 0, as its text words it (a higher score is needed)")
           .at_least(0)
           .below(1)}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {

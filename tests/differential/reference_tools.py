@@ -74,8 +74,8 @@ def answer(kind, cases):
     if kind == "meta_evaluation":
         # Judges judged against people, from (system, human, group, label) rows: the
         # correlations, pairs of one group whose human scores differ by more than
-        # min_difference (right when the system scores the preferred one strictly
-        # higher), and ROC-AUC against the binary labels.
+        # min_difference (right when the system scores the preferred one higher, a tie
+        # counting tie_credit), and ROC-AUC against the binary labels.
         import itertools
         import warnings
         from scipy import stats
@@ -91,7 +91,7 @@ def answer(kind, cases):
                 if a["group"] == b["group"] and abs(a["human"] - b["human"]) > c["min_difference"]:
                     better, worse = (a, b) if a["human"] > b["human"] else (b, a)
                     total += 1
-                    right += better["system"] > worse["system"]
+                    right += 1 if better["system"] > worse["system"] else c.get("tie_credit", 0) if better["system"] == worse["system"] else 0
             out.append({"pearson": float(stats.pearsonr(x, y)[0]),
                         "spearman": float(stats.spearmanr(x, y)[0]),
                         "kendall": float(stats.kendalltau(x, y)[0]),

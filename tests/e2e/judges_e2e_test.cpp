@@ -386,10 +386,10 @@ TEST(JudgesE2E, PairwiseAndCompaModesCompareTheJudgesScores) {
   EXPECT_EQ(p.by_id.at("aud")["scores"]["aqascore-pair-audio"]["preferred"], "a");
   EXPECT_EQ(p.by_id.at("aud2")["scores"]["aqascore-pair-audio"]["preferred"], "b");
   EXPECT_EQ(p.summary["metrics"]["aqascore-pair-audio"]["value"], 0.5) << "preference accuracy";
-  // A tie counts nothing, as AQAScore's paper counts a preference ("a higher score"), or what tie_credit says.
+  // A tie counts half, as AQAScore's printed pair accuracies count it, or what tie_credit says.
   write_lines(dir / "tied.jsonl",
               {{{"id", "tie"}, {"audio_a", goodbye}, {"audio_b", goodbye}, {"text", "someone says goodbye"}, {"preferred", "a"}}});
-  for (const auto& [credit, expected] : std::vector<std::pair<std::string, double>>{{"", 0.0}, {"0.5", 0.5}}) {
+  for (const auto& [credit, expected] : std::vector<std::pair<std::string, double>>{{"", 0.5}, {"0", 0.0}}) {
     const auto tied = run_aeval(fmt::format("--registry {} run --dataset {} --model no-model --evaluator aqascore-pair-audio "
                                             "{} -q --output {}",
                                             (dir / "registry").string(), (dir / "tied.jsonl").string(),
@@ -469,7 +469,8 @@ TEST(JudgesE2E, PairsFeedbackAndCorrelationsAgreeWithScipyAndSklearn) {
   for (auto& r : feedback_rows) r["human"] = r["label"];
   const json reference = aeval::testing::python_references(
       "meta_evaluation",
-      json::array({{{"rows", reference_rows}, {"min_difference", 2}}, {{"rows", feedback_rows}, {"min_difference", 0}}}));
+      json::array({{{"rows", reference_rows}, {"min_difference", 2}, {"tie_credit", 0.5}},
+                   {{"rows", feedback_rows}, {"min_difference", 0}, {"tie_credit", 0.5}}}));
   ASSERT_EQ(reference.size(), 2u);
   const json& m = run.summary["metrics"];
   for (const char* method : {"pearson", "spearman", "kendall"})
