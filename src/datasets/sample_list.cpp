@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "aeval/error.hpp"
+#include "util/file_descriptor.hpp"
 
 namespace aeval::datasets {
 
@@ -125,41 +126,27 @@ class SampleList::SpillFile {
       errno = error.value();
       fail("find the temporary folder");
     }
-    fd_ = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd_ < 0) {
+    file_ = FileDescriptor(::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+    if (!file_.is_open()) {
       std::string name = (folder / "aeval-samples-XXXXXX").string();
-      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-      if (fd_ >= 0) ::unlink(name.c_str());
+      file_ = FileDescriptor(::mkostemp(name.data(), O_CLOEXEC));
+      if (file_.is_open()) ::unlink(name.c_str());
     }
-    if (fd_ < 0) fail("open a temporary file in " + folder.string());
+    if (!file_.is_open()) fail("open a temporary file in " + folder.string());
   }
-  ~SpillFile() { ::close(fd_); }
-  SpillFile(const SpillFile&) = delete;
-  SpillFile& operator=(const SpillFile&) = delete;
 
   std::uint64_t append(const std::string& bytes) {
     const std::lock_guard lock(appending_);
-    const std::uint64_t at = size_;
-    for (std::size_t done = 0; done < bytes.size();) {
-      const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(at + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("write a temporary file");
-      done += std::size_t(n);
-    }
+    if (!file_.write_at(size_, bytes)) fail("write a temporary file");
     size_ += bytes.size();
-    return at;
+    return size_ - bytes.size();
   }
 
   // The bytes at `at`, in a buffer of the calling thread's that the next read replaces.
   std::string_view read(std::uint64_t at, std::size_t length) const {
     thread_local std::string buffer;
     buffer.resize(length);
-    for (std::size_t done = 0; done < length;) {
-      const ssize_t n = ::pread(fd_, buffer.data() + done, length - done, off_t(at + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("read back a temporary file");
-      done += std::size_t(n);
-    }
+    if (file_.read_at(at, buffer.data(), length) != static_cast<long long>(length)) fail("read back a temporary file");
     return buffer;
   }
 
@@ -169,7 +156,7 @@ class SampleList::SpillFile {
                                                    "{} ({}); point TMPDIR at a folder with room",
                                                    what, std::strerror(errno)));
   }
-  int fd_ = -1;
+  FileDescriptor file_;
   std::mutex appending_;
   std::uint64_t size_ = 0;
 };

@@ -45,7 +45,7 @@ RunResult derive_run(const Registry& registry, const Invocation& inv,
     batch.clear();
   };
   for (const auto& from : from_runs)
-    RunStore::read_only(from / "run.sqlite").each_sample([&](std::size_t position, StoredSample sample) {
+    RunStore::read_only(from / "run.sqlite").each_sample([&](std::size_t position, StoredSample sample, const std::string&) {
       if (const auto it = sources.find(position); it == sources.end() || it->second != from) return;
       if (sample.record.contains("output_audio")) {
         const std::string name = sample.record["output_audio"];

@@ -84,11 +84,11 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
   report::RunCounts counts;
   std::size_t next = 0, stored_count = 0;
   AtomicFile samples_file(run_dir / "samples.jsonl");
-  store.each_sample([&](std::size_t position, StoredSample sample) {
+  store.each_sample([&](std::size_t position, StoredSample sample, const std::string& text) {
     ++stored_count;
     if (next == positions.size() || positions[next] != position) return;  // stored, but not part of this run
     ++next;
-    samples_file.write(sample.record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+    samples_file.write(text + "\n");
     ++counts.samples;
     counts.failed += sample.failed;
     if (sample.failed) return;

@@ -84,14 +84,6 @@ void RunStore::put_samples(const std::vector<std::pair<std::size_t, StoredSample
   }
 }
 
-std::map<std::size_t, StoredSample> RunStore::samples() const {
-  std::map<std::size_t, StoredSample> out;
-  Statement s(*db_, "SELECT position, id, failed, record, inputs FROM samples ORDER BY position");
-  while (s.step())
-    out[std::size_t(s.integer(0))] = stored(s, 1);
-  return out;
-}
-
 std::map<std::size_t, RunStore::State> RunStore::states() const {
   std::map<std::size_t, State> out;
   Statement s(*db_, "SELECT position, id, failed, inputs FROM samples ORDER BY position");
@@ -99,9 +91,14 @@ std::map<std::size_t, RunStore::State> RunStore::states() const {
   return out;
 }
 
-void RunStore::each_sample(const std::function<void(std::size_t, StoredSample)>& visit) const {
+void RunStore::each_sample(
+    const std::function<void(std::size_t, StoredSample, const std::string& text)>& visit) const {
   Statement s(*db_, "SELECT position, id, failed, record, inputs FROM samples ORDER BY position");
-  while (s.step()) visit(std::size_t(s.integer(0)), stored(s, 1));
+  while (s.step()) {
+    const std::string text = s.text(3);
+    visit(std::size_t(s.integer(0)), StoredSample{s.text(1), nlohmann::json::parse(text), s.integer(2) != 0, s.text(4)},
+          text);
+  }
 }
 
 RunStore::Counts RunStore::counts() const {

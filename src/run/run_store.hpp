@@ -48,7 +48,6 @@ class RunStore {
   // Durable when it returns, all in one transaction; a later put for the
   // same position replaces it (a retried sample).
   void put_samples(const std::vector<std::pair<std::size_t, StoredSample>>& samples);
-  std::map<std::size_t, StoredSample> samples() const;
   // Each stored sample without its record: what resuming a run reads of it (its id, whether it failed, the
   // fingerprint of its inputs), so resuming a large run does not hold its records.
   struct State {
@@ -57,8 +56,10 @@ class RunStore {
     std::string inputs;
   };
   std::map<std::size_t, State> states() const;
-  // Every stored sample in position order, one at a time: a run of any size is never held whole.
-  void each_sample(const std::function<void(std::size_t position, StoredSample sample)>& visit) const;
+  // Every stored sample in position order, one at a time: a run of any size is never held whole. `text` is its
+  // record as stored, the record's own serialization (samples.jsonl's line, without serializing it again).
+  void each_sample(
+      const std::function<void(std::size_t position, StoredSample sample, const std::string& text)>& visit) const;
   // How many samples are stored, and how many of them failed, without reading them.
   struct Counts {
     std::size_t stored = 0, failed = 0;

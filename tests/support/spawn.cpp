@@ -37,7 +37,7 @@ std::size_t stored_samples(const std::filesystem::path& root) {
   const auto dirs = run_dirs(root);
   if (dirs.empty()) return 0;
   try {
-    return pipeline::RunStore(dirs.front() / "run.sqlite").samples().size();
+    return pipeline::RunStore(dirs.front() / "run.sqlite").counts().stored;
   } catch (const Error&) {
     return 0;  // the database is being created
   }

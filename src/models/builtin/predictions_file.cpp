@@ -1,13 +1,15 @@
 #include "models/predictions_file.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <vector>
 
+#include "util/file_descriptor.hpp"
 #include "util/sha256.hpp"
 #include "util/untrusted_json.hpp"
 #include "aeval/error.hpp"
@@ -21,11 +23,13 @@ namespace {
 // An answer is read again from the file when its sample asks for it.
 class PredictionsFile final : public Model {
  public:
-  explicit PredictionsFile(PredictionsFileConfig config) : config_(std::move(config)), in_(config_.path) {
-    if (!in_) throw Error(ErrorCategory::data, config_.path.string() + ": cannot open the predictions file");
+  explicit PredictionsFile(PredictionsFileConfig config)
+      : config_(std::move(config)), file_(::open(config_.path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (!file_.is_open()) throw Error(ErrorCategory::data, config_.path.string() + ": cannot open the predictions file");
+    std::ifstream in(config_.path);
     std::string line;
     std::uint64_t offset = 0;
-    for (std::size_t number = 1; std::getline(in_, line); ++number) {
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
       const std::uint64_t at = offset;
       offset += line.size() + 1;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -87,12 +91,19 @@ class PredictionsFile final : public Model {
     return {id.is_string() ? id.get<std::string>() : id.dump(), row[config_.prediction_field].get<std::string>()};
   }
 
-  Row row_at(std::uint64_t offset) {
-    const std::lock_guard lock(reading_);
-    in_.clear();
-    in_.seekg(std::streamoff(offset));
+  // The line at `offset`, read in small pieces up to its end (a stream would refill a whole buffer for each row),
+  // from any thread.
+  Row row_at(std::uint64_t offset) const {
     std::string line;
-    if (!std::getline(in_, line))
+    char piece[512];
+    for (;;) {
+      const long long n = file_.read_at(offset + line.size(), piece, sizeof piece);
+      if (n <= 0) break;  // the file's end (its last row needs no line end), or a failed read
+      const auto* end = static_cast<const char*>(std::memchr(piece, '\n', std::size_t(n)));
+      line.append(piece, end ? std::size_t(end - piece) : std::size_t(n));
+      if (end) break;
+    }
+    if (line.empty())
       throw Error(ErrorCategory::data, config_.path.string() + ": the predictions file changed while the run read it");
     return row_of(line, config_.path.string());
   }
@@ -112,8 +123,7 @@ class PredictionsFile final : public Model {
   }
 
   PredictionsFileConfig config_;
-  std::ifstream in_;
-  std::mutex reading_;
+  FileDescriptor file_;
   std::vector<Place> places_;  // sorted by hash
   std::string fingerprint_;
 };
