@@ -1,6 +1,7 @@
 #include "run/run_files.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <set>
@@ -76,6 +77,9 @@ RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
                           const Session& session) {
   if (!std::is_sorted(positions.begin(), positions.end()))
     throw Error(ErrorCategory::internal, "a run's positions are not in dataset order");
+  // What the samples' run freed (their records, on the workers' heaps) goes back to the system before aggregation
+  // takes its rows: glibc keeps freed memory for reuse otherwise, and a million-sample run would hold both.
+  ::malloc_trim(0);
   // samples.jsonl streams from the store in dataset order; aggregation keeps of each record what it reads.
   std::vector<const Aggregator*> aggregators{&kCorpus};
   for (const auto& a : task.aggregators) aggregators.push_back(&a);
