@@ -33,7 +33,8 @@ bool dataset_downloads(const registry::Registry& registry, const std::string& na
 // dataset is named, and what `aeval list datasets` shows of it (licence, homepage, size).
 std::vector<registry::ArgSpec> with_catalog_args(std::vector<registry::ArgSpec> args);
 
-// Dataset classes register here (registry/factory.hpp).
-using DatasetClasses = registry::ClassFactories<Dataset>;
+// Dataset classes register here (registry/factory.hpp); a factory gets the registry too, for the entries it names
+// (clip_pairs' clips).
+using DatasetClasses = registry::ClassFactories<Dataset, const registry::Registry&>;
 
 }  // namespace aeval::datasets

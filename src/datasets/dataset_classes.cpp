@@ -55,7 +55,7 @@ bool dataset_downloads(const Registry& registry, const std::string& name) {
 
 Dataset load_dataset(const Registry& registry, const std::string& name_or_path) {
   if (is_manifest_path(name_or_path)) return from_manifest(name_or_path, name_or_path);
-  return DatasetClasses::make(registry.get(Kind::dataset, name_or_path), Kind::dataset);
+  return DatasetClasses::make(registry.get(Kind::dataset, name_or_path), Kind::dataset, registry);
 }
 
 namespace {

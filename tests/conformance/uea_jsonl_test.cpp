@@ -38,7 +38,8 @@ TEST(UeaJsonlConformance, RowsAreWhatPandasGivesUea) {
   const auto translated = aeval::uea::translate_registry(aeval::uea::UeaRegistry(dir.path()));
   ASSERT_TRUE(translated.registry.contains(aeval::registry::Kind::dataset, "mine"));
   const auto dataset = aeval::datasets::DatasetClasses::make(
-      translated.registry.get(aeval::registry::Kind::dataset, "mine"), aeval::registry::Kind::dataset);
+      translated.registry.get(aeval::registry::Kind::dataset, "mine"), aeval::registry::Kind::dataset,
+      translated.registry);
 
   std::ifstream golden(data / "golden.jsonl");
   std::string line;
@@ -75,7 +76,7 @@ TEST(UeaJsonlConformance, AColumnAliasThatExistsIsUeasError) {
   const auto translated = aeval::uea::translate_registry(aeval::uea::UeaRegistry(dir.path()));
   try {
     aeval::datasets::DatasetClasses::make(translated.registry.get(aeval::registry::Kind::dataset, "mine"),
-                                          aeval::registry::Kind::dataset);
+                                          aeval::registry::Kind::dataset, translated.registry);
     FAIL() << "an alias naming an existing column loaded";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("Column alias answer already exists"), std::string::npos) << e.what();
@@ -92,7 +93,7 @@ TEST(UeaJsonlConformance, AMalformedLineNamesTheFileAndLine) {
   const auto translated = aeval::uea::translate_registry(aeval::uea::UeaRegistry(dir.path()));
   try {
     aeval::datasets::DatasetClasses::make(translated.registry.get(aeval::registry::Kind::dataset, "mine"),
-                                          aeval::registry::Kind::dataset);
+                                          aeval::registry::Kind::dataset, translated.registry);
     FAIL() << "a malformed line loaded";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find((dir / "rows.jsonl").string() + ":2"), std::string::npos) << e.what();

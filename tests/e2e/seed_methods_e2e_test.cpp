@@ -9,12 +9,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 #include "aeval/audio_io.hpp"
 #include "support/anyaudio_judge_stand_in.hpp"
@@ -293,6 +295,7 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       std::filesystem::create_directories(dir / "RELATE_wave" / system / "test");
       aeval::write_wav(dir / "RELATE_wave" / system / "test" / fmt::format("{}.wav", t), aeval::Audio{tone, 16000, 1});
     }
+  std::atomic<int> two_clip_requests = 0;  // the prompting setup's pairs, both clips heard
   // The judge's p(yes), or the holistic judge's verdict, follows from what it hears and reads.
   OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
     const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
@@ -309,6 +312,14 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
         heard.find("Evaluate whether the audio caption matches") != std::string::npos) {  // Baton's decisions
       const char* said = std::hash<std::string>{}(heard) % 2 ? "preferred" : "rejected";
       reply.text = heard.find("Decision:") != std::string::npos ? fmt::format("Decision: {}", said) : fmt::format("Answer: {}", said);
+      return reply;
+    }
+    if (heard.find("Which audio matches the description more accurately?") != std::string::npos) {  // a pair
+      int clips = 0;
+      for (const auto& m : r.body["messages"])
+        for (const auto& part : m["content"]) clips += part.is_object() && part.value("type", "") == "input_audio";
+      two_clip_requests += clips == 2;
+      reply.text = fmt::format("Better Match: {} audio", std::hash<std::string>{}(heard) % 2 ? "first" : "second");
       return reply;
     }
     if (heard.find("generate a detailed caption") != std::string::npos) {  // the cascade setup's first stage
@@ -451,6 +462,32 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
     EXPECT_NEAR(run.summary["metrics"][std::string(decision) + "-auc"]["value"].get<double>(), expected["roc_auc"].get<double>(),
                 1e-12)
         << task;
+  }
+  // The prompting setup on pairs (Table 3's Prompting rows of RELATE-Pair and Baton-Pair): a sample per pair the
+  // per-clip pair accuracies form, both clips heard at once, right when the judge names the one people preferred.
+  const int relate_pairs = reference["pairs"].get<int>();
+  for (const auto& [task, pair_sets, pairs] : {std::tuple{"relate-pair-prompting", relate_pam_sets, relate_pairs},
+                                               {"baton-2-events-pair-prompting", baton_sets, 7},
+                                               {"baton-3-events-pair-prompting", baton_sets, 7}}) {
+    const int heard_before = two_clip_requests;
+    const auto chosen = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge {} -q --output {}",
+                                              (dir / "registry").string(), task, pair_sets, (dir / "out").string()));
+    ASSERT_EQ(chosen.status, 0) << chosen.output;
+    const auto run = aeval::testing::read_only_run(dir / "out" / task);
+    ASSERT_EQ(int(run.by_id.size()), pairs) << task;
+    EXPECT_EQ(two_clip_requests - heard_before, pairs) << task << ": each pair's request carries both clips";
+    double right = 0;
+    for (const auto& [id, record] : run.by_id) {
+      const json& f = record["fields"];
+      EXPECT_EQ(id, f["clip_a"].get<std::string>() + "|" + f["clip_b"].get<std::string>());
+      EXPECT_GT(std::fabs(f["human_a"].get<double>() - f["human_b"].get<double>()), std::string(task).rfind("relate", 0) == 0 ? 2 : 0);
+      const bool first_preferred = f["human_a"].get<double>() > f["human_b"].get<double>();
+      EXPECT_EQ(f["first_preferred"], first_preferred ? "yes" : "no") << id;
+      const bool said_first = record["prediction"].get<std::string>().find("first") != std::string::npos;
+      EXPECT_EQ(record["scores"]["pair-choice"]["value"], said_first ? 1.0 : 0.0) << id;
+      right += said_first == first_preferred;
+    }
+    EXPECT_DOUBLE_EQ(run.summary["metrics"]["pair-choice-accuracy"]["value"].get<double>(), right / pairs) << task;
   }
   const auto cascade = aeval::testing::read_only_run(dir / "out" / "relate-cascade");
   EXPECT_NE(cascade.by_id.begin()->second["prediction"].get<std::string>().find("a sound heard"), std::string::npos)
