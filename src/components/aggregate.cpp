@@ -50,8 +50,7 @@ nlohmann::ordered_json uea_result(const json& record, const std::string& evaluat
 // Whether a table's column sums over any resample of its `n` rows are exact in doubles whatever the order of
 // adding: every number an integer, and n times the largest within 2^53.
 bool integers_only(const SampleStatistics::Table& table, std::size_t n) {
-  const double limit = 9007199254740992.0 / double(std::max<std::size_t>(n, 1));
-  return std::all_of(table.begin(), table.end(), [limit](double v) { return v == std::trunc(v) && std::abs(v) <= limit; });
+  return table.integers() && table.largest_magnitude() <= 9007199254740992.0 / double(std::max<std::size_t>(n, 1));
 }
 
 }  // namespace
@@ -64,7 +63,7 @@ AggregationSamples::AggregationSamples(const std::vector<std::unique_ptr<Evaluat
     rows_.emplace_back();
     // Rows for the evaluators some aggregator aggregates as their own (UEA's aggregations read the records).
     if (!only_uea || evaluator->own_corpus)
-      if (auto statistics = evaluator->statistics()) rows_.back() = Rows{evaluator->name, std::move(*statistics), {}};
+      if (auto statistics = evaluator->statistics()) rows_.back() = Rows{evaluator->name, std::move(*statistics), {}, {}};
     // Its corpus result from the records: without statistics giving it whole, or under UEA's aggregation.
     const bool from_records = !rows_.back() || !rows_.back()->statistics.corpus;
     keep_records_ = keep_records_ || from_records || (uea && !evaluator->own_corpus);
@@ -83,17 +82,17 @@ void AggregationSamples::reserve(std::size_t n) {
 void AggregationSamples::add(json record) {
   for (auto& rows : rows_) {
     if (!rows || !rows->readable) continue;
-    const std::size_t width = rows->statistics.width;
-    rows->table.resize(rows->table.size() + width);
+    rows->row.resize(rows->statistics.width);
     try {
-      rows->statistics.row(record, rows->table.data() + size_ * width);
+      rows->statistics.row(record, rows->row.data());
+      rows->table.append(rows->row.data(), rows->row.size());
     } catch (const json::exception& e) {
       if (!keep_records_)
         throw Error(ErrorCategory::data, fmt::format("sample {}: its record lacks what evaluator '{}' is aggregated "
                                                      "from ({}); score the run again with this aeval (`aeval rescore`)",
                                                      size_ + 1, rows->evaluator, e.what()));
       rows->readable = false;
-      rows->table = {};
+      rows->table.clear();
     }
   }
   for (auto& [field, values] : fields_) {
@@ -170,11 +169,12 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
         const std::size_t width = rows->statistics.width;
         std::vector<double> sums(width, 0.0);
         const auto add = [&](double* acc) {
-          const double* row = rows->table.data();
-          for (std::size_t i = 0; i < counts.size(); ++i, row += width) {
-            const double count = counts[i];
-            for (std::size_t k = 0; k < width; ++k) acc[k] += count * row[k];
-          }
+          rows->table.visit([&](const auto* row) {
+            for (std::size_t i = 0; i < counts.size(); ++i, row += width) {
+              const double count = counts[i];
+              for (std::size_t k = 0; k < width; ++k) acc[k] += count * double(row[k]);
+            }
+          });
         };
         if (std::array<double, 32> acc{}; width <= acc.size()) {
           add(acc.data());
@@ -204,10 +204,29 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
       // A field no sample has makes no groups (a manifest of one's own, read by a task that groups).
       const auto& values = samples.fields_.at(field);
       if (!values.anyone) continue;
-      std::map<std::string, std::vector<std::size_t>> groups;
-      for (std::size_t i = 0; i < n; ++i) groups[values.names[values.of_sample[i]]].push_back(i);
+      std::vector<std::size_t> sizes(values.names.size(), 0);
+      for (std::size_t i = 0; i < n; ++i) ++sizes[values.of_sample[i]];
       json by_group = json::object();
-      for (const auto& [key, members] : groups) by_group[key] = {{"value", value_of(members)}, {"samples", members.size()}};
+      if (by_statistics && rows->statistics.from_sums && integers_only(rows->table, n)) {
+        // Every group's column sums in one pass (integers: the sums its members' rows give in any order).
+        const std::size_t width = rows->statistics.width;
+        std::vector<std::vector<double>> sums(values.names.size(), std::vector<double>(width, 0.0));
+        rows->table.visit([&](const auto* row) {
+          for (std::size_t i = 0; i < n; ++i, row += width)
+            for (std::size_t k = 0; k < width; ++k) sums[values.of_sample[i]][k] += double(row[k]);
+        });
+        for (std::size_t g = 0; g < sums.size(); ++g)
+          if (sizes[g]) {
+            const auto v = rows->statistics.from_sums(sums[g]);
+            by_group[values.names[g]] = {{"value", v ? json(*v) : json(nullptr)}, {"samples", sizes[g]}};
+          }
+      } else {
+        std::vector<std::vector<std::size_t>> members(values.names.size());
+        for (std::size_t g = 0; g < members.size(); ++g) members[g].reserve(sizes[g]);
+        for (std::size_t i = 0; i < n; ++i) members[values.of_sample[i]].push_back(i);
+        for (std::size_t g = 0; g < members.size(); ++g)
+          if (sizes[g]) by_group[values.names[g]] = {{"value", value_of(members[g])}, {"samples", sizes[g]}};
+      }
       result["groups"][field] = by_group;
     }
     out[evaluator->name] = result;

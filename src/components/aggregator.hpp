@@ -21,7 +21,7 @@ struct Aggregator;
 // evaluator's statistics rows, the values of the fields the aggregators group by, and the records themselves (as
 // far as aggregation reads them) only where a corpus value needs them: an evaluator whose statistics do not give
 // its whole corpus result, or UltraEval-Audio's aggregation of an evaluator's results. A run scored by WER and
-// CER keeps twelve numbers a sample.
+// CER keeps twelve small integers a sample (statistics_table.hpp).
 class AggregationSamples {
  public:
   // What `aggregators` read over `evaluators` (the evaluators in the order aggregate() gets them).
@@ -42,6 +42,7 @@ class AggregationSamples {
     std::string evaluator;
     SampleStatistics statistics;
     SampleStatistics::Table table;
+    std::vector<double> row;  // one sample's, before the table takes it
     bool readable = true;  // every record held what `row` reads (else aggregation reads the records)
   };
   // A grouping field's values: each sample's index into `names` ("(none)" where its record lacks the field).

@@ -10,6 +10,7 @@
 
 #include "aeval/pipeline/sample.hpp"
 #include "components/scoring_models.hpp"
+#include "components/statistics_table.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {
@@ -40,7 +41,7 @@ struct Scored {
 // do not depend on the order they are added in, and a bootstrap resample adds each row times the count of its
 // draws (metrics::CountStatistic), the same number without a gather.
 struct SampleStatistics {
-  using Table = std::vector<double>;  // the rows of every sample, one after another
+  using Table = StatisticsTable;  // the rows of every sample, one after another
   std::size_t width = 0;
   std::function<void(const nlohmann::json& record, double* row)> row;
   std::function<std::optional<double>(const Table& table, const std::vector<std::size_t>& chosen)> value;

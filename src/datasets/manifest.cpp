@@ -4,14 +4,30 @@
 #include <fmt/ranges.h>
 
 #include <fstream>
-#include <unordered_set>
 
 #include "aeval/error.hpp"
+#include "util/repeated_ids.hpp"
 #include "util/untrusted_json.hpp"
 
 namespace aeval::datasets {
 
 using pipeline::Sample;
+
+namespace {
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+// The line number of the manifest's row at `position` (blank lines hold no row).
+std::size_t line_of_row(const std::filesystem::path& path, std::uint64_t position) {
+  std::ifstream in(path);
+  std::string line;
+  std::size_t number = 0;
+  for (std::uint64_t rows = 0; std::getline(in, line);) {
+    ++number;
+    if (!blank(line) && rows++ == position) break;
+  }
+  return number;
+}
+}  // namespace
 
 SampleList read_manifest(const std::filesystem::path& path, const ManifestFields& fields) {
   std::ifstream in(path);
@@ -20,11 +36,11 @@ SampleList read_manifest(const std::filesystem::path& path, const ManifestFields
   const std::filesystem::path folder =
       fields.audio_dir.empty() ? std::filesystem::canonical(path).parent_path() : fields.audio_dir;
   SampleList samples;
-  std::unordered_set<std::string> ids;
+  RepeatedIds ids;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     const std::string where = path.string() + ":" + std::to_string(number);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (blank(line)) continue;
     nlohmann::json row;
     std::optional<std::string> unreadable;
     try {
@@ -58,14 +74,16 @@ SampleList read_manifest(const std::filesystem::path& path, const ManifestFields
     } else {
       sample.id = std::to_string(number);
     }
-    if (!ids.insert(sample.id).second)
-      throw Error(ErrorCategory::data, where + ": duplicate id '" + sample.id + "'");
+    ids.add(sample.id, samples.size());
     sample.audio = row.value(fields.audio, std::string());
     if (row.contains(fields.text)) sample.reference = row[fields.text].get<std::string>();
     sample.fields = std::move(row);
     sample.unreadable = std::move(unreadable);
     samples.push_back(sample);
   }
+  if (const auto repeat = ids.first_repeat([&samples](std::uint64_t i) { return samples.id(i); }))
+    throw Error(ErrorCategory::data,
+                fmt::format("{}:{}: duplicate id '{}'", path.string(), line_of_row(path, repeat->again), repeat->id));
   return samples;
 }
 

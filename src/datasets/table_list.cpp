@@ -6,11 +6,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <unordered_map>
-
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/dataset_source.hpp"
+#include "util/repeated_ids.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/args.hpp"
 
@@ -62,7 +61,7 @@ std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const 
   for (const auto& column : table.columns()) expressions.push_back(TableReader::quoted(column.name));
 
   std::vector<Sample> samples;
-  std::unordered_map<std::string, std::size_t> seen;  // id -> row
+  RepeatedIds ids;  // placed by row number
   std::size_t number = 0;
   table.scan(expressions, [&](TableRow& row) {
     ++number;
@@ -74,9 +73,7 @@ std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const 
     sample.audio = resolve(*row[audio]);
     sample.id = id ? row[*id].value_or("") : fs::path(*row[audio]).stem().string();
     if (sample.id.empty()) throw Error(ErrorCategory::data, where + ": empty id");
-    if (const auto [first, inserted] = seen.emplace(sample.id, number); !inserted)
-      throw Error(ErrorCategory::data,
-                  fmt::format("{}: duplicate id '{}' (first in row {})", where, sample.id, first->second));
+    ids.add(sample.id, number);
     if (text) sample.reference = row[*text].value_or("");  // DuckDB reads an empty field as NULL
     sample.fields = nlohmann::json::object();
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -91,6 +88,10 @@ std::vector<Sample> read_table_list(const fs::path& file, char delimiter, const 
     }
     samples.push_back(std::move(sample));
   });
+  // Rows are numbered from 1, every one a sample up to the limit.
+  if (const auto repeat = ids.first_repeat([&samples](std::uint64_t row) { return samples[row - 1].id; }))
+    throw Error(ErrorCategory::data, fmt::format("{}: row {}: duplicate id '{}' (first in row {})", file.string(),
+                                                 repeat->again, repeat->id, repeat->first));
   return samples;
 }
 

@@ -219,7 +219,7 @@ void refuse_missing_references(const LoadedTask& task, const std::vector<std::si
 
 RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry, const Invocation& inv,
                  const RunOptions& options, bool resuming) {
-  const LoadedTask task = LoadedTask::load(registry, inv.task, true);
+  LoadedTask task = LoadedTask::load(registry, inv.task, true);
   print_notes(task, options.log);
   const auto positions = select_positions(task.dataset, inv);
   if (positions.empty())
@@ -252,9 +252,11 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   // The model's own events (a process's stderr) go to this run's log while the store lives.
   task.model->set_log([&store](const json& event) { store.log(event); });
   struct Detach {
-    models::Model& model;
-    ~Detach() { model.set_log(nullptr); }
-  } detach{*task.model};
+    std::unique_ptr<models::Model>& model;
+    ~Detach() {
+      if (model) model->set_log(nullptr);
+    }
+  } detach{task.model};
   // So do the decoders' own messages about the files it reads (mpg123 on a damaged MP3).
   const detail::ScopedDecoderMessageSink decoder_messages(
       [&store](const std::filesystem::path& file, const std::string& library, const std::string& message) {
@@ -264,6 +266,11 @@ RunResult run_in(const std::filesystem::path& run_dir, const Registry& registry,
   Session session = execute(store, positions, changed, task, model_identity, options, inv.task.name);
   session.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   store.log({{"event", "finish"}, {"samples_run", session.samples_run}, {"failed", session.failed}});
+  // Aggregation needs neither the model nor the dataset's rows: they go first (a million-sample run would hold a
+  // model's index of answers and the rows beside the statistics), the model's process stopped and its log closed.
+  task.model->set_log(nullptr);
+  task.model.reset();
+  task.dataset.samples = datasets::SampleList();
   return write_run_files(run_dir, store, positions, task, prov, session);
 }
 

@@ -71,6 +71,9 @@ TEST(Manifest, ErrorsNameFileAndLine) {
   expect_error(good + "{\"id\": \"b\", \"audio\": \n", "m.jsonl:2: malformed JSON");
   expect_error(good + "{\"id\": \"b\", \"audio\": 3, \"text\": \"x\"}\n", "m.jsonl:2: field 'audio' must be a string");
   expect_error(good + good, "m.jsonl:2: duplicate id 'a'");
+  // The first line where an id comes again, past a blank line, though a later row repeats an earlier id.
+  const std::string b = "{\"id\": \"b\", \"audio\": \"b.wav\", \"text\": \"x\"}\n";
+  expect_error(good + "\n" + b + b + good, "m.jsonl:4: duplicate id 'b'");
   expect_error("[1, 2]\n", "m.jsonl:1: a manifest row must be a JSON object");
 }
 

@@ -3,13 +3,11 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <map>
-#include <vector>
 
 #include "util/file_descriptor.hpp"
+#include "util/repeated_ids.hpp"
 #include "util/sha256.hpp"
 #include "util/untrusted_json.hpp"
 #include "aeval/error.hpp"
@@ -19,7 +17,7 @@ namespace aeval::models {
 
 namespace {
 
-// Each row's place in the file, by the hash of its id: a million answers take 16 MB, not their text twice over.
+// Each row's offset in the file, by the hash of its id: a million answers take 16 MB, not their text twice over.
 // An answer is read again from the file when its sample asks for it.
 class PredictionsFile final : public Model {
  public:
@@ -33,12 +31,11 @@ class PredictionsFile final : public Model {
       const std::uint64_t at = offset;
       offset += line.size() + 1;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      places_.push_back({std::hash<std::string>{}(row_of(line, fmt::format("{}:{}", config_.path.string(), number)).id),
-                         at});
+      ids_.add(row_of(line, fmt::format("{}:{}", config_.path.string(), number)).id, at);
     }
-    std::sort(places_.begin(), places_.end());
-    for (std::size_t i = 1; i < places_.size(); ++i)
-      if (places_[i].hash == places_[i - 1].hash) refuse_duplicates(i - 1);
+    if (const auto repeat = ids_.first_repeat([this](std::uint64_t offset) { return row_at(offset).id; }))
+      throw Error(ErrorCategory::data, fmt::format("{}:{}: duplicate id '{}'", config_.path.string(),
+                                                   line_at(repeat->again), repeat->id));
     fingerprint_ = sha256_of_file(config_.path);
   }
 
@@ -46,15 +43,13 @@ class PredictionsFile final : public Model {
   void infer(Request request, Completion done) override {
     complete(done, [&] {
       Response r;
-      const std::uint64_t hash = std::hash<std::string>{}(request.sample_id);
-      auto it = std::lower_bound(places_.begin(), places_.end(), Place{hash, 0});
-      for (; it != places_.end() && it->hash == hash; ++it) {
-        Row row = row_at(it->offset);
-        if (row.id == request.sample_id) {
-          r.text = std::move(row.prediction);
-          return r;
-        }
-      }
+      const bool found = ids_.any_of(request.sample_id, [&](std::uint64_t offset) {
+        Row row = row_at(offset);
+        if (row.id != request.sample_id) return false;
+        r.text = std::move(row.prediction);
+        return true;
+      });
+      if (found) return r;
       throw Error(ErrorCategory::model,
                   fmt::format("{} has no prediction for sample '{}'", config_.path.string(), request.sample_id));
     });
@@ -63,14 +58,10 @@ class PredictionsFile final : public Model {
   int max_concurrency() const override { return 1; }
   nlohmann::json identity() const override {
     return {{"backend", "predictions_file"}, {"path", std::filesystem::absolute(config_.path).string()},
-            {"sha256", fingerprint_}, {"rows", places_.size()}};
+            {"sha256", fingerprint_}, {"rows", ids_.size()}};
   }
 
  private:
-  struct Place {
-    std::uint64_t hash, offset;
-    bool operator<(const Place& o) const { return hash != o.hash ? hash < o.hash : offset < o.offset; }
-  };
   struct Row {
     std::string id, prediction;
   };
@@ -108,23 +99,18 @@ class PredictionsFile final : public Model {
     return row_of(line, config_.path.string());
   }
 
-  // Rows whose ids hash alike, from `first` on: the same id twice (named at the later row's line) or a collision.
-  void refuse_duplicates(std::size_t first) {
-    std::map<std::string, std::uint64_t> seen;
-    for (std::size_t i = first; i < places_.size() && places_[i].hash == places_[first].hash; ++i) {
-      const std::string id = row_at(places_[i].offset).id;
-      if (seen.emplace(id, places_[i].offset).second) continue;
-      std::ifstream in(config_.path);
-      std::size_t line = 1;
-      for (std::uint64_t at = 0; at < places_[i].offset; ++at)
-        if (in.get() == '\n') ++line;
-      throw Error(ErrorCategory::data, fmt::format("{}:{}: duplicate id '{}'", config_.path.string(), line, id));
-    }
+  // The line number of the row at `offset`.
+  std::size_t line_at(std::uint64_t offset) const {
+    std::ifstream in(config_.path);
+    std::size_t line = 1;
+    for (std::uint64_t at = 0; at < offset; ++at)
+      if (in.get() == '\n') ++line;
+    return line;
   }
 
   PredictionsFileConfig config_;
   FileDescriptor file_;
-  std::vector<Place> places_;  // sorted by hash
+  RepeatedIds ids_;  // each row's offset in the file, by the hash of its id
   std::string fingerprint_;
 };
 
