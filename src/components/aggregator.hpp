@@ -65,7 +65,7 @@ struct Aggregator {
   int bootstrap = 0;
   double confidence = 0.95;
   std::uint64_t seed = 0;
-  // UltraEval-Audio's aggregations (uea_scoring.cpp) compute from each evaluator's per-sample
+  // UltraEval-Audio's aggregations (uea_aggregations.cpp) compute from each evaluator's per-sample
   // results as UEA keeps them ({"pred", "ref", ...}), not from the evaluator's corpus value;
   // their keys ("wer(%)", "acc(%)") are kept as UEA names them, the first number is "value".
   std::function<nlohmann::ordered_json(const std::vector<nlohmann::ordered_json>& results)> uea;

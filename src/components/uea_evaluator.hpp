@@ -2,7 +2,7 @@
 // One of UltraEval-Audio's evaluators as an aeval evaluator. UEA's Evaluator.__call__(pred, ref, **row)
 // (audio_evals/evaluator/base.py) starts from {"pred": pred, "ref": ref} and updates it with the dict
 // its _eval returns; a sample keeps that dict, keys in UEA's order, for UEA's aggregations to read.
-// The classes that stand for UEA's evaluators (uea_scoring.cpp and the uea_*.cpp beside it) are each
+// The classes that stand for UEA's evaluators (uea_*_evaluators.cpp and the uea_*.cpp beside them) are each
 // an _eval given to this adapter.
 #include <functional>
 #include <memory>
