@@ -1,4 +1,6 @@
 // aeval: evaluate audio foundation models end to end.
+#include <malloc.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -19,6 +21,10 @@ std::vector<std::filesystem::path> registry_folders(const GlobalOptions& global)
 
 int main(int argc, char** argv) {
   using namespace aeval;
+  // Blocks of 256 KB and more (a dataset's index, a model's index of answers, a vector grown by doubling) are mapped
+  // and go back to the system when freed. glibc's threshold otherwise rises past each one freed, and later ones are
+  // carved from the heap, which keeps its high-water mark: a million-sample run held 10 MB more that way.
+  ::mallopt(M_MMAP_THRESHOLD, 256 << 10);
   CLI::App app{
       "aeval evaluates audio foundation models end to end: a task binds a dataset, a model,\n"
       "post-processing and evaluators (all named in the registry); `aeval run` produces\n"

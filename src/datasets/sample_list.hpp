@@ -40,7 +40,7 @@ class SampleList {
     std::size_t i_;
   };
 
-  static constexpr std::size_t kKeptInMemory = std::size_t(8) << 20;
+  static constexpr std::size_t kKeptInMemory = std::size_t(2) << 20;
 
   explicit SampleList(std::size_t kept_in_memory = kKeptInMemory) : kept_in_memory_(kept_in_memory) {}
   SampleList(const std::vector<pipeline::Sample>& samples);  // NOLINT: a vector of samples is a list of them

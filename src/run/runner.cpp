@@ -111,9 +111,10 @@ Session execute(RunStore& store, const std::vector<std::size_t>& positions, cons
   session.concurrency = std::max(1, options.jobs > 0 ? options.jobs : task.model->max_concurrency());
   const auto stored = store.states();
   record_session_start(store, session, stored.size());
-  std::deque<std::size_t> todo;
-  for (std::size_t p : positions)
-    if (auto it = stored.find(p); it == stored.end() || it->second.failed || again.count(p)) todo.push_back(p);
+  PositionsToRun todo(positions, [&stored, &again](std::size_t p) {
+    const auto it = stored.find(p);
+    return it == stored.end() || it->second.failed || again.count(p) > 0;
+  });
   if (todo.empty()) return session;
 
   std::unique_ptr<ResponseCache> cache;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/sample.hpp"
@@ -50,9 +51,26 @@ class SampleSteps {
   virtual void fail(Work& work, const std::exception_ptr& error) noexcept = 0;
 };
 
+// The positions a session runs, drawn in order from the run's (which must outlive this): each one `runs` accepts
+// (every one, by default), never copied (a queue of them took 8 bytes a sample).
+class PositionsToRun {
+ public:
+  explicit PositionsToRun(const std::vector<std::size_t>& positions, std::function<bool(std::size_t)> runs = {});
+  std::size_t size() const { return count_ - taken_; }  // left to draw
+  bool empty() const { return size() == 0; }
+  std::size_t front() const { return (*positions_)[next_]; }
+  void pop_front();
+
+ private:
+  void skip_to_accepted();
+  const std::vector<std::size_t>* positions_;
+  std::function<bool(std::size_t)> runs_;
+  std::size_t next_ = 0, count_ = 0, taken_ = 0;
+};
+
 class Scheduler {
  public:
-  Scheduler(models::Model& model, SampleSteps& steps, std::deque<std::size_t> positions, std::size_t concurrency);
+  Scheduler(models::Model& model, SampleSteps& steps, PositionsToRun positions, std::size_t concurrency);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -94,7 +112,7 @@ class Scheduler {
   const std::size_t concurrency_;
   std::mutex mutex_;
   std::condition_variable work_ready_, sample_done_;
-  std::deque<std::size_t> todo_;
+  PositionsToRun todo_;
   std::deque<Answer> answered_;  // by the model, not yet concluded
   std::deque<Work> finished_;    // not yet handed over
   std::size_t open_ = 0;         // started, not yet finished

@@ -215,8 +215,8 @@ struct Handed {
   }
 };
 
-std::deque<std::size_t> positions(std::size_t n) {
-  std::deque<std::size_t> out;
+std::vector<std::size_t> positions(std::size_t n) {
+  std::vector<std::size_t> out;
   for (std::size_t p = 0; p < n; ++p) out.push_back(p);
   return out;
 }
@@ -230,7 +230,8 @@ TEST(Scheduler, ConcludesEverySampleExactlyOnceWhateverItsFate) {
   const std::size_t n = 500;
   AsyncGateModel model(1, n, answer_by_id);  // answers each request as it comes, on its own thread
   ScriptedSteps steps(n);
-  Scheduler scheduler(model, steps, positions(n), 16);
+  const auto all = positions(n);
+  Scheduler scheduler(model, steps, PositionsToRun(all), 16);
   Handed handed;
   scheduler.run([&](std::deque<Work> batch) { handed.take(std::move(batch)); });
 
@@ -255,7 +256,8 @@ TEST(Scheduler, ConcludesEverySampleExactlyOnceWhateverItsFate) {
 // Runs n echoed samples through `model` and checks each got its own answer.
 void expect_every_sample_answered(models::Model& model, std::size_t n, std::size_t concurrency) {
   EchoSteps steps;
-  Scheduler scheduler(model, steps, positions(n), concurrency);
+  const auto all = positions(n);
+  Scheduler scheduler(model, steps, PositionsToRun(all), concurrency);
   Handed handed;
   scheduler.run([&](std::deque<Work> batch) { handed.take(std::move(batch)); });
   ASSERT_EQ(handed.records.size(), n);
@@ -285,7 +287,8 @@ TEST(Scheduler, AModelFasterThanTheStoreWaitsForItInsteadOfQueueingTheRun) {
   const std::size_t n = 4 * Scheduler::kUnstoredLimit;
   AsyncGateModel model(1, n, answer_by_id);
   ScriptedSteps steps(n);
-  Scheduler scheduler(model, steps, positions(n), 16);
+  const auto all = positions(n);
+  Scheduler scheduler(model, steps, PositionsToRun(all), 16);
   std::size_t handed = 0, most_ahead = 0;
   scheduler.run([&](std::deque<Work> batch) {
     handed += batch.size();
@@ -302,7 +305,8 @@ TEST(Scheduler, WhenTakingFailsItStopsAndEndsTheInferencesStillOut) {
   const std::size_t n = 1000;
   AsyncGateModel model(1, n, answer_by_id);
   ScriptedSteps steps(n);
-  Scheduler scheduler(model, steps, positions(n), 8);
+  const auto all = positions(n);
+  Scheduler scheduler(model, steps, PositionsToRun(all), 8);
   int batches = 0;
   EXPECT_THROW(scheduler.run([&](std::deque<Work>) {
                  ++batches;
@@ -311,6 +315,20 @@ TEST(Scheduler, WhenTakingFailsItStopsAndEndsTheInferencesStillOut) {
                std::runtime_error);
   EXPECT_EQ(batches, 1);
   EXPECT_EQ(model.in_flight(), 0u) << "run() returned with inferences still out";
+}
+
+TEST(PositionsToRun, DrawsTheAcceptedPositionsInOrderAndCountsThoseLeft) {
+  const std::vector<std::size_t> run{2, 3, 5, 8, 13, 21};
+  PositionsToRun odd(run, [](std::size_t p) { return p % 2 == 1; });
+  std::vector<std::size_t> drawn;
+  EXPECT_EQ(odd.size(), 4u);
+  while (!odd.empty()) {
+    drawn.push_back(odd.front());
+    odd.pop_front();
+  }
+  EXPECT_EQ(drawn, (std::vector<std::size_t>{3, 5, 13, 21}));
+  EXPECT_EQ(PositionsToRun(run).size(), run.size());
+  EXPECT_TRUE(PositionsToRun(run, [](std::size_t) { return false; }).empty());
 }
 
 }  // namespace
