@@ -33,8 +33,8 @@ RunResult derive_run(const Registry& registry, const Invocation& inv,
   RunStore store(run_dir / "run.sqlite");
   store.set_meta("invocation", inv.to_json());
   store.set_meta("provenance", prov);
-  std::vector<std::size_t> positions;
-  for (const auto& [position, from] : sources) positions.push_back(position);
+  Positions positions;
+  for (const auto& [position, from] : sources) positions.push_back(Positions::value_type(position));
   std::set<std::filesystem::path> from_runs;
   for (const auto& [position, from] : sources) from_runs.insert(from);
   Session session;

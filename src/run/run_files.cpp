@@ -73,7 +73,7 @@ void record_session_start(RunStore& store, const Session& session, std::size_t s
 }
 
 RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
-                          const std::vector<std::size_t>& positions, const LoadedTask& task, const json& provenance,
+                          const Positions& positions, const LoadedTask& task, const json& provenance,
                           const Session& session) {
   if (!std::is_sorted(positions.begin(), positions.end()))
     throw Error(ErrorCategory::internal, "a run's positions are not in dataset order");

@@ -10,6 +10,7 @@
 
 #include "aeval/pipeline/run_types.hpp"
 #include "components/loaded_task.hpp"
+#include "run/positions.hpp"
 #include "run/run_store.hpp"
 
 namespace aeval::pipeline {
@@ -23,7 +24,7 @@ void record_session_start(RunStore& store, const Session& session, std::size_t s
 // store lists: one killed before its end shows `"interrupted": true` and the
 // samples it stored.
 RunResult write_run_files(const std::filesystem::path& run_dir, RunStore& store,
-                          const std::vector<std::size_t>& positions, const LoadedTask& task,
+                          const Positions& positions, const LoadedTask& task,
                           const nlohmann::json& provenance, const Session& session);
 
 }  // namespace aeval::pipeline

@@ -103,7 +103,7 @@ class SessionRecorder {
 };
 
 // Runs every position not yet stored, stored as failed or in `again`, storing each as it finishes.
-Session execute(RunStore& store, const std::vector<std::size_t>& positions, const std::set<std::size_t>& again,
+Session execute(RunStore& store, const Positions& positions, const std::set<std::size_t>& again,
                 const LoadedTask& task, const json& model_identity, const RunOptions& options, const std::string& label) {
   Session session;
   session.started = utc_now();
@@ -155,7 +155,7 @@ void refuse_changed_configuration(const RunStore& store, const json& provenance,
 
 // The finished samples whose row or audio differs from what they were run on
 // (the dataset was edited since): resuming would mix two versions of it.
-std::set<std::size_t> changed_inputs(const RunStore& store, const std::vector<std::size_t>& positions,
+std::set<std::size_t> changed_inputs(const RunStore& store, const Positions& positions,
                                      const LoadedTask& task) {
   const auto stored = store.states();
   std::set<std::size_t> changed;
@@ -194,7 +194,7 @@ void refuse_changed_inputs(const std::set<std::size_t>& changed, const LoadedTas
 
 // An evaluator comparing with references that no sample has would score every
 // sample against nothing: stop before any inference, naming what the rows hold.
-void refuse_missing_references(const LoadedTask& task, const std::vector<std::size_t>& positions,
+void refuse_missing_references(const LoadedTask& task, const Positions& positions,
                                const std::string& dataset) {
   for (const auto& e : task.evaluators) {
     if (!e->compares_with_references()) continue;

@@ -8,23 +8,6 @@
 
 namespace aeval::pipeline {
 
-PositionsToRun::PositionsToRun(const std::vector<std::size_t>& positions, std::function<bool(std::size_t)> runs)
-    : positions_(&positions), runs_(std::move(runs)) {
-  count_ = runs_ ? std::size_t(std::count_if(positions.begin(), positions.end(), runs_)) : positions.size();
-  skip_to_accepted();
-}
-
-void PositionsToRun::pop_front() {
-  ++taken_;
-  ++next_;
-  skip_to_accepted();
-}
-
-void PositionsToRun::skip_to_accepted() {
-  if (runs_)
-    while (next_ < positions_->size() && !runs_((*positions_)[next_])) ++next_;
-}
-
 Scheduler::Scheduler(models::Model& model, SampleSteps& steps, PositionsToRun positions, std::size_t concurrency)
     : model_(model), steps_(steps), concurrency_(std::max<std::size_t>(1, concurrency)), todo_(std::move(positions)) {}
 

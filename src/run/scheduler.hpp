@@ -21,6 +21,7 @@
 
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/sample.hpp"
+#include "run/positions.hpp"
 
 namespace aeval::pipeline {
 
@@ -49,23 +50,6 @@ class SampleSteps {
   virtual void conclude(Work& work, models::Response response) = 0;
   // Records `error` as the sample's failure at its current stage.
   virtual void fail(Work& work, const std::exception_ptr& error) noexcept = 0;
-};
-
-// The positions a session runs, drawn in order from the run's (which must outlive this): each one `runs` accepts
-// (every one, by default), never copied (a queue of them took 8 bytes a sample).
-class PositionsToRun {
- public:
-  explicit PositionsToRun(const std::vector<std::size_t>& positions, std::function<bool(std::size_t)> runs = {});
-  std::size_t size() const { return count_ - taken_; }  // left to draw
-  bool empty() const { return size() == 0; }
-  std::size_t front() const { return (*positions_)[next_]; }
-  void pop_front();
-
- private:
-  void skip_to_accepted();
-  const std::vector<std::size_t>* positions_;
-  std::function<bool(std::size_t)> runs_;
-  std::size_t next_ = 0, count_ = 0, taken_ = 0;
 };
 
 class Scheduler {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -69,12 +70,15 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
-std::vector<std::size_t> select_positions(const Dataset& d, const Invocation& inv) {
-  std::vector<std::size_t> out;
+Positions select_positions(const Dataset& d, const Invocation& inv) {
+  Positions out;
   const std::size_t n = inv.limit ? std::min(inv.limit, d.samples.size()) : d.samples.size();
+  if (n > std::numeric_limits<Positions::value_type>::max())
+    throw Error(ErrorCategory::data, fmt::format("a run covers fewer than 2^32 samples; this one would cover {} (run it "
+                                                 "in shards or with --limit)", n));
   for (std::size_t i = 0; i < n; ++i)
     if (inv.shard.count == 1 || fnv1a(d.samples.id(i)) % std::uint64_t(inv.shard.count) == std::uint64_t(inv.shard.index))
-      out.push_back(i);
+      out.push_back(Positions::value_type(i));
   return out;
 }
 

@@ -7,10 +7,11 @@
 
 #include "aeval/pipeline/run_types.hpp"
 #include "datasets/dataset.hpp"
+#include "run/positions.hpp"
 
 namespace aeval::pipeline {
 
-// Dataset positions, ascending.
-std::vector<std::size_t> select_positions(const datasets::Dataset& dataset, const Invocation& invocation);
+// The run's positions; throws aeval::Error (data) for a dataset of 2^32 rows or more.
+Positions select_positions(const datasets::Dataset& dataset, const Invocation& invocation);
 
 }  // namespace aeval::pipeline

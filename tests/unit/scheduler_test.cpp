@@ -215,9 +215,9 @@ struct Handed {
   }
 };
 
-std::vector<std::size_t> positions(std::size_t n) {
-  std::vector<std::size_t> out;
-  for (std::size_t p = 0; p < n; ++p) out.push_back(p);
+Positions positions(std::size_t n) {
+  Positions out;
+  for (std::size_t p = 0; p < n; ++p) out.push_back(std::uint32_t(p));
   return out;
 }
 
@@ -318,7 +318,7 @@ TEST(Scheduler, WhenTakingFailsItStopsAndEndsTheInferencesStillOut) {
 }
 
 TEST(PositionsToRun, DrawsTheAcceptedPositionsInOrderAndCountsThoseLeft) {
-  const std::vector<std::size_t> run{2, 3, 5, 8, 13, 21};
+  const Positions run{2, 3, 5, 8, 13, 21};
   PositionsToRun odd(run, [](std::size_t p) { return p % 2 == 1; });
   std::vector<std::size_t> drawn;
   EXPECT_EQ(odd.size(), 4u);
