@@ -2,11 +2,11 @@
 // Finding an id given twice among many, in 16 bytes an id: a set of the ids themselves took about 60 (issue 54).
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace aeval {
 
@@ -37,7 +37,7 @@ class RepeatedIds {
     bool operator<(const Hashed& o) const { return hash != o.hash ? hash < o.hash : place < o.place; }
   };
   Hash hash_;
-  std::deque<Hashed> ids_;  // grown in blocks: a vector doubling to a million ids held 1.5 times them
+  std::vector<Hashed> ids_;
   bool sorted_ = true;
 };
 
