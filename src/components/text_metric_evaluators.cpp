@@ -114,7 +114,7 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
         return way.value(sums, options);
       }};
   if (way.result)
-    sums.corpus = [way, sums_of, options = options_, key = metric_.key](const SampleStatistics::Table& table) {
+    sums.corpus = [way, options = options_, key = metric_.key](const SampleStatistics::Table& table) {
       std::vector<double> all(way.width, 0.0);  // every row's sums, in row order (as sums_of adds them), no index list
       for (std::size_t i = 0; i < table.size(); ++i) all[i % way.width] += table[i];
       return value_under(way.result(all, options), key, "value");
