@@ -20,6 +20,9 @@ class StatisticsTable {
   void clear() { *this = {}; }
   std::size_t size() const;
   double operator[](std::size_t i) const {
+    // Doubles first: rows of fractions are the ones a bootstrap gathers number by number (the integer ones are
+    // resampled by counts, through visit()).
+    if (const auto* doubles = std::get_if<std::vector<double>>(&numbers_)) return (*doubles)[i];
     return std::visit([i](const auto& numbers) { return double(numbers[i]); }, numbers_);
   }
   // Every number an integer (however it is stored), and the largest magnitude among them.

@@ -116,7 +116,10 @@ std::optional<SampleStatistics> TextMetricEvaluator::statistics() const {
   if (way.result)
     sums.corpus = [way, options = options_, key = metric_.key](const SampleStatistics::Table& table) {
       std::vector<double> all(way.width, 0.0);  // every row's sums, in row order (as sums_of adds them), no index list
-      for (std::size_t i = 0; i < table.size(); ++i) all[i % way.width] += table[i];
+      table.visit([&](const auto* row) {
+        for (std::size_t i = 0; i < table.size(); i += way.width, row += way.width)
+          for (std::size_t k = 0; k < way.width; ++k) all[k] += double(row[k]);
+      });
       return value_under(way.result(all, options), key, "value");
     };
   return sums;
