@@ -60,15 +60,17 @@ class SampleList {
   Iterator end() const { return {this, size()}; }
 
  private:
-  struct Where {
-    std::uint32_t chunk, offset, length;
-  };
+  // A row's chunk (its high 24 bits) and where it starts there (the low 40): 8 bytes a row, the length being the
+  // first bytes of the row itself.
+  using Where = std::uint64_t;
+  static constexpr int kOffsetBits = 40;
   std::string_view bytes(std::size_t i) const;
   Where append(const std::string& packed);
 
   struct Chunk {
     std::string bytes;                        // appended to, never moved: reserved whole when it starts
     std::optional<std::uint64_t> spilled_at;  // its place in the spill file once there (`bytes` then freed)
+    std::uint64_t length = 0;                 // of its bytes, kept when they are freed
   };
   class SpillFile;
   void spill_full_chunks();

@@ -88,10 +88,13 @@ TEST(SampleList, SetReplacesOneRowAndResizeKeepsTheFirst) {
 }
 
 // Past its limit a list keeps full chunks in an unlinked temporary file: every row reads back, on several threads
-// at once, a copy shares what was spilled and grows apart, and a row set after the spill is the new one.
+// at once (every 13th row longer than the first read of a spilled row), a copy shares what was spilled and grows
+// apart, and a row set after the spill is the new one.
 TEST(SampleList, RowsPastTheMemoryLimitReadBackFromTheSpillFile) {
   SampleList list(std::size_t(64) << 10);
-  const auto text = [](int i) { return "row " + std::to_string(i) + std::string(std::size_t(i % 97), 'y'); };
+  const auto text = [](int i) {
+    return "row " + std::to_string(i) + std::string(std::size_t(i % 97) * (i % 13 ? 1 : 20), 'y');
+  };
   for (int i = 0; i < 20000; ++i) list.push_back(sample("u" + std::to_string(i), {{"text", text(i)}}));
   SampleList copy = list;
   copy.push_back(sample("copy-only", {{"text", "c"}}));

@@ -331,5 +331,20 @@ TEST(PositionsToRun, DrawsTheAcceptedPositionsInOrderAndCountsThoseLeft) {
   EXPECT_TRUE(PositionsToRun(run, [](std::size_t) { return false; }).empty());
 }
 
+// The leading run of rows 0, 1, 2, … is counted, the rest listed: both read back in order, whatever the mix.
+TEST(Positions, TheFirstRowsAndTheOthersReadBackInOrder) {
+  for (const std::vector<std::uint32_t>& added : {std::vector<std::uint32_t>{}, {0, 1, 2, 3}, {0, 1, 2, 5, 6, 9},
+                                                  {1, 2, 3}, {0, 2, 3, 4}}) {
+    Positions positions;
+    for (std::uint32_t p : added) positions.push_back(p);
+    ASSERT_EQ(positions.size(), added.size());
+    EXPECT_EQ(positions.empty(), added.empty());
+    EXPECT_EQ(std::vector<std::uint32_t>(positions.begin(), positions.end()), added);
+    for (std::size_t i = 0; i < added.size(); ++i) EXPECT_EQ(positions[i], added[i]);
+  }
+  const Positions listed{0, 1, 7};
+  EXPECT_EQ(listed[2], 7u);
+}
+
 }  // namespace
 }  // namespace aeval::pipeline

@@ -3,8 +3,9 @@
 // shared/specs/metric-specs.md §1.
 #include "aeval/metrics/wer.hpp"
 
+#include <bit>
+#include <functional>
 #include <string_view>
-#include <unordered_map>
 
 #include "aeval/error.hpp"
 #include "aeval/text/regex.hpp"
@@ -100,21 +101,41 @@ std::vector<AlignmentChunk> to_chunks(const std::vector<EditOp>& ops, std::size_
   return chunks;
 }
 
-// Views of the tokens, which outlive the map: no token is copied.
-std::vector<int> to_ids(const std::vector<std::string>& tokens, std::unordered_map<std::string_view, int>& ids) {
-  std::vector<int> out;
-  out.reserve(tokens.size());
-  for (const auto& t : tokens) out.push_back(ids.emplace(t, int(ids.size())).first->second);
-  return out;
-}
+// Dense ids for tokens, equal tokens alike, in an open-addressed table of views (the tokens outlive it). A
+// node-based map allocated once a token: a third of a short CER's time went there.
+class TokenIds {
+ public:
+  explicit TokenIds(std::size_t tokens) : slots_(std::bit_ceil(2 * tokens + 1)) {}
+
+  std::vector<int> of(const std::vector<std::string>& tokens) {
+    std::vector<int> out;
+    out.reserve(tokens.size());
+    for (const auto& t : tokens) out.push_back(id(t));
+    return out;
+  }
+
+ private:
+  struct Slot {
+    std::string_view token;
+    int id = -1;
+  };
+  int id(std::string_view token) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = std::hash<std::string_view>{}(token) & mask;
+    while (slots_[i].id >= 0 && slots_[i].token != token) i = (i + 1) & mask;
+    if (slots_[i].id < 0) slots_[i] = {token, next_++};
+    return slots_[i].id;
+  }
+  std::vector<Slot> slots_;  // at least half empty: a probe always ends
+  int next_ = 0;
+};
 
 }  // namespace
 
 EditCounts align(const std::vector<std::string>& reference, const std::vector<std::string>& hypothesis,
                  std::vector<AlignmentChunk>* chunks_out) {
-  std::unordered_map<std::string_view, int> ids;
-  ids.reserve(reference.size() + hypothesis.size());
-  const std::vector<int> a = to_ids(reference, ids), b = to_ids(hypothesis, ids);
+  TokenIds ids(reference.size() + hypothesis.size());
+  const std::vector<int> a = ids.of(reference), b = ids.of(hypothesis);
   const std::vector<AlignmentChunk> chunks = to_chunks(levenshtein::editops(a, b), a.size(), b.size());
   EditCounts counts;
   counts.ref_tokens = a.size();
