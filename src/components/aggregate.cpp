@@ -164,24 +164,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     // UEA's PracticeWER) get honest intervals.
     if (interval && by_statistics && rows->statistics.from_sums && integers_only(rows->table, n)) {
       resampled.push_back(metrics::CountStatistic([&rows](const std::vector<std::uint32_t>& counts) {
-        // Every row times its count (0 included: no branch), into sums on the stack, which nothing else can point
-        // to: they stay in registers, and the pass runs at the speed of memory.
-        const std::size_t width = rows->statistics.width;
-        std::vector<double> sums(width, 0.0);
-        const auto add = [&](double* acc) {
-          rows->table.visit([&](const auto* row) {
-            for (std::size_t i = 0; i < counts.size(); ++i, row += width) {
-              const double count = counts[i];
-              for (std::size_t k = 0; k < width; ++k) acc[k] += count * double(row[k]);
-            }
-          });
-        };
-        if (std::array<double, 32> acc{}; width <= acc.size()) {
-          add(acc.data());
-          std::copy_n(acc.begin(), width, sums.begin());
-        } else {
-          add(sums.data());
-        }
+        const auto sums = rows->table.counted_sums(counts, rows->statistics.width);
         const auto v = rows->statistics.from_sums(sums);
         return v ? *v : 0.0;
       }));

@@ -1,7 +1,11 @@
 #include "components/statistics_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace aeval::pipeline {
 
@@ -27,7 +31,43 @@ void widen_to(Variant& numbers, std::size_t reserved) {
   numbers = std::move(wider);
 }
 
+// Row after row, each times its count (0 included: no branch), into sums the compiler keeps in registers when the
+// width is one it knows (W > 0).
+template <std::size_t W, class T>
+void add_counted(const T* row, const std::vector<std::uint32_t>& counts, std::size_t width, std::int64_t* sums) {
+  if constexpr (W > 0) {
+    std::array<std::int64_t, W> acc{};
+    for (std::size_t i = 0; i < counts.size(); ++i, row += W)
+      for (std::size_t k = 0; k < W; ++k) acc[k] += std::int64_t(counts[i]) * row[k];
+    std::copy(acc.begin(), acc.end(), sums);
+  } else {
+    for (std::size_t i = 0; i < counts.size(); ++i, row += width)
+      for (std::size_t k = 0; k < width; ++k) sums[k] += std::int64_t(counts[i]) * std::int64_t(row[k]);
+  }
+}
+
+template <class T, std::size_t... W>
+void add_counted_any_width(const T* row, const std::vector<std::uint32_t>& counts, std::size_t width,
+                           std::int64_t* sums, std::index_sequence<W...>) {
+  if (!((width == W + 1 && (add_counted<W + 1>(row, counts, width, sums), true)) || ...))
+    add_counted<0>(row, counts, width, sums);
+}
+
 }  // namespace
+
+std::vector<double> StatisticsTable::counted_sums(const std::vector<std::uint32_t>& counts, std::size_t width) const {
+  std::vector<std::int64_t> sums(width, 0);
+  std::visit(
+      [&](const auto& numbers) {
+        using T = typename std::decay_t<decltype(numbers)>::value_type;
+        if constexpr (std::is_integral_v<T>)
+          add_counted_any_width(numbers.data(), counts, width, sums.data(), std::make_index_sequence<12>());
+        else
+          throw std::logic_error("counted_sums of a table holding fractions");
+      },
+      numbers_);
+  return std::vector<double>(sums.begin(), sums.end());
+}
 
 void StatisticsTable::reserve(std::size_t numbers) {
   reserved_ = numbers;

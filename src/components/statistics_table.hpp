@@ -28,6 +28,10 @@ class StatisticsTable {
   // Every number an integer (however it is stored), and the largest magnitude among them.
   bool integers() const { return !std::holds_alternative<std::vector<double>>(numbers_); }
   double largest_magnitude() const { return largest_; }
+  // The column sums of an integer table of `width` numbers a row, row i taken counts[i] times (a bootstrap
+  // resample). Added in 64-bit integers: exact, like doubles, while every sum stays below 2^53, which the caller
+  // ensures.
+  std::vector<double> counted_sums(const std::vector<std::uint32_t>& counts, std::size_t width) const;
   // Calls `f` with the numbers as a pointer to their stored type: a pass over them at the speed of memory.
   template <class F>
   decltype(auto) visit(F&& f) const {

@@ -75,4 +75,25 @@ TEST(StatisticsTable, ClearingStartsNarrowAgain) {
   EXPECT_TRUE(table.integers());
 }
 
+// A resample's column sums, every row times its count, for each stored width and for widths the compiler is told
+// (6) and is not (13): the sums a plain double loop gives.
+TEST(StatisticsTable, CountedSumsAreEachRowTimesItsCount) {
+  for (const double scale : {1.0, 1000.0, 100000.0}) {  // 8, 16 and 32-bit rows
+    for (const std::size_t width : {std::size_t(6), std::size_t(13)}) {
+      StatisticsTable table;
+      std::vector<double> expected(width, 0.0);
+      std::vector<std::uint32_t> counts;
+      for (std::size_t i = 0; i < 50; ++i) {
+        std::vector<double> row(width);
+        for (std::size_t k = 0; k < width; ++k) row[k] = std::round(scale * double((i * 7 + k * 3) % 11) / 10.0) - k;
+        table.append(row.data(), width);
+        counts.push_back(std::uint32_t((i * 5) % 4));
+        for (std::size_t k = 0; k < width; ++k) expected[k] += counts.back() * row[k];
+      }
+      EXPECT_EQ(stored_width(table), scale == 1.0 ? 1u : scale == 1000.0 ? 2u : 4u);
+      EXPECT_EQ(table.counted_sums(counts, width), expected) << "scale " << scale << ", width " << width;
+    }
+  }
+}
+
 }  // namespace

@@ -37,10 +37,10 @@ struct ResampledStatistic {
 };
 
 // The percentile interval of each statistic over resamples of the indices 0..n-1, every statistic on the same
-// resamples (no estimate: the caller has the statistic of the whole). Resamples are split across `threads` in
-// contiguous blocks, each block's generator advanced to where its first resample's draws begin, so the intervals
-// are the same whatever `threads` is, and each the same as bootstrap_ci's for that statistic alone. The statistics
-// must be safe to call from several threads at once.
+// resamples (no estimate: the caller has the statistic of the whole). The resamples are drawn in order from one
+// generator, and `threads` threads compute the statistics, each on the resample it drew last, while another draws:
+// the intervals are the same whatever `threads` is, and each the same as bootstrap_ci's for that statistic alone.
+// The statistics must be safe to call from several threads at once.
 std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vector<ResampledStatistic>& statistics,
                                                   int resamples = 1000, double confidence = 0.95,
                                                   std::uint64_t seed = 0, unsigned threads = 1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -40,42 +41,51 @@ std::vector<ConfidenceInterval> bootstrap_indices(std::size_t n, const std::vect
   std::vector<std::vector<double>> values(statistics.size(), std::vector<double>(count));  // [statistic][resample]
   const bool by_indices = std::any_of(statistics.begin(), statistics.end(), [](const auto& s) { return bool(s.of_indices); });
   const bool by_counts = std::any_of(statistics.begin(), statistics.end(), [](const auto& s) { return bool(s.of_counts); });
-  const auto block = [&](std::size_t first, std::size_t last) {
-    std::mt19937_64 rng(seed);
-    rng.discard(static_cast<unsigned long long>(first) * n);  // the draws of the resamples before this block
-    // Multiply-shift maps a 64-bit draw to [0, n) the same way everywhere.
-    const auto draw = [&] { return static_cast<std::size_t>((rng() * static_cast<Wide>(n)) >> 64); };
+  // One generator draws the resamples in order, each thread taking the next one to draw and then computing the
+  // statistics on it while another draws. (A generator moved on to a later resample costs what drawing there does:
+  // threads that each skipped to their own block of resamples drew the stream half as much again on two cores, more
+  // on more.)
+  std::mt19937_64 rng(seed);
+  // Multiply-shift maps a 64-bit draw to [0, n) the same way everywhere.
+  const auto draw = [&] { return static_cast<std::size_t>((rng() * static_cast<Wide>(n)) >> 64); };
+  std::mutex drawing;
+  std::size_t next = 0;  // the resample drawn next
+  const auto work = [&] {
     std::vector<std::size_t> indices(by_indices ? n : 0);
     std::vector<std::uint32_t> counts(by_counts ? n : 0);
-    for (std::size_t r = first; r < last; ++r) {
-      std::fill(counts.begin(), counts.end(), 0u);
-      if (!by_indices) {
-        for (std::size_t j = 0; j < n; ++j) ++counts[draw()];
-      } else {
-        for (std::size_t& i : indices) i = draw();
-        if (by_counts)
-          for (std::size_t i : indices) ++counts[i];
+    for (;;) {
+      std::size_t r = 0;
+      {
+        const std::lock_guard lock(drawing);
+        if (next == count) return;
+        r = next++;
+        std::fill(counts.begin(), counts.end(), 0u);
+        if (!by_indices) {
+          for (std::size_t j = 0; j < n; ++j) ++counts[draw()];
+        } else {
+          for (std::size_t& i : indices) i = draw();
+          if (by_counts)
+            for (std::size_t i : indices) ++counts[i];
+        }
       }
       for (std::size_t k = 0; k < statistics.size(); ++k)
         values[k][r] = statistics[k].of_counts ? statistics[k].of_counts(counts) : statistics[k].of_indices(indices);
     }
   };
-  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(threads, count));
+  const std::size_t workers_count = std::max<std::size_t>(1, std::min<std::size_t>(threads, count));
   std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> errors(blocks);
-  for (std::size_t b = 1; b < blocks; ++b)
-    workers.emplace_back([&, b] {
-      try {
-        block(count * b / blocks, count * (b + 1) / blocks);
-      } catch (...) {
-        errors[b] = std::current_exception();
-      }
-    });
-  try {
-    block(0, count / blocks);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
+  std::vector<std::exception_ptr> errors(workers_count);
+  const auto guarded = [&](std::size_t w) {
+    try {
+      work();
+    } catch (...) {
+      errors[w] = std::current_exception();
+      const std::lock_guard lock(drawing);
+      next = count;  // the others stop at their next draw
+    }
+  };
+  for (std::size_t w = 1; w < workers_count; ++w) workers.emplace_back(guarded, w);
+  guarded(0);
   for (auto& w : workers) w.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
