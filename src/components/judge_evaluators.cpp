@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -396,25 +397,37 @@ class CaptionJudge final : public Evaluator {
 // ------------------------------------------------- A judge's rating of a prediction (AQAScore's cascade setup)
 
 // A text LLM rates the model's answer (a caption) against the sample's text and states "Score: <number>" (seed 003
-// Tables 19-21): the number. An answer stating none fails its sample.
+// Tables 19-21): the number. An answer stating none fails its sample. With `answers` named, the model's answer is
+// one per clip (a prompt asked once per clip: a JSON array), each given to the judge's prompt by its name (the
+// captions of a pair, Tables 24-25).
 class TextRating final : public Evaluator {
  public:
   TextRating(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, std::string label,
-             std::map<std::string, double> words)
+             std::map<std::string, double> words, std::vector<std::string> answers)
       : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), label_(std::move(label)),
-        words_(std::move(words)) {}
+        words_(std::move(words)), answers_(std::move(answers)) {}
 
   json score(const Scored& s) const override {
-    const std::string answer =
-        scoring_->ask(judge_, prompt_, context_for(s.sample, {}, reference_text(s.sample), {{"prediction", s.prediction}})).text;
+    json told{{"prediction", s.prediction}};
+    if (!answers_.empty()) {
+      const json each = json::parse(s.prediction, nullptr, false);
+      if (!each.is_array() || each.size() != answers_.size() ||
+          !std::all_of(each.begin(), each.end(), [](const json& a) { return a.is_string(); }))
+        throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer is not a JSON array of {} texts, one a "
+                                                      "clip: {}", s.sample.id, answers_.size(), s.prediction.substr(0, 300)));
+      for (std::size_t i = 0; i < answers_.size(); ++i) told[answers_[i]] = each[i];
+    }
+    const std::string answer = scoring_->ask(judge_, prompt_, context_for(s.sample, {}, reference_text(s.sample), told)).text;
     if (const auto rating = metrics::parse_rating(answer, label_, words_)) return {{"value", *rating}, {"answer", answer}};
     throw Error(ErrorCategory::model, fmt::format("sample '{}': {} answered no '{}: {}': {}", s.sample.id, judge_, label_,
                                                   stated(words_), answer.substr(0, 300)));
   }
   json identity() const override {
-    return {{"name", name}, {"class", "text_rating"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
+    json id{{"name", name}, {"class", "text_rating"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
             {"prompt", prompt_.identity()}, {"label", label_}, {"values", words_},
             {"score", "what the judge states after its last '" + label_ + ":'"}};
+    if (!answers_.empty()) id["answers"] = answers_;
+    return id;
   }
 
  private:
@@ -423,6 +436,7 @@ class TextRating final : public Evaluator {
   Prompt prompt_;
   std::string label_;
   std::map<std::string, double> words_;
+  std::vector<std::string> answers_;
 };
 
 // What a judge hears and reads, plus the judge's own arguments.
@@ -533,10 +547,13 @@ const EvaluatorClasses::Registration kTextRatingClass{
      "cascade setup: the judge's caption rated against the description)",
      {arg::required_reference("judge", Kind::model, "the text LLM"),
       arg::required_reference("prompt", Kind::prompt, "what it is asked: {{ reference }} the text, {{ prediction }} the answer"),
-      arg::text("label", "Score", "the word before the colon and the number"), rating_values_arg()}},
+      arg::text("label", "Score", "the word before the colon and the number"), rating_values_arg(),
+      arg::texts("answers", {},
+                 "names for the model's answers when its prompt asks once per clip (a JSON array): the judge's "
+                 "prompt reads each by its name, in the clips' order")}},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
       return std::make_unique<TextRating>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")),
-                                          args.text("label"), rating_words(args));
+                                          args.text("label"), rating_words(args), args.strings("answers"));
     }};
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "aeval/error.hpp"
 
 #include "components/model_loading.hpp"
+#include "models/each_audio.hpp"
 
 namespace aeval::pipeline {
 
@@ -19,6 +20,7 @@ LoadedTask LoadedTask::load(const Registry& registry, const TaskSpec& task, bool
   if (with_model && !t.dataset.audio_dir_missing.empty())
     throw Error(ErrorCategory::config, fmt::format("dataset '{}': {}", t.dataset.name, t.dataset.audio_dir_missing));
   if (with_model) t.model = load_model(registry, task.model);
+  if (t.model && t.prompt.asks_each_audio()) t.model = models::ask_each_audio(std::move(t.model));
   for (const auto& name : task.post_process) t.post_process.push_back(load_post_process(registry, name, t.scoring));
   for (const auto& name : task.evaluators) {
     t.evaluators.push_back(load_evaluator(registry, name, t.scoring));

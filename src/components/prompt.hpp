@@ -37,6 +37,7 @@ class Prompt {
     virtual RenderedPrompt render(const Sample& sample) const = 0;
     virtual nlohmann::json identity() const = 0;
     virtual bool audio_alone() const { return false; }
+    virtual bool asks_each_audio() const { return false; }
     // A jinja2 prompt's structure rendered for one row, as UltraEval-Audio's Prompt.load(**row) returns
     // it (jinja2_prompt.cpp); throws aeval::Error (config) naming a missing variable, (internal) for
     // the other classes.
@@ -61,6 +62,8 @@ class Prompt {
   nlohmann::json identity() const { return form_->identity(); }
   // The default prompt: nothing but the sample's audio is sent, so records need not show it.
   bool is_audio_alone() const { return form_->audio_alone(); }
+  // The model is asked once per audio clip the prompt names (models/each_audio.hpp).
+  bool asks_each_audio() const { return form_->asks_each_audio(); }
   nlohmann::ordered_json render_structure(const nlohmann::ordered_json& row) const {
     return form_->render_structure(row);
   }

@@ -68,7 +68,9 @@ class ChatPrompt final : public Prompt::EntryForm {
       messages_.push_back(std::move(message));
     }
     if (messages_.empty()) throw bad("it has no messages");
+    each_audio_ = args.boolean("each_audio");
   }
+  bool asks_each_audio() const override { return each_audio_; }
 
   RenderedPrompt render(const Sample& sample) const override {
     RenderedPrompt r;
@@ -95,6 +97,7 @@ class ChatPrompt final : public Prompt::EntryForm {
     std::vector<Part> parts;
   };
   std::vector<Message> messages_;
+  bool each_audio_ = false;
 };
 
 class FieldsPrompt final : public Prompt::EntryForm {
@@ -128,7 +131,10 @@ const PromptClasses::Registration kChatClass{
     {Kind::prompt, "chat", "Chat messages (system/user/assistant) of text and audio parts, rendered per sample",
      {arg::list("messages",
                 "[{role: user, content: [{type: audio, value: '{{ audio }}'}, {type: text, value: '...'}]}]; "
-                "content may also be one template string")}},
+                "content may also be one template string"),
+      arg::boolean("each_audio", false,
+                   "ask once per audio part, each request with the text and that clip alone; the answer is a JSON "
+                   "array of the answers, in the clips' order")}},
     [](const Args& args) { return Prompt(std::make_shared<const ChatPrompt>(args)); }};
 const PromptClasses::Registration kFieldsClass{
     {Kind::prompt, "fields",

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -296,6 +297,9 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       aeval::write_wav(dir / "RELATE_wave" / system / "test" / fmt::format("{}.wav", t), aeval::Audio{tone, 16000, 1});
     }
   std::atomic<int> two_clip_requests = 0;  // the prompting setup's pairs, both clips heard
+  std::atomic<int> caption_requests = 0, one_clip_captions = 0;  // the cascade setup's first stage
+  std::mutex compared_mutex;
+  std::set<std::string> compared;  // the cascade on pairs: "caption 1|caption 2" as the text LLM read them
   // The judge's p(yes), or the holistic judge's verdict, follows from what it hears and reads.
   OpenAiTestServer judge([&](const ReceivedRequest& r, int) {
     const std::string heard = aeval::testing::all_text(r) + aeval::testing::sent_audio(r);
@@ -322,7 +326,27 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
       reply.text = fmt::format("Better Match: {} audio", std::hash<std::string>{}(heard) % 2 ? "first" : "second");
       return reply;
     }
+    if (heard.find("Evaluate which audio caption better matches") != std::string::npos) {  // the cascade on pairs
+      const std::string text = aeval::testing::all_text(r);
+      const auto between = [&](const std::string& from, const std::string& to) {
+        const auto a = text.find(from) + from.size();
+        return text.substr(a, text.find(to, a) - a);
+      };
+      {
+        const std::lock_guard lock(compared_mutex);
+        compared.insert(between("- Audio caption 1:\n", "\n- Audio caption 2:") + "|" +
+                        between("- Audio caption 2:\n", "\nDecide which caption"));
+      }
+      reply.text = fmt::format("Caption 1 misses a sound.\nBetter Caption: {}", std::hash<std::string>{}(heard) % 2 ? 1 : 2);
+      return reply;
+    }
     if (heard.find("generate a detailed caption") != std::string::npos) {  // the cascade setup's first stage
+      int clips = 0;
+      for (const auto& m : r.body["messages"])
+        if (m["content"].is_array())
+          for (const auto& part : m["content"]) clips += part.is_object() && part.value("type", "") == "input_audio";
+      ++caption_requests;
+      one_clip_captions += clips == 1;
       reply.text = fmt::format("a sound heard {} times", std::hash<std::string>{}(heard) % 5);
       return reply;
     }
@@ -492,6 +516,37 @@ TEST(SeedMethodsE2E, TheSuiteRanksTheJudgeOnRelateBatonCompaAndPamAsTheirPaperDo
   const auto cascade = aeval::testing::read_only_run(dir / "out" / "relate-cascade");
   EXPECT_NE(cascade.by_id.begin()->second["prediction"].get<std::string>().find("a sound heard"), std::string::npos)
       << "the first stage's caption is the prediction the second rates";
+  // The cascade setup on pairs (Table 3's Cascade rows of RELATE-Pair and Baton-Pair): each clip captioned on its
+  // own, as the cascade on RELATE captions it, then the two captions compared in one request of the text LLM.
+  for (const auto& [task, pair_sets, pairs] : {std::tuple{"relate-pair-cascade", relate_pam_sets, relate_pairs},
+                                               {"baton-2-events-pair-cascade", baton_sets, 7},
+                                               {"baton-3-events-pair-cascade", baton_sets, 7}}) {
+    const int captions_before = caption_requests, one_clip_before = one_clip_captions;
+    const auto chosen = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge {} -q --output {}",
+                                              (dir / "registry").string(), task, pair_sets, (dir / "out").string()));
+    ASSERT_EQ(chosen.status, 0) << chosen.output;
+    EXPECT_EQ(caption_requests - captions_before, 2 * pairs) << task << ": a caption request a clip";
+    EXPECT_EQ(one_clip_captions - one_clip_before, 2 * pairs) << task << ": each with its clip alone";
+    const auto run = aeval::testing::read_only_run(dir / "out" / task);
+    ASSERT_EQ(int(run.by_id.size()), pairs) << task;
+    double right = 0;
+    for (const auto& [id, record] : run.by_id) {
+      const json& f = record["fields"];
+      const json captions = json::parse(record["prediction"].get<std::string>());
+      ASSERT_EQ(captions.size(), 2u) << id;
+      if (std::string(task) == "relate-pair-cascade") {  // the same request as the cascade on RELATE sends a clip
+        EXPECT_EQ(captions[0], cascade.by_id.at(f["clip_a"].get<std::string>())["prediction"]) << id;
+        EXPECT_EQ(captions[1], cascade.by_id.at(f["clip_b"].get<std::string>())["prediction"]) << id;
+      }
+      EXPECT_TRUE(compared.count(captions[0].get<std::string>() + "|" + captions[1].get<std::string>()))
+          << id << ": the text LLM read the first clip's caption as caption 1";
+      const json& choice = record["scores"]["caption-pair-choice"];
+      const bool said_first = choice["answer"].get<std::string>().find("Better Caption: 1") != std::string::npos;
+      EXPECT_EQ(choice["value"], said_first ? 1.0 : 0.0) << id;
+      right += said_first == (f["first_preferred"] == "yes");
+    }
+    EXPECT_DOUBLE_EQ(run.summary["metrics"]["caption-pair-choice-accuracy"]["value"].get<double>(), right / pairs) << task;
+  }
 
   // CompA: every clip with every caption, put together per item as its evaluation script does.
   for (const char* compa : {"compa-order", "compa-attribute"}) {

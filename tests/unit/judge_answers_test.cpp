@@ -65,6 +65,11 @@ TEST(JudgeAnswers, ARatingIsTheNumberAfterTheLastLabel) {
   EXPECT_EQ(parse_rating("It has both events. Answer: preferred.", "Answer", decision), 1.0);
   EXPECT_FALSE(parse_rating("Answer: <preferred or rejected>", "Answer", decision).has_value());
   EXPECT_FALSE(parse_rating("Answer: maybe", "Answer", decision).has_value());
+  const std::map<std::string, double> caption = {{"1", 1}, {"2", 0}};  // the cascade on pairs names a caption
+  EXPECT_EQ(parse_rating("Caption 2 misses the dog.\nBetter Caption: 1", "Better Caption", caption), 1.0);
+  EXPECT_EQ(parse_rating("Better Caption: 2.", "Better Caption", caption), 0.0);
+  EXPECT_FALSE(parse_rating("Better Caption: 12", "Better Caption", caption).has_value());
+  EXPECT_FALSE(parse_rating("Better Caption: <1 or 2>", "Better Caption", caption).has_value());
 }
 
 }  // namespace

@@ -57,8 +57,9 @@ std::optional<CaptionJudgement> parse_caption_judgement(const std::string& reply
 std::optional<bool> parse_verdict(const std::string& answer, const std::string& field);
 
 // A rating the judge states as "<label>: <number>" (AQAScore's prompting setup: "Score: 7"): the number after the
-// answer's last "<label>:", nullopt when there is none. With `words`, the word there instead (any case), as the number
-// `words` gives it ("Answer: preferred" with {preferred: 1, rejected: 0}).
+// answer's last "<label>:", nullopt when there is none. With `words`, the word (letters and digits) there instead, in
+// any case, as the number `words` gives it ("Answer: preferred" with {preferred: 1, rejected: 0}, "Better Caption: 2"
+// with {1: 1, 2: 0}).
 std::optional<double> parse_rating(const std::string& answer, const std::string& label,
                                    const std::map<std::string, double>& words = {});
 

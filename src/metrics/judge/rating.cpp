@@ -14,7 +14,7 @@ std::optional<double> parse_rating(const std::string& answer, const std::string&
   while (from < answer.size() && std::isspace(static_cast<unsigned char>(answer[from]))) ++from;
   if (!words.empty()) {
     std::size_t end = from;
-    while (end < answer.size() && std::isalpha(static_cast<unsigned char>(answer[end]))) ++end;
+    while (end < answer.size() && std::isalnum(static_cast<unsigned char>(answer[end]))) ++end;
     const auto found = words.find(text::lower(answer.substr(from, end - from)));
     return found == words.end() ? std::nullopt : std::optional<double>(found->second);
   }
