@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
-#include "components/template.hpp"
+#include "prompts/template.hpp"
 
 namespace {
 

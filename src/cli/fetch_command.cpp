@@ -9,7 +9,7 @@
 #include "datasets/dataset.hpp"
 #include "models/dnsmos_models.hpp"
 #include "run/invocation.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "uea/uea_location.hpp"

@@ -7,7 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 
 namespace aeval::cli {
 

@@ -3,7 +3,7 @@
 // judge, rating judges (SpeechAlpacaEval, AIR-Bench chat). docs/judges.md explains each against its paper; the
 // judges judged against people are meta_evaluators.cpp.
 #include "components/evaluator.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 
 #include <fmt/format.h>
 

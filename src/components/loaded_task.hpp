@@ -10,7 +10,7 @@
 #include "datasets/dataset.hpp"
 #include "components/evaluator.hpp"
 #include "components/post_process.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/scoring_models.hpp"
 
 namespace aeval::pipeline {

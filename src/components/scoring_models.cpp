@@ -10,7 +10,7 @@
 #include "components/evaluator.hpp"
 #include "components/model_loading.hpp"
 #include "components/post_process.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/task.hpp"
 #include "components/response_cache.hpp"
 

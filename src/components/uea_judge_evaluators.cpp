@@ -9,7 +9,7 @@
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "components/evaluator.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/scoring_models.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_scoring.hpp"

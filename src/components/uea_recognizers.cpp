@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "aeval/error.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/scoring_models.hpp"
 #include "registry/registry.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "aeval/pipeline/sample.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 
 namespace aeval::pipeline {
 

@@ -20,7 +20,7 @@
 #include "components/aggregator.hpp"
 #include "components/evaluator.hpp"
 #include "components/post_process.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/classes.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "aeval/error.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/registry.hpp"
 #include "support/anyaudio_judge_stand_in.hpp"
 #include "support/file_server.hpp"

@@ -10,7 +10,7 @@
 #include <cstdlib>
 
 #include "aeval/error.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/registry.hpp"
 #include "support/audiocapbench_stand_in.hpp"
 #include "support/file_server.hpp"

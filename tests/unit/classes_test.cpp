@@ -5,7 +5,7 @@
 #include "aeval/error.hpp"
 #include "components/aggregator.hpp"
 #include "components/post_process.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/factory.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

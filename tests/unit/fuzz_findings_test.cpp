@@ -17,7 +17,7 @@
 #include "datasets/parquet_clips.hpp"
 #include "datasets/table_reader.hpp"
 #include "run/run_store.hpp"
-#include "components/template.hpp"
+#include "prompts/template.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -6,7 +6,7 @@
 #include "components/evaluator.hpp"
 #include "components/model_loading.hpp"
 #include "components/post_process.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"

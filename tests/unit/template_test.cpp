@@ -1,6 +1,6 @@
 // The prompt template language (docs/templates.md): what it renders, what it
 // refuses, and that dataset text is never executed.
-#include "components/template.hpp"
+#include "prompts/template.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/sample.hpp"
-#include "components/template.hpp"
+#include "prompts/template.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {

@@ -6,8 +6,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "components/prompt.hpp"
-#include "components/python_source.hpp"
+#include "prompts/prompt.hpp"
+#include "prompts/python_source.hpp"
 
 namespace aeval::pipeline {
 

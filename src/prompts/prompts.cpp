@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "aeval/error.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 
 namespace aeval::pipeline {
 

@@ -1,4 +1,4 @@
-#include "components/template.hpp"
+#include "prompts/template.hpp"
 
 #include <fmt/format.h>
 

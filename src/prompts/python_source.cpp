@@ -1,4 +1,4 @@
-#include "components/python_source.hpp"
+#include "prompts/python_source.hpp"
 
 #include <fmt/format.h>
 

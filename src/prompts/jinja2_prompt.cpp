@@ -6,7 +6,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "components/prompt.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::pipeline {
