@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "aeval/error.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "registry/registry.hpp"
 
 namespace {

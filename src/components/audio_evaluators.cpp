@@ -5,7 +5,7 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/metrics/audio_pair.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "components/text_metric_evaluator.hpp"
 #include "registry/args.hpp"
 

@@ -9,7 +9,7 @@
 #include "components/aggregator.hpp"
 #include "datasets/dataset.hpp"
 #include "components/evaluator.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "components/scoring_models.hpp"
 

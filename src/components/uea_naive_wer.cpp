@@ -2,7 +2,7 @@
 // str(label), in percent, after wer.py's process_one, a copy of Seed-TTS-Eval's (uea_tts_text.hpp) for the
 // two languages NaiveWER takes, which for zh spaces out whitespace characters too.
 #include "aeval/text/python_values.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_tts_text.hpp"
 

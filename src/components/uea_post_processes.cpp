@@ -14,7 +14,7 @@
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "components/scoring_models.hpp"
 #include "components/uea_recognizers.hpp"
 #include "registry/args.hpp"

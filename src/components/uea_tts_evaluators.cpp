@@ -10,7 +10,7 @@
 #include "aeval/text/python_values.hpp"
 #include "audio/audio_locator.hpp"
 #include "components/evaluator.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "components/scoring_models.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_recognizers.hpp"

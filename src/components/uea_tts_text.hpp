@@ -3,7 +3,7 @@
 // SeedTTSEvalASRWER runs): the two texts it hands to jiwer, and jiwer's WER of one pair.
 #include <string>
 
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 
 namespace aeval::pipeline {
 

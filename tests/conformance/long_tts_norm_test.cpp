@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/text/number_words.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
 #include "registry/registry.hpp"

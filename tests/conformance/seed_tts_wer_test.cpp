@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/error.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "components/uea_tts_text.hpp"
 #include "registry/registry.hpp"
 #include "support/reference.hpp"

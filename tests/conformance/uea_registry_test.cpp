@@ -19,7 +19,7 @@
 #include "aeval/text/unicode.hpp"
 #include "components/aggregator.hpp"
 #include "components/evaluator.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "registry/classes.hpp"
 #include "support/reference.hpp"

@@ -4,7 +4,7 @@
 
 #include "aeval/error.hpp"
 #include "components/aggregator.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "registry/factory.hpp"
 #include "support/config_error.hpp"

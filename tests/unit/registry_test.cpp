@@ -5,7 +5,7 @@
 #include "datasets/dataset.hpp"
 #include "components/evaluator.hpp"
 #include "components/model_loading.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "components/task.hpp"
 #include "registry/registry.hpp"

@@ -1,7 +1,7 @@
 // Corrections of UltraEval-Audio's bugs are options; UEA's behaviour stays the default.
 #include <gtest/gtest.h>
 
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "registry/classes.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include "aeval/metrics/bleu.hpp"
 #include "aeval/metrics/match.hpp"
 #include "registry/args.hpp"
-#include "components/post_process.hpp"
+#include "post_process/post_process.hpp"
 #include "aeval/text/chinese_script.hpp"
 #include "aeval/text/chinese_text_norm.hpp"
 #include "aeval/text/japanese_tokenizer.hpp"
