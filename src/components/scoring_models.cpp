@@ -5,13 +5,8 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/sha256.hpp"
-#include "components/aggregator.hpp"
-#include "datasets/dataset.hpp"
-#include "components/evaluator.hpp"
 #include "components/model_loading.hpp"
-#include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
-#include "components/task.hpp"
 #include "components/response_cache.hpp"
 
 namespace aeval::pipeline {
