@@ -121,6 +121,60 @@ TEST(Published, EveryRowOfAnyAudioJudgesTablesAveragesItsSubsetsButGeminisHolist
   EXPECT_EQ(deviating, std::vector<std::string>{"Gemini-2.5-Pro holistic en"});
 }
 
+// The numbers of one table row of seed 004's text: tab-separated cells of space-separated numbers, bold marks and
+// "-" (not applicable: NaN) allowed; the model's name is the first cell.
+std::vector<double> row_numbers(std::string line, std::string& model) {
+  line = std::regex_replace(line, std::regex("</?b>"), "");
+  model = line.substr(0, line.find('\t'));
+  std::istringstream cells(line.substr(line.find('\t') + 1));
+  std::vector<double> out;
+  for (std::string cell; cells >> cell;) out.push_back(cell == "-" ? NAN : std::stod(cell));
+  return out;
+}
+
+// UltraEval-Audio's leaderboards (seed 004) state how their Avg. Score is made, and every row of Tables 5 and 6
+// follows it: Table 5, the five accuracies and the three acoustic scores' mean times 20, over six; Table 6, per
+// dataset 100 - WER (or CER), SIM and the mean of the acoustic scores it gives (no UTMOS on AISHELL-1) times 20,
+// over nine. Within half a unit of the Avg's last digit plus what the inputs' own rounding can move it.
+TEST(Published, UltraEvalAudiosLeaderboardAveragesAreWhatTheirNotesSay) {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "004_f2fe1996ab8ff704.txt");
+  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 004's text)");
+  int table = 0;
+  std::map<int, std::size_t> rows;
+  std::vector<std::string> deviating;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("**Table ", 0) == 0) table = line[8] - '0';
+    if ((table != 5 && table != 6) || line.find('\t') == std::string::npos || line.rfind("Models", 0) == 0 ||
+        line[0] == '\t')
+      continue;
+    std::string model;
+    const std::vector<double> v = row_numbers(line, model);
+    double average = 0, rounding = 0.005;
+    if (table == 5) {
+      ASSERT_EQ(v.size(), 9u) << model;
+      for (std::size_t k = 0; k < 5; ++k) average += v[k] / 6;
+      average += 20 * (v[5] + v[6] + v[7]) / 3 / 6;
+      rounding += 5 * 0.005 / 6 + 20 * 0.005 / 6;
+    } else {
+      ASSERT_EQ(v.size(), 16u) << model;
+      for (std::size_t d = 0; d < 3; ++d) {
+        const double* s = &v[5 * d];
+        double acoustics = 0;
+        int given = 0;
+        for (int k = 2; k < 5; ++k)
+          if (!std::isnan(s[k])) acoustics += s[k], ++given;
+        average += ((100 - s[0]) + s[1] + 20 * acoustics / given) / 9;
+        rounding += 2 * 0.005 / 9 + 20 * 0.005 / 9;
+      }
+    }
+    ++rows[table];
+    if (std::fabs(average - v.back()) > rounding + 1e-9) deviating.push_back(model);
+  }
+  EXPECT_EQ(rows[5], 6u) << "Table 5's six models";
+  EXPECT_EQ(rows[6], 9u) << "Table 6's nine codecs";
+  EXPECT_EQ(deviating, std::vector<std::string>{});
+}
+
 // AudioCapBench's Table 1: each model's Overall is the mean of its accuracy, completeness and hallucination scores
 // (each sample's overall is their mean, rounded to two decimals as its judge code rounds it: half a unit more).
 TEST(Published, AudioCapBenchsOverallIsTheMeanOfItsThreeCriteria) {
