@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "components/aggregator.hpp"
-#include "components/evaluator.hpp"
+#include "aggregators/aggregator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/uea_entries.hpp"
 
 namespace {

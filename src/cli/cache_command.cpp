@@ -6,7 +6,7 @@
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
 #include "datasets/dataset_cache.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 #include "registry/registry.hpp"
 #include "util/download.hpp"
 #include "util/sha256.hpp"

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "aeval/pipeline/run_types.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "datasets/dataset.hpp"
-#include "components/evaluator.hpp"
-#include "components/model_loading.hpp"
+#include "evaluators/evaluator.hpp"
+#include "evaluators/model_loading.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "components/task.hpp"

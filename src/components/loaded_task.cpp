@@ -6,7 +6,7 @@
 
 #include "aeval/error.hpp"
 
-#include "components/model_loading.hpp"
+#include "evaluators/model_loading.hpp"
 #include "models/each_audio.hpp"
 
 namespace aeval::pipeline {

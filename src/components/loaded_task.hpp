@@ -6,12 +6,12 @@
 
 #include "aeval/models/model.hpp"
 #include "aeval/pipeline/task_spec.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "datasets/dataset.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
-#include "components/scoring_models.hpp"
+#include "evaluators/scoring_models.hpp"
 
 namespace aeval::pipeline {
 

@@ -16,7 +16,7 @@
 #include "aeval/metrics/wer.hpp"
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_scoring.hpp"
 #include "components/uea_wer.hpp"

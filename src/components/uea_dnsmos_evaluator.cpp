@@ -5,7 +5,7 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_scoring.hpp"
 #include "dnsmos/dnsmos.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "aeval/error.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "components/uea_evaluator.hpp"
 #include "components/uea_scoring.hpp"
 #include "registry/args.hpp"

@@ -15,7 +15,7 @@
 #include "aeval/text/regex.hpp"
 #include "aeval/text/unicode.hpp"
 #include "post_process/post_process.hpp"
-#include "components/scoring_models.hpp"
+#include "evaluators/scoring_models.hpp"
 #include "components/uea_recognizers.hpp"
 #include "registry/args.hpp"
 

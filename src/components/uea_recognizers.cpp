@@ -7,7 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "prompts/prompt.hpp"
-#include "components/scoring_models.hpp"
+#include "evaluators/scoring_models.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::pipeline {

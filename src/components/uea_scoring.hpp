@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "components/evaluator.hpp"
-#include "components/scoring_models.hpp"
+#include "evaluators/evaluator.hpp"
+#include "evaluators/scoring_models.hpp"
 #include "registry/args.hpp"
 #include "uea/uea_class_process.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "components/loaded_task.hpp"
 #include "run/provenance.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 #include "run/run_files.hpp"
 #include "run/run_id.hpp"
 #include "run/sample_record.hpp"

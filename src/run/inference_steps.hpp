@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "components/loaded_task.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 #include "run/scheduler.hpp"
 
 namespace aeval::pipeline {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "aeval/error.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "run/run_store.hpp"
 #include "components/task.hpp"
 #include "components/uea_task.hpp"

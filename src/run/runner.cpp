@@ -18,7 +18,7 @@
 #include "run/progress.hpp"
 #include "util/file_lock.hpp"
 #include "run/provenance.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 #include "run/run_files.hpp"
 #include "run/run_id.hpp"
 #include "run/run_store.hpp"

@@ -18,8 +18,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/bleu.hpp"
-#include "components/aggregator.hpp"
-#include "components/evaluator.hpp"
+#include "aggregators/aggregator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/registry.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/temp_dir.hpp"

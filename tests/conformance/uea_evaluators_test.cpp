@@ -15,7 +15,7 @@
 
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/registry.hpp"
 #include "registry/uea_entries.hpp"
 #include "support/reference.hpp"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "registry/registry.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "aeval/error.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "registry/factory.hpp"

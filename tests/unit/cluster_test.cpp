@@ -10,7 +10,7 @@
 #include "aeval/pipeline/run_types.hpp"
 #include "cluster/run_progress.hpp"
 #include "cluster/slurm_array.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 #include "support/run_aeval.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"

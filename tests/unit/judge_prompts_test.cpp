@@ -2,10 +2,10 @@
 // fail no template) for a sample shaped as the judges build it.
 #include <gtest/gtest.h>
 
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 #include "datasets/dataset.hpp"
-#include "components/evaluator.hpp"
-#include "components/model_loading.hpp"
+#include "evaluators/evaluator.hpp"
+#include "evaluators/model_loading.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
 #include "components/task.hpp"

@@ -7,7 +7,7 @@
 
 #include "aeval/metrics/catalog.hpp"
 #include "aeval/report/leaderboard.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/registry.hpp"
 #include "support/temp_dir.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
-#include "components/model_loading.hpp"
+#include "evaluators/model_loading.hpp"
 #include "models/openai.hpp"
 #include "registry/registry.hpp"
 #include "support/openai_test_server.hpp"

@@ -9,8 +9,8 @@
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "registry/registry.hpp"
-#include "components/response_cache.hpp"
-#include "components/scoring_models.hpp"
+#include "response_cache/response_cache.hpp"
+#include "evaluators/scoring_models.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // StatisticsTable: numbers kept as narrow as they allow and read back as the same doubles.
-#include "components/statistics_table.hpp"
+#include "evaluators/statistics_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "components/statistics_table.hpp"
+#include "evaluators/statistics_table.hpp"
 
 #include <algorithm>
 #include <array>

@@ -12,7 +12,7 @@
 #include "aeval/error.hpp"
 #include "aeval/metrics/bootstrap.hpp"
 #include "registry/args.hpp"
-#include "components/aggregator.hpp"
+#include "aggregators/aggregator.hpp"
 
 namespace aeval::pipeline {
 

@@ -6,7 +6,7 @@
 #include <deque>
 
 #include "aeval/error.hpp"
-#include "components/text_metric_evaluator.hpp"
+#include "evaluators/text_metric_evaluator.hpp"
 #include "registry/args.hpp"
 #include "util/numpy_sum.hpp"
 

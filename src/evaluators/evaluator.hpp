@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "aeval/pipeline/sample.hpp"
-#include "components/scoring_models.hpp"
-#include "components/statistics_table.hpp"
+#include "evaluators/scoring_models.hpp"
+#include "evaluators/statistics_table.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {

@@ -9,7 +9,7 @@
 #include "aeval/error.hpp"
 #include "dnsmos/dnsmos.hpp"
 #include "models/dnsmos_models.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/args.hpp"
 #include "report/identity_reading.hpp"
 

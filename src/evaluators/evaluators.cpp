@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "aeval/error.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

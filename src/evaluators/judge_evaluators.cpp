@@ -2,7 +2,7 @@
 // the dynamic rubric judge of AnyAudio-Judge, the AudioCapBench captioning
 // judge, rating judges (SpeechAlpacaEval, AIR-Bench chat). docs/judges.md explains each against its paper; the
 // judges judged against people are meta_evaluators.cpp.
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "prompts/prompt.hpp"
 
 #include <fmt/format.h>

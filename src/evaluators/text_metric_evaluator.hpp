@@ -3,7 +3,7 @@
 // catalog.hpp) on the processed prediction and references: the same
 // computation `aeval score` does, with the metric's value under "value".
 #include "aeval/metrics/catalog.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "report/identity_reading.hpp"
 
 namespace aeval::pipeline {

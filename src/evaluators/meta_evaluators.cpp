@@ -18,7 +18,7 @@
 #include "aeval/metrics/classification.hpp"
 #include "aeval/metrics/correlation.hpp"
 #include "aeval/text/unicode.hpp"
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/args.hpp"
 #include "registry/registry.hpp"
 

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "components/evaluator.hpp"
+#include "evaluators/evaluator.hpp"
 #include "registry/factory.hpp"
 
 namespace aeval::pipeline {

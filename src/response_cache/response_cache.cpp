@@ -1,4 +1,4 @@
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 
 #include <fmt/format.h>
 

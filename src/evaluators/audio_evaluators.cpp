@@ -6,7 +6,7 @@
 #include "aeval/error.hpp"
 #include "aeval/metrics/audio_pair.hpp"
 #include "post_process/post_process.hpp"
-#include "components/text_metric_evaluator.hpp"
+#include "evaluators/text_metric_evaluator.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

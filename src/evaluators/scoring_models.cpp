@@ -1,13 +1,13 @@
-#include "components/scoring_models.hpp"
+#include "evaluators/scoring_models.hpp"
 
 #include <fmt/format.h>
 
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
 #include "util/sha256.hpp"
-#include "components/model_loading.hpp"
+#include "evaluators/model_loading.hpp"
 #include "prompts/prompt.hpp"
-#include "components/response_cache.hpp"
+#include "response_cache/response_cache.hpp"
 
 namespace aeval::pipeline {
 

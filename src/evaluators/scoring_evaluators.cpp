@@ -10,8 +10,8 @@
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/embedding.hpp"
-#include "components/evaluator.hpp"
-#include "components/scoring_models.hpp"
+#include "evaluators/evaluator.hpp"
+#include "evaluators/scoring_models.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

@@ -1,5 +1,5 @@
 #include "models/model_classes.hpp"
-#include "components/model_loading.hpp"
+#include "evaluators/model_loading.hpp"
 
 namespace aeval::pipeline {
 
