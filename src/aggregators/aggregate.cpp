@@ -230,13 +230,14 @@ Aggregator load_aggregator(const Registry& registry, const std::string& name) {
   return AggregatorClasses::make(registry.get(Kind::aggregator, name), Kind::aggregator);
 }
 
-const Aggregator kSummaryDefaults;
-
 std::vector<ArgSpec> summary_args() {
+  // A default Aggregator of this call's own: other libraries' registrations call this while statics initialize,
+  // perhaps before a namespace-scope one of this file would be.
+  const Aggregator defaults;
   return {arg::texts("group_by", {}, "sample fields to break results down by"),
-          arg::integer("bootstrap", kSummaryDefaults.bootstrap, "resamples for a percentile interval (0: none)").at_least(0),
-          arg::number("confidence", kSummaryDefaults.confidence).above(0).below(1),
-          arg::integer("seed", long(kSummaryDefaults.seed))};
+          arg::integer("bootstrap", defaults.bootstrap, "resamples for a percentile interval (0: none)").at_least(0),
+          arg::number("confidence", defaults.confidence).above(0).below(1),
+          arg::integer("seed", long(defaults.seed))};
 }
 
 void read_summary_args(const Args& args, Aggregator& a) {
