@@ -80,7 +80,13 @@ class EachAudio final : public Model {
   bool reads_audio_files() const override { return model_->reads_audio_files(); }
   int max_concurrency() const override { return model_->max_concurrency(); }
   bool cacheable() const override { return model_->cacheable(); }
-  nlohmann::json identity() const override { return model_->identity(); }
+  // The inner model's, marked: its answers (one a clip) are not that model's to a request of all the clips, and
+  // the response cache keys answers by the model's identity.
+  nlohmann::json identity() const override {
+    nlohmann::json id = model_->identity();
+    if (id.is_object()) id["asked"] = "once per audio clip";
+    return id;
+  }
   void set_log(std::function<void(const nlohmann::json&)> sink) override { model_->set_log(std::move(sink)); }
 
  private:

@@ -51,6 +51,8 @@ TEST(EachAudio, AsksOncePerClipAndAnswersInTheirOrder) {
   const Response r = model->infer_and_wait(pair("a.wav", "b.wav"));
   EXPECT_EQ(nlohmann::json::parse(r.text), (nlohmann::json{"Caption it. [a.wav] now", "Caption it. [b.wav] now"}));
   EXPECT_EQ(r.compute_seconds, 2);
+  EXPECT_EQ(model->identity(), (nlohmann::json{{"name", "clip-echo"}, {"asked", "once per audio clip"}}))
+      << "its answers are keyed apart from the model's own";
   ASSERT_EQ(inner->seen.size(), 2u);
   for (const Request& one : inner->seen) {
     ASSERT_EQ(one.messages.size(), 2u);
