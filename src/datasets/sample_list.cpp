@@ -167,20 +167,21 @@ SampleList::SampleList(const std::vector<Sample>& samples) {
 }
 
 SampleList::Where SampleList::append(const std::string& packed) {
-  std::string row;  // the packed bytes after their length
-  put_size(row, packed.size());
-  row += packed;
-  if (chunks_.empty() || chunks_.back().bytes.capacity() - chunks_.back().bytes.size() < row.size()) {
+  std::string length;  // LEB128, before the row's bytes
+  put_size(length, packed.size());
+  const std::size_t size = length.size() + packed.size();
+  if (chunks_.empty() || chunks_.back().bytes.capacity() - chunks_.back().bytes.size() < size) {
     if (chunks_.size() >> (64 - kOffsetBits))
       throw Error(ErrorCategory::data, "a dataset is kept in at most 2^24 chunks of rows, and this one needs more");
     const std::size_t grown = chunks_.empty() ? 4096 : std::min(2 * chunks_.back().bytes.capacity(), kLargestChunk);
-    chunks_.emplace_back().bytes.reserve(std::max(grown, row.size()));
+    chunks_.emplace_back().bytes.reserve(std::max(grown, size));
     in_memory_ += chunks_.back().bytes.capacity();
     if (in_memory_ > kept_in_memory_) spill_full_chunks();
   }
   Chunk& chunk = chunks_.back();
   const Where w = (Where(chunks_.size() - 1) << kOffsetBits) | chunk.bytes.size();
-  chunk.bytes += row;  // within the reserved capacity: the chunk's bytes stay where they are
+  chunk.bytes += length;  // within the reserved capacity: the chunk's bytes stay where they are
+  chunk.bytes += packed;
   chunk.length = chunk.bytes.size();
   return w;
 }
@@ -209,20 +210,20 @@ void SampleList::resize(std::size_t n) {
 std::string_view SampleList::bytes(std::size_t i) const {
   const Chunk& chunk = chunks_[where_[i] >> kOffsetBits];
   const std::uint64_t offset = where_[i] & ((Where(1) << kOffsetBits) - 1);
-  const auto row = [](std::string_view from) {  // a row's bytes from the view that starts with them
+  std::string_view from;  // starts with the row's length
+  if (!chunk.spilled_at) {
+    from = std::string_view(chunk.bytes).substr(offset);
+  } else {
+    // One read for most rows: a window that holds a short row whole, then the whole of a longer one.
+    constexpr std::uint64_t kWindow = 512;
+    const std::uint64_t at = *chunk.spilled_at + offset;
+    from = spill_->read(at, std::min(kWindow, chunk.length - offset));
     Reader r{from};
-    const std::size_t length = r.size();
-    return from.substr(r.at, length);
-  };
-  if (!chunk.spilled_at) return row(std::string_view(chunk.bytes).substr(offset));
-  // One read for most rows: a window that holds a short row whole, then the rest of a longer one.
-  constexpr std::uint64_t kWindow = 512;
-  const std::uint64_t at = *chunk.spilled_at + offset, left = chunk.length - offset;
-  std::string_view read = spill_->read(at, std::min(kWindow, left));
-  Reader r{read};
+    if (const std::size_t length = r.size(); r.at + length > from.size()) from = spill_->read(at, r.at + length);
+  }
+  Reader r{from};
   const std::size_t length = r.size();
-  if (r.at + length > read.size()) read = spill_->read(at, r.at + length);
-  return row(read);
+  return from.substr(r.at, length);
 }
 
 const Sample SampleList::operator[](std::size_t i) const { return unpack(bytes(i)); }

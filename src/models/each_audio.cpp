@@ -1,5 +1,6 @@
 #include "models/each_audio.hpp"
 
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -16,11 +17,10 @@ std::size_t audio_parts(const Request& request) {
   return n;
 }
 
-// The request with its text and its clip `clip` (the clip-th audio part) alone.
-Request with_one_clip(const Request& request, std::size_t clip) {
-  Request one = request;
-  one.audio.clear();
-  one.audio_files.clear();
+// The request (whose audio is given apart) with its text and its clip `clip` (the clip-th audio part) alone.
+Request with_one_clip(const Request& rest, const std::vector<Audio>& audio,
+                      const std::vector<std::filesystem::path>& audio_files, std::size_t clip) {
+  Request one = rest;
   std::size_t seen = 0;
   for (auto& m : one.messages) {
     std::vector<Part> kept;
@@ -28,8 +28,8 @@ Request with_one_clip(const Request& request, std::size_t clip) {
       if (p.type == Part::Type::text) {
         kept.push_back(std::move(p));
       } else if (seen++ == clip) {
-        if (p.audio_index < request.audio.size()) one.audio.push_back(request.audio[p.audio_index]);
-        if (p.audio_index < request.audio_files.size()) one.audio_files.push_back(request.audio_files[p.audio_index]);
+        if (p.audio_index < audio.size()) one.audio.push_back(audio[p.audio_index]);
+        if (p.audio_index < audio_files.size()) one.audio_files.push_back(audio_files[p.audio_index]);
         p.audio_index = 0;
         kept.push_back(std::move(p));
       }
@@ -59,8 +59,13 @@ class EachAudio final : public Model {
     const std::size_t clips = audio_parts(request);
     if (clips <= 1) return model_->infer(std::move(request), std::move(done));
     auto answers = std::make_shared<Answers>(clips, std::move(done));
+    // Each clip's request copies the rest of the request, and its own clip only.
+    const std::vector<Audio> audio = std::move(request.audio);
+    const std::vector<std::filesystem::path> audio_files = std::move(request.audio_files);
+    request.audio.clear();
+    request.audio_files.clear();
     for (std::size_t clip = 0; clip < clips; ++clip)
-      model_->infer(with_one_clip(request, clip), [answers, clip](std::exception_ptr error, Response response) {
+      model_->infer(with_one_clip(request, audio, audio_files, clip), [answers, clip](std::exception_ptr error, Response response) {
         {
           const std::lock_guard lock(answers->mutex);
           if (error && !answers->error) answers->error = error;
