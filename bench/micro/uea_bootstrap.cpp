@@ -10,7 +10,7 @@
 
 #include "aggregators/aggregator.hpp"
 #include "evaluators/evaluator.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 
 namespace {
 

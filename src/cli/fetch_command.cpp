@@ -10,8 +10,9 @@
 #include "models/dnsmos_models.hpp"
 #include "run/invocation.hpp"
 #include "prompts/prompt.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
+#include "uea/uea_catalog_task.hpp"
 #include "uea/uea_location.hpp"
 #include "util/download.hpp"
 
@@ -79,7 +80,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
       for (const auto& name : registry.names(registry::Kind::dataset))
         if (datasets::dataset_downloads(registry, name)) chosen.push_back(name);
       for (const auto& name : registry.names(registry::Kind::task))
-        if (pipeline::defined_on_uea(registry, name)) chosen.push_back(name);
+        if (uea::defined_on_uea(registry, name)) chosen.push_back(name);
     }
     if (chosen.empty() && !*all)
       throw Error(ErrorCategory::config, "fetch dataset: name one or more datasets (or catalog tasks), or give --all");
@@ -87,7 +88,7 @@ Action add_fetch_command(CLI::App& app, GlobalOptions& global) {
     // aeval lacks may be such an entry itself.
     std::optional<registry::Registry> with_uea;
     for (const auto& name : chosen) {
-      const bool uea_task = !registry.contains(registry::Kind::dataset, name) && pipeline::defined_on_uea(registry, name);
+      const bool uea_task = !registry.contains(registry::Kind::dataset, name) && uea::defined_on_uea(registry, name);
       const bool from_uea = uea_task || !registry.contains(registry::Kind::dataset, name);
       if (from_uea && !with_uea) {
         inv.uea = std::filesystem::absolute(uea::uea_root({}));

@@ -6,8 +6,8 @@
 #include "aeval/report/leaderboard.hpp"
 #include "aeval/error.hpp"
 #include "cli/commands.hpp"
-#include "components/task.hpp"
-#include "components/uea_differences.hpp"
+#include "tasks/task.hpp"
+#include "uea/uea_differences.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::cli {

@@ -12,9 +12,10 @@
 #include "cli/commands.hpp"
 #include "cli/interrupt_hint.hpp"
 #include "run/invocation.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 #include "report/summary.hpp"
+#include "uea/uea_catalog_task.hpp"
 #include "uea/uea_location.hpp"
 
 namespace aeval::cli {
@@ -73,7 +74,7 @@ int run_each(const RunCommandOptions& o, const GlobalOptions& global, const pipe
   const std::vector<std::string> tasks = o.suite.empty() ? std::vector<std::string>{o.task}
                                                           : pipeline::suite_tasks(registry, o.suite);
   // UEA's registry is found (downloaded, the first time) once, before runs go side by side.
-  if (std::any_of(tasks.begin(), tasks.end(), [&](const std::string& t) { return pipeline::defined_on_uea(registry, t); }))
+  if (std::any_of(tasks.begin(), tasks.end(), [&](const std::string& t) { return uea::defined_on_uea(registry, t); }))
     base.uea = std::filesystem::absolute(uea::uea_root({}));
   const std::string what = o.suite.empty() ? "task " + o.task : "suite " + o.suite;
   int status = 0;

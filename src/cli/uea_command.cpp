@@ -10,14 +10,14 @@
 #include "aeval/pipeline/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt_hint.hpp"
-#include "cli/uea_save.hpp"
+#include "uea/uea_save.hpp"
 #include "run/invocation.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/classes.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "uea/uea_location.hpp"
-#include "components/uea_differences.hpp"
-#include "components/uea_task.hpp"
+#include "uea/uea_differences.hpp"
+#include "uea/uea_task.hpp"
 
 namespace aeval::cli {
 
@@ -167,7 +167,7 @@ int run_command(const UeaOptions& o, const GlobalOptions& global) {
   }
   const pipeline::RunResult result = pipeline::run_task(registry, inv, options);
   if (!o.save.empty()) {
-    const auto log = write_uea_results(o.save, inv.task.model, inv.task.dataset, inv.task.prompt, registry, result);
+    const auto log = uea::write_uea_results(o.save, inv.task.model, inv.task.dataset, inv.task.prompt, registry, result);
     if (!o.quiet) std::fprintf(stderr, "aeval: UltraEval-Audio's result files: %s and its -overall.json\n", log.c_str());
   }
   return report_result(result, o.max_fail_rate);

@@ -1,5 +1,6 @@
 #pragma once
 // Text transforms applied to predictions (and, for normalizers, references) before scoring.
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,8 @@ struct PostProcess {
   // Post-processes whose answer may be a value other than text (UltraEval-Audio's JSON
   // extractors return what the JSON holds) give it here; `apply` then gives its Python str().
   std::function<nlohmann::ordered_json(const nlohmann::ordered_json&, const Sample&)> value;
+  // The answer this post-process reads when the model spoke: from its audio file and its text (none: the text).
+  std::function<std::string(const std::filesystem::path& audio, const std::string& text)> spoken_answer;
   nlohmann::json identity;
   std::vector<std::string> notes;
 };

@@ -16,7 +16,7 @@
 #include "models/dnsmos_models.hpp"
 #include "models/model_classes.hpp"
 #include "run/invocation.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "python/convert.hpp"
 #include "registry/args.hpp"
 #include "registry/registry.hpp"

@@ -134,7 +134,7 @@ const ArgSpec* ClassSpec::find(const std::string& arg) const {
 
 void declare_class(const ClassSpec& declared) {
   ClassSpec spec = declared;
-  // Every model may name its own prompts (components/task.cpp chooses them).
+  // Every model may name its own prompts (tasks/task.cpp chooses them).
   if (spec.kind == Kind::model)
     spec.args.push_back(arg::map("prompts",
                                  "the model's own prompt entry for a task's prompt, by the task prompt's name, or "

@@ -88,7 +88,7 @@ struct ClassSpec {
   std::vector<UeaClass> uea = {};          // the UltraEval-Audio classes it implements
   // Where an entry of the class gives other numbers than UltraEval-Audio's own class would: a short reason, from
   // the entry's arguments ("" where it is exact). Every "differs from UltraEval-Audio" aeval prints comes from
-  // these (components/uea_differences.hpp), so a new difference is declared with the code that makes it.
+  // these (uea/uea_differences.hpp), so a new difference is declared with the code that makes it.
   std::function<std::string(const YAML::Node& args)> differs_from_uea = {};
 
   const ArgSpec* find(const std::string& arg) const;

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 #include "run/provenance.hpp"
 #include "response_cache/response_cache.hpp"
 #include "run/run_files.hpp"

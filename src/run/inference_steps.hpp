@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 #include "response_cache/response_cache.hpp"
 #include "run/scheduler.hpp"
 

@@ -13,15 +13,9 @@ namespace aeval::pipeline {
 registry::Registry load_registry(const Invocation& invocation);
 
 // The registry a run uses, with inv.task bound: `task` (may be empty) resolved with `overrides`
-// (resolve_task). A task defined on UltraEval-Audio's registry (uea_dataset) runs UEA's definition:
-// inv.uea is set (when empty: $AEVAL_UEA_DIR, else the pinned download), UEA's entries are added,
-// the assignments its evaluators need join inv.sets, the model's uea_prompts choose its prompt,
-// and the task's own aggregators follow UEA's aggregation.
-// The UEA folder given in inv.uea is used only by such a task.
+// (resolve_task). A task defined on UltraEval-Audio's registry (uea_dataset) is bound by UEA's adapter
+// (uea::bind_catalog_task); the UEA folder given in inv.uea is used only by such a task.
 registry::Registry bind_task(Invocation& inv, const std::string& task, const TaskOverrides& overrides);
-
-// Whether the registry's task `task` is defined on UltraEval-Audio's registry (uea_dataset).
-bool defined_on_uea(const registry::Registry& registry, const std::string& task);
 
 // The invocation recorded in RUN_DIR/run.sqlite; throws aeval::Error (data)
 // when `run_dir` is not a run directory.

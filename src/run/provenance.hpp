@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aeval/pipeline/run_types.hpp"
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 #include "registry/registry.hpp"
 
 namespace aeval::pipeline {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "aeval/pipeline/run_types.hpp"
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 #include "run/positions.hpp"
 #include "run/run_store.hpp"
 

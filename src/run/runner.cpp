@@ -14,7 +14,7 @@
 #include "audio/decoder_messages.hpp"
 #include "run/inference_steps.hpp"
 #include "run/invocation.hpp"
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 #include "run/progress.hpp"
 #include "util/file_lock.hpp"
 #include "run/provenance.hpp"

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "aeval/error.hpp"
-#include "util/untrusted_json.hpp"
 
 namespace aeval::pipeline {
 
@@ -35,35 +34,13 @@ json error_json(const std::string& stage, const std::exception& e) {
           {"message", e.what()}};
 }
 
-std::string uea_spoken_answer(const std::filesystem::path& audio, const std::string& text) {
-  // Python's json.dumps(..., ensure_ascii=False): ", " and ": " between the parts.
-  const auto quoted = [](const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); };
-  return "{\"audio\": " + quoted(std::filesystem::absolute(audio).lexically_normal().string()) + ", \"text\": " +
-         quoted(text) + "}";
-}
-
-namespace {
-
-// Whether an answer is a UEA speech model's own: a JSON object with "audio", or the path of an existing file.
-bool names_its_audio(const std::string& answer) {
-  const json parsed = parse_untrusted_json(answer, /*allow_exceptions=*/false);
-  if (parsed.is_object() && parsed.contains("audio")) return true;
-  std::error_code error;
-  return !answer.empty() && answer.size() < 4096 && std::filesystem::is_regular_file(answer, error);
-}
-
-}  // namespace
-
 void score_into(json& record, const Sample& sample, const LoadedTask& task, const std::filesystem::path& run_dir) {
   try {
     const std::filesystem::path output_audio =
         record.contains("output_audio") ? run_dir / record["output_audio"].get<std::string>() : std::filesystem::path();
     std::string prediction = record["prediction"];
-    // UltraEval-Audio's processes see a spoken answer as UEA's speech models return one; the answer of one of
-    // UEA's own models already is (its JSON naming its audio, or the audio file's path), and stays as it is.
-    if (!output_audio.empty() && !task.post_process.empty() && task.post_process.front().value &&
-        !names_its_audio(prediction))
-      prediction = uea_spoken_answer(output_audio, prediction);
+    if (!output_audio.empty() && !task.post_process.empty() && task.post_process.front().spoken_answer)
+      prediction = task.post_process.front().spoken_answer(output_audio, prediction);
     for (const auto& p : task.post_process) prediction = p.apply(prediction, sample);
     // Each references field once, through the post-processors that apply to references.
     std::map<std::string, std::vector<std::string>> references;

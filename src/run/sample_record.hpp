@@ -7,7 +7,7 @@
 #include <string>
 
 #include "aeval/pipeline/sample.hpp"
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 
 namespace aeval::pipeline {
 
@@ -20,15 +20,9 @@ Sample sample_of(const nlohmann::json& record);
 // {stage, category, message}: a failure as the record states it.
 nlohmann::json error_json(const std::string& stage, const std::exception& error);
 
-// A spoken answer as UltraEval-Audio's speech models return it, and so as its
-// processes (extract_audio, extract_text) read it: {"audio": the file's
-// absolute path, "text": the answer's text}, as Python's json.dumps writes it.
-std::string uea_spoken_answer(const std::filesystem::path& audio, const std::string& text);
-
 // Post-processes the record's prediction and scores it: the part rescore
 // repeats. A record's output_audio is relative to `run_dir`; when the model
-// spoke and the first post-process is one of UltraEval-Audio's, the answer it
-// gets is uea_spoken_answer(). A failure here
+// spoke, the first post-process reads its spoken_answer(). A failure here
 // is the record's error at stage "score".
 void score_into(nlohmann::json& record, const Sample& sample, const LoadedTask& task,
                 const std::filesystem::path& run_dir);

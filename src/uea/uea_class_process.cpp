@@ -9,7 +9,7 @@
 #include "aeval/error.hpp"
 #include "models/process_model.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_registry.hpp"
+#include "uea/uea_registry.hpp"
 #include "uea/uea_environment.hpp"
 #include "util/sha256.hpp"
 #include "util/subprocess.hpp"

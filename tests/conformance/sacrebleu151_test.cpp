@@ -21,7 +21,7 @@
 #include "aggregators/aggregator.hpp"
 #include "evaluators/evaluator.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

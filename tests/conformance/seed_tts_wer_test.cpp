@@ -8,7 +8,7 @@
 
 #include "aeval/error.hpp"
 #include "post_process/post_process.hpp"
-#include "components/uea_tts_text.hpp"
+#include "uea/uea_tts_text.hpp"
 #include "registry/registry.hpp"
 #include "support/reference.hpp"
 

@@ -17,7 +17,7 @@
 #include "aeval/text/python_values.hpp"
 #include "evaluators/evaluator.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "aeval/text/python_values.hpp"
 #include "datasets/dataset.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {

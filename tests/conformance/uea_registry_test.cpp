@@ -24,7 +24,7 @@
 #include "registry/classes.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "uea/uea_location.hpp"
 
 namespace {

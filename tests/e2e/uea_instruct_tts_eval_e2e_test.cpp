@@ -24,7 +24,7 @@
 #include "datasets/dataset.hpp"
 #include "datasets/table_reader.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/parquet_writer.hpp"

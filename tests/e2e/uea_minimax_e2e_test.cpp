@@ -22,7 +22,7 @@
 #include "datasets/dataset.hpp"
 #include "models/espeak_tts.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/hub_test_server.hpp"
 #include "support/openai_test_server.hpp"
 #include "support/reference.hpp"

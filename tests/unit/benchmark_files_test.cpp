@@ -4,7 +4,7 @@
 // with their line, like any registry entry's.
 #include <gtest/gtest.h>
 
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -14,7 +14,7 @@
 #include "datasets/hub_split.hpp"
 #include "registry/args.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
 

@@ -8,7 +8,7 @@
 #include "evaluators/model_loading.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 
 namespace {

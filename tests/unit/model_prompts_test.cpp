@@ -7,10 +7,10 @@
 
 #include "aeval/error.hpp"
 #include "run/invocation.hpp"
-#include "components/task.hpp"
-#include "components/uea_task.hpp"
+#include "tasks/task.hpp"
+#include "uea/uea_task.hpp"
 #include "registry/registry.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "support/reference.hpp"
 #include "support/temp_dir.hpp"
 

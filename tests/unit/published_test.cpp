@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "aeval/report/published.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/reference.hpp"

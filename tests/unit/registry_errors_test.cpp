@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -7,7 +7,7 @@
 #include "evaluators/model_loading.hpp"
 #include "post_process/post_process.hpp"
 #include "prompts/prompt.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/registry.hpp"
 #include "support/config_error.hpp"
 #include "support/temp_dir.hpp"

@@ -1,4 +1,4 @@
-#include "registry/uea_registry.hpp"
+#include "uea/uea_registry.hpp"
 
 #include <fmt/format.h>
 

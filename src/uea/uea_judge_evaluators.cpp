@@ -11,8 +11,8 @@
 #include "evaluators/evaluator.hpp"
 #include "prompts/prompt.hpp"
 #include "evaluators/scoring_models.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_scoring.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_scoring.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

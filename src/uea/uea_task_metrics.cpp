@@ -1,8 +1,8 @@
-#include "components/task_metrics.hpp"
+#include "uea/uea_task_metrics.hpp"
 
 #include <algorithm>
 
-#include "components/uea_tts_text.hpp"
+#include "uea/uea_tts_text.hpp"
 
 namespace aeval::pipeline {
 

@@ -1,4 +1,4 @@
-#include "components/uea_wer.hpp"
+#include "uea/uea_wer.hpp"
 
 #include <mutex>
 #include <optional>

@@ -1,13 +1,13 @@
-#include "components/uea_task.hpp"
+#include "uea/uea_task.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "aeval/error.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 #include "registry/classes.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 
 namespace aeval::uea {
 

@@ -1,4 +1,4 @@
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 
 #include <fmt/format.h>
 

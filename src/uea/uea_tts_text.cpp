@@ -1,4 +1,4 @@
-#include "components/uea_tts_text.hpp"
+#include "uea/uea_tts_text.hpp"
 
 #include "aeval/error.hpp"
 #include "aeval/metrics/wer.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "aeval/text/python_values.hpp"
-#include "components/uea_evaluator.hpp"
+#include "uea/uea_evaluator.hpp"
 
 namespace aeval::pipeline {
 namespace {

@@ -1,4 +1,4 @@
-#include "components/uea_evaluator.hpp"
+#include "uea/uea_evaluator.hpp"
 
 #include "aeval/error.hpp"
 

@@ -7,7 +7,7 @@
 #include "aeval/error.hpp"
 #include "registry/args.hpp"
 #include "registry/classes.hpp"
-#include "components/task.hpp"
+#include "tasks/task.hpp"
 
 namespace aeval::pipeline {
 

@@ -1,4 +1,4 @@
-#include "components/uea_scoring.hpp"
+#include "uea/uea_scoring.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "aeval/error.hpp"
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
-#include "components/uea_evaluator.hpp"
+#include "uea/uea_evaluator.hpp"
 
 namespace aeval::pipeline::uea_scoring {
 

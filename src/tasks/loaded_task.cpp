@@ -1,4 +1,4 @@
-#include "components/loaded_task.hpp"
+#include "tasks/loaded_task.hpp"
 
 #include <fmt/format.h>
 

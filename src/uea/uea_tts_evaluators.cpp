@@ -12,10 +12,10 @@
 #include "evaluators/evaluator.hpp"
 #include "post_process/post_process.hpp"
 #include "evaluators/scoring_models.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_recognizers.hpp"
-#include "components/uea_scoring.hpp"
-#include "components/uea_tts_text.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_recognizers.hpp"
+#include "uea/uea_scoring.hpp"
+#include "uea/uea_tts_text.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

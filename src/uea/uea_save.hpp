@@ -9,7 +9,7 @@
 #include "aeval/pipeline/run_types.hpp"
 #include "registry/registry.hpp"
 
-namespace aeval::cli {
+namespace aeval::uea {
 
 // `save` as main.py reads it: a path ending in .jsonl, else a name under res/<model>/<dataset>/.
 // `prompt` is the task's prompt entry (its structure is what the "prompt" lines hold).
@@ -17,4 +17,4 @@ std::filesystem::path write_uea_results(const std::string& save, const std::stri
                                         const std::string& prompt, const registry::Registry& registry,
                                         const pipeline::RunResult& result);
 
-}  // namespace aeval::cli
+}  // namespace aeval::uea

@@ -1,4 +1,4 @@
-#include "components/uea_recognizers.hpp"
+#include "uea/uea_recognizers.hpp"
 
 #include <fmt/format.h>
 

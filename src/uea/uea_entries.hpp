@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "registry/registry.hpp"
-#include "registry/uea_registry.hpp"
+#include "uea/uea_registry.hpp"
 
 namespace aeval::uea {
 

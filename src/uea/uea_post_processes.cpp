@@ -16,8 +16,9 @@
 #include "aeval/text/unicode.hpp"
 #include "post_process/post_process.hpp"
 #include "evaluators/scoring_models.hpp"
-#include "components/uea_recognizers.hpp"
+#include "uea/uea_recognizers.hpp"
 #include "registry/args.hpp"
+#include "util/untrusted_json.hpp"
 
 namespace aeval::pipeline {
 
@@ -30,6 +31,26 @@ namespace {
 
 using Value = nlohmann::ordered_json;
 
+// Whether an answer is a UEA speech model's own: a JSON object with "audio", or the path of an existing file.
+bool names_its_audio(const std::string& answer) {
+  const nlohmann::json parsed = parse_untrusted_json(answer, /*allow_exceptions=*/false);
+  if (parsed.is_object() && parsed.contains("audio")) return true;
+  std::error_code error;
+  return !answer.empty() && answer.size() < 4096 && std::filesystem::is_regular_file(answer, error);
+}
+
+// A spoken answer as UEA's speech models return it, and so as its processes (extract_audio, extract_text) read it:
+// {"audio": the file's absolute path, "text": the answer's text}, as Python's json.dumps writes it (", " and ": "
+// between the parts). The answer of one of UEA's own models already is, and stays as it is.
+std::string uea_spoken_answer(const std::filesystem::path& audio, const std::string& text) {
+  if (names_its_audio(text)) return text;
+  const auto quoted = [](const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  return "{\"audio\": " + quoted(std::filesystem::absolute(audio).lexically_normal().string()) + ", \"text\": " +
+         quoted(text) + "}";
+}
+
 // A post-process defined by its value function; `apply` is its Python str().
 PostProcess from_value(const Args& args, std::function<Value(const Value&)> value) {
   PostProcess t;
@@ -37,6 +58,7 @@ PostProcess from_value(const Args& args, std::function<Value(const Value&)> valu
   t.identity = {{"name", t.name}, {"class", args.entry().class_id}};
   t.value = [value](const Value& answer, const Sample&) { return value(answer); };
   t.apply = [value](const std::string& answer, const Sample&) { return text::python_str(value(Value(answer))); };
+  t.spoken_answer = uea_spoken_answer;
   return t;
 }
 

@@ -17,9 +17,9 @@
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
 #include "aggregators/aggregator.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_scoring.hpp"
-#include "components/uea_wer.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_scoring.hpp"
+#include "uea/uea_wer.hpp"
 #include "registry/args.hpp"
 #include "uea/uea_class_process.hpp"
 

@@ -1,4 +1,4 @@
-#include "components/uea_differences.hpp"
+#include "uea/uea_differences.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "aeval/error.hpp"
-#include "components/task.hpp"
-#include "components/uea_task.hpp"
+#include "tasks/task.hpp"
+#include "uea/uea_task.hpp"
 #include "registry/classes.hpp"
-#include "registry/uea_entries.hpp"
+#include "uea/uea_entries.hpp"
 #include "uea/uea_location.hpp"
 
 namespace aeval::pipeline {

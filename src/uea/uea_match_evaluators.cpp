@@ -10,9 +10,9 @@
 #include "aeval/text/unicode.hpp"
 #include "evaluators/evaluator.hpp"
 #include "evaluators/scoring_models.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_scoring.hpp"
-#include "components/uea_wer.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_scoring.hpp"
+#include "uea/uea_wer.hpp"
 #include "registry/args.hpp"
 
 namespace aeval::pipeline {

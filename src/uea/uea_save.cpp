@@ -1,4 +1,4 @@
-#include "cli/uea_save.hpp"
+#include "uea/uea_save.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "aeval/text/python_values.hpp"
 #include "prompts/prompt.hpp"
 
-namespace aeval::cli {
+namespace aeval::uea {
 
 namespace {
 
@@ -96,4 +96,4 @@ fs::path write_uea_results(const std::string& save, const std::string& model, co
   return log;
 }
 
-}  // namespace aeval::cli
+}  // namespace aeval::uea

@@ -11,7 +11,7 @@
 
 #include "aeval/text/python_values.hpp"
 #include "aeval/text/unicode.hpp"
-#include "components/uea_evaluator.hpp"
+#include "uea/uea_evaluator.hpp"
 
 namespace aeval::pipeline {
 namespace {

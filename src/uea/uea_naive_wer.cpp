@@ -3,8 +3,8 @@
 // two languages NaiveWER takes, which for zh spaces out whitespace characters too.
 #include "aeval/text/python_values.hpp"
 #include "post_process/post_process.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_tts_text.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_tts_text.hpp"
 
 namespace aeval::pipeline {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "aeval/error.hpp"
 #include "evaluators/evaluator.hpp"
-#include "components/uea_evaluator.hpp"
-#include "components/uea_scoring.hpp"
+#include "uea/uea_evaluator.hpp"
+#include "uea/uea_scoring.hpp"
 #include "registry/args.hpp"
 #include "uea/uea_class_process.hpp"
 
