@@ -403,9 +403,9 @@ class CaptionJudge final : public Evaluator {
 class TextRating final : public Evaluator {
  public:
   TextRating(std::shared_ptr<ScoringModels> scoring, std::string judge, Prompt prompt, std::string label,
-             std::map<std::string, double> words, std::vector<std::string> answers)
+             std::map<std::string, double> words, std::vector<std::string> answers, bool reads_reference)
       : scoring_(std::move(scoring)), judge_(std::move(judge)), prompt_(std::move(prompt)), label_(std::move(label)),
-        words_(std::move(words)), answers_(std::move(answers)) {}
+        words_(std::move(words)), answers_(std::move(answers)), reads_reference_(reads_reference) {}
 
   json score(const Scored& s) const override {
     json told{{"prediction", s.prediction}};
@@ -417,7 +417,8 @@ class TextRating final : public Evaluator {
                                                       "clip: {}", s.sample.id, answers_.size(), s.prediction.substr(0, 300)));
       for (std::size_t i = 0; i < answers_.size(); ++i) told[answers_[i]] = each[i];
     }
-    const std::string answer = scoring_->ask(judge_, prompt_, context_for(s.sample, {}, reference_text(s.sample), told)).text;
+    const std::string text = reads_reference_ ? reference_text(s.sample) : std::string();
+    const std::string answer = scoring_->ask(judge_, prompt_, context_for(s.sample, {}, text, told)).text;
     if (const auto rating = metrics::parse_rating(answer, label_, words_)) return {{"value", *rating}, {"answer", answer}};
     throw Error(ErrorCategory::model, fmt::format("sample '{}': {} answered no '{}: {}': {}", s.sample.id, judge_, label_,
                                                   stated(words_), answer.substr(0, 300)));
@@ -426,9 +427,12 @@ class TextRating final : public Evaluator {
     json id{{"name", name}, {"class", "text_rating"}, {"judge", judge_}, {"judge_identity", scoring_->identity(judge_)},
             {"prompt", prompt_.identity()}, {"label", label_}, {"values", words_},
             {"score", "what the judge states after its last '" + label_ + ":'"}};
+    if (!reads_reference_) id["reads_reference"] = false;
     if (!answers_.empty()) id["answers"] = answers_;
     return id;
   }
+
+  bool compares_with_references() const override { return reads_reference_; }
 
  private:
   std::shared_ptr<ScoringModels> scoring_;
@@ -437,6 +441,7 @@ class TextRating final : public Evaluator {
   std::string label_;
   std::map<std::string, double> words_;
   std::vector<std::string> answers_;
+  bool reads_reference_;
 };
 
 // What a judge hears and reads, plus the judge's own arguments.
@@ -550,10 +555,14 @@ const EvaluatorClasses::Registration kTextRatingClass{
       arg::text("label", "Score", "the word before the colon and the number"), rating_values_arg(),
       arg::texts("answers", {},
                  "names for the model's answers when its prompt asks once per clip (a JSON array): the judge's "
-                 "prompt reads each by its name, in the clips' order")}},
+                 "prompt reads each by its name, in the clips' order"),
+      arg::boolean("reads_reference", true,
+                   "whether the judge's prompt reads the sample's reference text; false for samples that have none "
+                   "(two captions of a clip: the prompt reads their fields)")}},
     [](const Args& args, const Registry& registry, const std::shared_ptr<ScoringModels>& scoring) -> std::unique_ptr<Evaluator> {
       return std::make_unique<TextRating>(scoring, args.text("judge"), Prompt::load(registry, args.text("prompt")),
-                                          args.text("label"), rating_words(args), args.strings("answers"));
+                                          args.text("label"), rating_words(args), args.strings("answers"),
+                                          args.boolean("reads_reference"));
     }};
 
 }  // namespace

@@ -156,6 +156,38 @@ def answer(kind, cases):
             items = len(rows) - 1
             out.append({"text": text / items, "audio": audio / items, "group": group / items, "items": items})
         return out
+    if kind == "fense_json":
+        # FENSE's own reading and accuracy (experiment/dataloader.py, main.py get_accuracy), with the json module: per
+        # pair the human truth is the votes' sum (the last element), a kind a clip lacks (or holds null) skipped; the
+        # machine score is the judge's preference for the first caption minus 0.5; right when the two agree in sign,
+        # out of the pairs whose truth is not 0. Pairs are keyed as aeval names them: FILE:KIND.
+        out = []
+        for c in cases:
+            with open(c["json"]) as f:
+                clips = json.load(f)
+            machine, human, kinds = [], [], []
+            for clip in clips:
+                name = clip.get("raw_name") or clip["audio_id"] + ".wav"
+                for facet in ["HC", "HI", "HM", "MM_1", "MM_2", "MM_3", "MM_4", "MM_5"]:
+                    try:
+                        truth = sum(clip[facet][-1])
+                    except (KeyError, TypeError):
+                        continue
+                    key = name + ":" + facet
+                    machine.append(c["scores"][key] - 0.5 if key in c["scores"] else 0.0)
+                    human.append(truth)
+                    kinds.append(facet.split("_")[0])
+
+            def accuracy(ms, hs):
+                n = sum(1 for h in hs if h != 0)
+                return sum(1 for m, h in zip(ms, hs) if m * h > 0) / n
+
+            result = {"All": accuracy(machine, human), "pairs": sum(1 for h in human if h != 0)}
+            for kind_ in ["HC", "HI", "HM", "MM"]:
+                picked = [i for i, k in enumerate(kinds) if k == kind_]
+                result[kind_] = accuracy([machine[i] for i in picked], [human[i] for i in picked])
+            out.append(result)
+        return out
     if kind == "rubric_bench":
         # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5 (holistic:
         # its one question); accuracy per subset and their unweighted mean; rows without questions are not judged.

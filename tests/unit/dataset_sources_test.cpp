@@ -440,6 +440,65 @@ TEST(CaptionPairs, EachClipWithEachCaptionAndErrorsNamingTheItemOrTheColumns) {
       << column;
 }
 
+// FENSE's layout: a sample per pair people did not tie on, the votes last (an AudioCaps-Eval pair holds a 0 before
+// them), a null kind skipped, a clip named by raw_name or else its YouTube id with .wav; errors name clip and kind.
+TEST(CaptionPreferences, APairPerUntiedChoiceNamedByItsClipAndKind) {
+  TempDir dir;
+  write_bytes(dir / "eval.json", R"([
+    {"HC": ["a dog barks", "a cat meows", "human_1", "human_2", [1, 1, 0, -1]],
+     "HI": ["rain falls", "a car passes", "x_human_1", "y_human_2", [-1, -1, 0, 1]],
+     "HM": null,
+     "MM_1": ["birds sing", "birds chirp", "fc", "rl", 0, [1, -1, 0, 0]],
+     "MM_2": ["wind blows", "a bell rings", "fc", "attn", [1, 1, 1, 1]],
+     "raw_name": "clip_0.000_10.000.wav", "audio_id": "clip", "references": ["a dog barks"]},
+    {"HC": ["water runs", "a tap drips", "human_3", "human_4", [0, 0, 0, 0]],
+     "MM_1": ["a man speaks", "a woman speaks", "fcbeam", "attnbeam", 0, [-1, 0, -1, -1]],
+     "audio_id": "YouTubeId", "references": []}
+  ])");
+  const auto entry = [&](const char* file, const char* extra = "") {
+    return fmt::format("f:\n  class: caption_preferences\n  args:\n    path: ../../{}\n    audio_dir: ../../clips\n"
+                       "    name_fields: [raw_name, audio_id]\n    audio_suffix: .wav\n{}",
+                       file, extra);
+  };
+  const Dataset d = load(dir, entry("eval.json"), "f");
+  ASSERT_EQ(d.samples.size(), 4u) << "two tied pairs and a null one left out";
+  EXPECT_EQ(d.description["ties_left_out"], 2);
+  const auto& hc = d.samples[0];
+  EXPECT_EQ(hc.id, "clip_0.000_10.000.wav:HC");
+  EXPECT_EQ(hc.audio.filename(), "clip_0.000_10.000.wav");
+  EXPECT_EQ(hc.audio.parent_path().filename(), "clips");
+  EXPECT_EQ(hc.fields["text_a"], "a dog barks");
+  EXPECT_EQ(hc.fields["text_b"], "a cat meows");
+  EXPECT_EQ(hc.fields["first_preferred"], "yes");
+  EXPECT_EQ(hc.fields["category"], "HC");
+  EXPECT_FALSE(hc.reference) << "two captions, no reference text";
+  EXPECT_EQ(d.samples[1].id, "clip_0.000_10.000.wav:HI");
+  EXPECT_EQ(d.samples[1].fields["first_preferred"], "no");
+  EXPECT_EQ(d.samples[2].id, "clip_0.000_10.000.wav:MM_2");
+  EXPECT_EQ(d.samples[2].fields["category"], "MM");
+  EXPECT_EQ(d.samples[3].id, "YouTubeId.wav:MM_1");
+  EXPECT_EQ(d.samples[3].audio.filename(), "YouTubeId.wav");
+  EXPECT_EQ(d.samples[3].fields["votes"], nlohmann::json::parse("[-1, 0, -1, -1]"));
+  EXPECT_EQ(d.samples[3].fields["first_preferred"], "no");
+
+  write_bytes(dir / "vote.json", R"([{"raw_name": "a.wav", "HC": ["a", "b", "s", "t", [1, 2]]}])");
+  const std::string vote = data_error([&] { load(dir, entry("vote.json"), "f"); });
+  EXPECT_NE(vote.find("vote.json: clip 'a.wav', HC: a vote other than 1, 0 or -1: 2"), std::string::npos) << vote;
+  write_bytes(dir / "shape.json", R"([{"raw_name": "a.wav", "HI": ["a", "b", [1]]}])");
+  const std::string shape = data_error([&] { load(dir, entry("shape.json"), "f"); });
+  EXPECT_NE(shape.find("clip 'a.wav', HI: not [caption 1, caption 2, source 1, source 2, [votes]]"), std::string::npos)
+      << shape;
+  write_bytes(dir / "nameless.json", R"([{"HC": ["a", "b", "s", "t", [1]]}])");
+  const std::string nameless = data_error([&] { load(dir, entry("nameless.json"), "f"); });
+  EXPECT_NE(nameless.find("nameless.json: clip 1 has none of raw_name, audio_id"), std::string::npos) << nameless;
+  write_bytes(dir / "tied.json", R"([{"raw_name": "a.wav", "HC": ["a", "b", "s", "t", [1, -1]]}])");
+  const std::string tied = data_error([&] { load(dir, entry("tied.json"), "f"); });
+  EXPECT_NE(tied.find("tied.json: no pair of captions that people did not tie on"), std::string::npos) << tied;
+  write_bytes(dir / "object.json", R"({"HC": []})");
+  const std::string object = data_error([&] { load(dir, entry("object.json"), "f"); });
+  EXPECT_NE(object.find("object.json: not a JSON array of clips"), std::string::npos) << object;
+}
+
 TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
   AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;

@@ -175,6 +175,66 @@ TEST(Published, UltraEvalAudiosLeaderboardAveragesAreWhatTheirNotesSay) {
   EXPECT_EQ(deviating, std::vector<std::string>{});
 }
 
+// AQAScore's Table 5 (seed 003), FENSE: the registry records every cell of the rows a served judge reproduces (AQAScore,
+// Prompting and Cascade for Qwen2.5-Omni-7B and -3B and AF3) as the paper prints it, and each Clotho-Eval row's All is
+// its four kinds' pairs together: the pairs people did not tie on (HC 210, HI 244, HM 232, MM 869, counted from
+// FENSE's pinned clotho_eval.json by bench/compare/fense_pairs.py), each kind's accuracy a whole number of its pairs
+// (the nearest), their sum over 1,555 within half a unit of the printed All, but in two rows (AF3-Think's AQAScore
+// and a CLAPScore checkpoint), whose All is one pair more than their kinds' (docs/seed-methods.md).
+TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsTogether) {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
+  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  const std::map<std::string, std::string> served = {
+      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  const std::map<std::string, std::pair<std::string, std::string>> setups = {
+      {"AQAScore", {"", "fense-accuracy"}}, {"Prompting", {"-prompting", "fense-prompting-accuracy"}},
+      {"Cascade", {"-cascade", "fense-cascade-accuracy"}}};
+  const char* kinds[] = {"-hc", "-hi", "-hm", "-mm", ""};
+  const int clotho_pairs[] = {210, 244, 232, 869};
+  bool in_table = false;
+  std::string method;
+  std::size_t rows = 0, recorded = 0;
+  std::vector<std::string> sums_off;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Methods\tModels\tAudioCaps-Eval", 0) == 0) in_table = true;
+    if (!in_table || line.rfind("Methods", 0) == 0 || line.rfind("\t\tHC", 0) == 0) continue;
+    if (line.rfind("Table 5:", 0) == 0 || line.empty()) break;
+    line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
+    std::istringstream cells(line);
+    std::string first, model;
+    std::getline(cells, first, '\t');
+    std::getline(cells, model, '\t');
+    if (!first.empty()) method = first;
+    std::vector<double> v;
+    for (std::string cell; cells >> cell;) v.push_back(std::stod(cell));
+    ASSERT_EQ(v.size(), 10u) << method << " " << model;
+    ++rows;
+    int right = 0;
+    for (int k = 0; k < 4; ++k) right += int(std::lround(v[5 + std::size_t(k)] * clotho_pairs[k] / 100));
+    if (std::fabs(100.0 * right / 1555 - v[9]) > 0.05 + 1e-9) sums_off.push_back(method + " " + model);
+    if (!served.count(model) || !setups.count(method)) continue;
+    const auto& [suffix, metric] = setups.at(method);
+    for (const auto& [dataset, offset] : {std::pair{"audiocaps", 0}, {"clotho", 5}}) {
+      const std::string task = std::string("fense-") + dataset + suffix;
+      for (int k = 0; k < 5; ++k) {
+        bool found = false;
+        for (const auto& p : published_of(registry, task))
+          if (p.model == served.at(model) && p.metric == metric + kinds[k]) {
+            found = true;
+            EXPECT_NEAR(p.value * 100, v[std::size_t(offset + k)], 1e-9) << task << " " << p.metric << " " << model;
+            EXPECT_DOUBLE_EQ(p.tolerance, 0.0005) << "printed to a tenth of a percent";
+          }
+        EXPECT_TRUE(found) << task << ": no " << metric + kinds[k] << " of " << model;
+        recorded += found;
+      }
+    }
+  }
+  EXPECT_EQ(rows, 20u) << "Table 5's four methods, five models each";
+  EXPECT_EQ(recorded, 90u) << "three setups, three judges, two datasets, five columns";
+  EXPECT_EQ(sums_off, (std::vector<std::string>{"AQAScore AF3-Think", "CLAPScore Music+AS"}));
+}
+
 // AudioCapBench's Table 1: each model's Overall is the mean of its accuracy, completeness and hallucination scores
 // (each sample's overall is their mean, rounded to two decimals as its judge code rounds it: half a unit more).
 TEST(Published, AudioCapBenchsOverallIsTheMeanOfItsThreeCriteria) {
