@@ -111,7 +111,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
   if (evaluators.size() != samples.rows_.size())
     throw Error(ErrorCategory::internal, "aggregation got other evaluators than its samples were taken for");
   const std::size_t n = samples.size();
-  std::vector<const json*> records;
+  Records records;
   for (const json& r : samples.records_) records.push_back(&r);
   json out = json::object();
   // The evaluators resampled over their statistics: one draw of indices per resample for all, on every core.
@@ -127,7 +127,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
     // dicts UEA keeps per sample ("value": its first number; the same key for the intervals and groups).
     std::string uea_key;
     const bool own = !uea || evaluator->own_corpus;
-    const auto corpus = [&](const std::vector<const json*>& subset) -> json {
+    const auto corpus = [&](const Records& subset) -> json {
       if (own) return subset.empty() ? json{{"value", nullptr}} : evaluator->corpus(subset);
       std::vector<nlohmann::ordered_json> results;
       for (const json* r : subset) results.push_back(uea_result(*r, evaluator->name));
@@ -155,7 +155,7 @@ json Aggregator::aggregate(const std::vector<std::unique_ptr<Evaluator>>& evalua
         const auto v = rows->statistics.value(rows->table, chosen);
         return v ? json(*v) : json(nullptr);
       }
-      std::vector<const json*> subset;
+      Records subset;
       subset.reserve(chosen.size());
       for (std::size_t i : chosen) subset.push_back(records[i]);
       return corpus(subset)["value"];

@@ -99,7 +99,7 @@ class AsrErrorRate final : public TextMetricEvaluator {
   }
   // The hypotheses are transcripts, not the predictions: the corpus sums the samples' edits, or (as
   // Seed-TTS-Eval reports it) averages the samples' rates.
-  json corpus(const std::vector<const json*>& records) const override {
+  json corpus(const Records& records) const override {
     const bool error_rate = metric_.name == "wer" || metric_.name == "cer";
     if (error_rate && !mean_of_samples_) return corpus_of_results(records);
     json value = mean_score(records, name);

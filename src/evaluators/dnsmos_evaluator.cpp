@@ -55,7 +55,7 @@ class Dnsmos final : public Evaluator {
   // corpus() adds means of other keys: from statistics, its value only.
   std::optional<SampleStatistics> statistics() const override { return mean_statistics(name); }
   // Means over the samples of every score, the value first.
-  json corpus(const std::vector<const json*>& records) const override {
+  json corpus(const Records& records) const override {
     json out = mean_score(records, name);
     if (out.is_null()) return out;
     out = json{{"value", out}};

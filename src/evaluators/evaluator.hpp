@@ -52,6 +52,9 @@ struct SampleStatistics {
 // 0, 1, …: every row of a table of rows `width` numbers wide.
 std::vector<std::size_t> every_row(const SampleStatistics::Table& table, std::size_t width);
 
+// The sample records a corpus value is computed over, as written to samples.jsonl.
+using Records = std::vector<const nlohmann::json*>;
+
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
@@ -60,7 +63,7 @@ class Evaluator {
   // Corpus value over sample records (as written to samples.jsonl; only
   // samples without error): the mean of per-sample values unless the metric
   // is defined on the corpus (WER, BLEU, CIDEr).
-  virtual nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const;
+  virtual nlohmann::json corpus(const Records& records) const;
   // How corpus() follows from numbers per sample: by default the mean of the samples' "value", as corpus()
   // computes it, with corpus() whole. A class overriding corpus() overrides this too (mean_statistics() where
   // only the value is the mean; nullopt: it has none, and aggregation uses the records).
@@ -82,7 +85,7 @@ std::unique_ptr<Evaluator> load_evaluator(const registry::Registry& registry, co
 
 // The mean of scores[evaluator][key] over the records holding a number
 // there; null when none does. The corpus value of mean-aggregated metrics.
-nlohmann::json mean_score(const std::vector<const nlohmann::json*>& records, const std::string& evaluator,
+nlohmann::json mean_score(const Records& records, const std::string& evaluator,
                           const std::string& key = "value");
 
 // mean_score's statistics: (value, 1) for a sample with a number there, (0, 0) for one without; the value

@@ -18,7 +18,6 @@ using registry::Registry;
 
 using nlohmann::json;
 
-using Records = std::vector<const json*>;
 
 namespace {
 

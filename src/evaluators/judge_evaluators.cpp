@@ -28,7 +28,6 @@ using nlohmann::json;
 
 namespace {
 
-using Records = std::vector<const json*>;
 
 // What a judge hears and reads for one sample.
 struct JudgeInput {

@@ -35,7 +35,6 @@ using nlohmann::json;
 
 namespace {
 
-using Records = std::vector<const json*>;
 
 // How a leaderboard ranks these statistics (accuracy, a correlation, ROC-AUC: higher is better) and puts
 // them on one scale with a suite's other tasks.

@@ -26,7 +26,6 @@ using nlohmann::json;
 
 namespace {
 
-using Records = std::vector<const json*>;
 using Scoring = std::shared_ptr<ScoringModels>;
 
 // Which audio of a sample: the model's output, the sample's own, or a field naming a file (a prompt's voice).

@@ -12,14 +12,14 @@ class TextMetricEvaluator : public Evaluator {
  public:
   TextMetricEvaluator(const metrics::TextMetric& metric, metrics::TextMetricOptions options, std::string class_id);
   nlohmann::json score(const Scored& scored) const override;
-  nlohmann::json corpus(const std::vector<const nlohmann::json*>& records) const override;
+  nlohmann::json corpus(const Records& records) const override;
   std::optional<SampleStatistics> statistics() const override;
   nlohmann::json identity() const override;
 
  protected:
   // The corpus from the samples' results alone (summed edit counts), for
   // evaluators whose hypotheses are not the predictions (ASR of output audio).
-  nlohmann::json corpus_of_results(const std::vector<const nlohmann::json*>& records) const;
+  nlohmann::json corpus_of_results(const Records& records) const;
 
   const metrics::TextMetric& metric_;
   metrics::TextMetricOptions options_;
