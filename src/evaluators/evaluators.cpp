@@ -18,7 +18,6 @@ using registry::Registry;
 
 using nlohmann::json;
 
-
 namespace {
 
 // scores[evaluator][key] of a record; null where it has none (a UEA evaluator's result keeps no "value").

@@ -28,7 +28,6 @@ using nlohmann::json;
 
 namespace {
 
-
 // What a judge hears and reads for one sample.
 struct JudgeInput {
   std::string audio = "auto";  // auto (output, else the sample's), output, sample, or a sample field

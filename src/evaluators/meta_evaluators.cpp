@@ -35,7 +35,6 @@ using nlohmann::json;
 
 namespace {
 
-
 // How a leaderboard ranks these statistics (accuracy, a correlation, ROC-AUC: higher is better) and puts
 // them on one scale with a suite's other tasks.
 json percent_scale() { return {{"rule", "100·x"}, {"factor", 100}, {"offset", 0}}; }

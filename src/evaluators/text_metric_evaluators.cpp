@@ -24,7 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-
 // Results keep the metric's value under "value" in samples.jsonl and summary.json.
 json value_under(json result, const std::string& key, const std::string& to) {
   if (const auto found = result.find(key); found != result.end()) {

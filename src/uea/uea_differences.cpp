@@ -7,6 +7,7 @@
 
 #include "aeval/error.hpp"
 #include "tasks/task.hpp"
+#include "uea/uea_catalog_task.hpp"
 #include "uea/uea_task.hpp"
 #include "registry/classes.hpp"
 #include "uea/uea_entries.hpp"
@@ -51,10 +52,7 @@ UeaDifferences::UeaDifferences(const registry::Registry& catalog) : catalog_(cat
 
 UeaDifferences::~UeaDifferences() = default;
 
-bool UeaDifferences::defined_on_uea(const std::string& task) const {
-  return catalog_.contains(registry::Kind::task, task) &&
-         !TaskClasses::make(catalog_.get(registry::Kind::task, task), registry::Kind::task).uea_dataset.empty();
-}
+bool UeaDifferences::defined_on_uea(const std::string& task) const { return uea::defined_on_uea(catalog_, task); }
 
 std::optional<UeaDifferences::Bound> UeaDifferences::bound(const std::string& task) const {
   if (!defined_on_uea(task)) return std::nullopt;
