@@ -188,6 +188,39 @@ def answer(kind, cases):
                 result[kind_] = accuracy([machine[i] for i in picked], [human[i] for i in picked])
             out.append(result)
         return out
+    if kind == "brace_json":
+        # BRACE's own reading (src/data.py, BRACE_Dataset) with the json module: Main takes every member but
+        # file_name and references as a pair, its answer caption 0 when the scores' sum is positive, caption 1 when
+        # negative, a tie otherwise; Hallu takes the members whose name holds "caption", its answer caption 0 when
+        # that caption's type is human. The judge picks caption 0 when its preference for it is at least 0.5; a pair
+        # is right when the pick is the answer, out of the untied pairs; Main's kinds by what the member's name holds,
+        # as the evaluation scripts that read this layout count them. Pairs are keyed as aeval names them: FILE:MEMBER.
+        out = []
+        for c in cases:
+            with open(c["json"]) as f:
+                clips = json.load(f)
+            right, total = {}, {}
+            for clip in clips:
+                for key, value in clip.items():
+                    if c["type"] == "Main":
+                        if key in ("file_name", "references"):
+                            continue
+                        score = sum(value[-1])
+                        answer = 0 if score > 0 else (1 if score < 0 else "tie")
+                    else:
+                        if "caption" not in key:
+                            continue
+                        answer = 0 if value[2] == "human" else 1
+                    if answer == "tie":
+                        continue
+                    pick = 0 if c["scores"][clip["file_name"] + ":" + key] >= 0.5 else 1
+                    kinds = ["All"] + [k for k, name in (("HH", "Human-Human"), ("HM", "Human-Machine"),
+                                                         ("MM", "Machine-Machine")) if name in key]
+                    for k in kinds:
+                        total[k] = total.get(k, 0) + 1
+                        right[k] = right.get(k, 0) + (pick == answer)
+            out.append({k: right[k] / total[k] for k in total} | {"pairs": total["All"]})
+        return out
     if kind == "rubric_bench":
         # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5 (holistic:
         # its one question); accuracy per subset and their unweighted mean; rows without questions are not judged.

@@ -499,6 +499,52 @@ TEST(CaptionPreferences, APairPerUntiedChoiceNamedByItsClipAndKind) {
   EXPECT_NE(object.find("object.json: not a JSON array of clips"), std::string::npos) << object;
 }
 
+TEST(CaptionPreferences, BracesLayoutsEveryMemberAPairAndTheHumanCaptionRightInHallucination) {
+  TempDir dir;
+  write_bytes(dir / "main.json", R"([
+    {"file_name": "a.wav", "references": ["a dog barks"],
+     "Human-Human": ["a dog barks", "a dog yaps", "human", "human", [1, -1, -1]],
+     "Machine-Machine_2": ["a dog", "a cat", "qwen", "gama", [1, 1, 1]],
+     "Human-Machine_1": ["a dog barks", "a cat", "human", "gama", [1, -1]]}
+  ])");
+  const Dataset main = load(dir,
+                            "m:\n  class: caption_preferences\n  args:\n    path: ../../main.json\n"
+                            "    name_fields: [file_name]\n    kinds: [\"*\"]\n"
+                            "    categories: {Human-Human: HH, Human-Machine: HM, Machine-Machine: MM}\n",
+                            "m");
+  ASSERT_EQ(main.samples.size(), 2u) << "references hold no pair; the tied pair is left out";
+  EXPECT_EQ(main.samples[0].id, "a.wav:Human-Human");
+  EXPECT_EQ(main.samples[0].fields["category"], "HH");
+  EXPECT_EQ(main.samples[0].fields["first_preferred"], "no");
+  EXPECT_EQ(main.samples[1].id, "a.wav:Machine-Machine_2") << "in the order of their names";
+  EXPECT_EQ(main.samples[1].fields["category"], "MM");
+
+  const auto hallucination = [&](const char* file) {
+    return load(dir,
+                fmt::format("h:\n  class: caption_preferences\n  args:\n    path: ../../{}\n"
+                            "    name_fields: [file_name]\n    kinds: [\"*\"]\n    truth: human_source\n",
+                            file),
+                "h");
+  };
+  write_bytes(dir / "hallu.json", R"([
+    {"file_name": "b.wav",
+     "caption_1": ["rain falls", "hail falls", "human", "hallucination", {"references": ["rain falls"]}],
+     "caption_2": ["a cat meows", "a dog barks", "hallucination", "human", {"references": []}]}
+  ])");
+  const Dataset h = hallucination("hallu.json");
+  ASSERT_EQ(h.samples.size(), 2u);
+  EXPECT_EQ(h.samples[0].fields["first_preferred"], "yes");
+  EXPECT_EQ(h.samples[1].fields["first_preferred"], "no");
+  EXPECT_EQ(h.samples[1].fields["category"], "caption") << "no categories given: the name up to its first _";
+  EXPECT_FALSE(h.samples[0].fields.contains("votes"));
+  write_bytes(dir / "nohuman.json", R"([{"file_name": "b.wav", "caption_1": ["x", "y", "human", "human", {}]}])");
+  const std::string both = data_error([&] { hallucination("nohuman.json"); });
+  EXPECT_NE(both.find("nohuman.json: clip 'b.wav', caption_1: not one caption whose source is human: "
+                      "[\"human\",\"human\"]"),
+            std::string::npos)
+      << both;
+}
+
 TEST(WavPathJsonl, WavPathIsResolvedAgainstTheFileAndTheReferenceFieldIsConfigurable) {
   AEVAL_SKIP_WITHOUT_POCKETSPHINX_TESTDATA();
   TempDir dir;

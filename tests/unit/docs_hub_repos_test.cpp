@@ -39,7 +39,12 @@ struct Registries {
   std::set<std::string> named;                     // every argument value of every entry (models' weights too)
 };
 
+// Every scalar, and the repository of a Hub dataset's address (an entry's homepage names the repository it is
+// published in, for files the user downloads).
 void add_scalars(const YAML::Node& node, std::set<std::string>& out) {
+  static const std::regex hub_address(R"(^https://huggingface\.co/datasets/([\w.-]+/[\w.-]+)/?$)");
+  std::smatch m;
+  if (node.IsScalar() && std::regex_match(node.Scalar(), m, hub_address)) out.insert(m[1]);
   if (node.IsScalar()) out.insert(node.Scalar());
   else if (node.IsSequence())
     for (const auto& item : node) add_scalars(item, out);

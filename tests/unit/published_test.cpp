@@ -235,6 +235,63 @@ TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsT
   EXPECT_EQ(sums_off, (std::vector<std::string>{"AQAScore AF3-Think", "CLAPScore Music+AS"}));
 }
 
+// AQAScore's Table 6 (BRACE): every cell aeval can serve is recorded as printed, and each Main set's All, a mean of
+// its kinds' accuracies weighted by their pairs, lies between them in every row.
+TEST(Published, BracesTable6IsRecordedAsPrintedAndEachAllLiesBetweenItsKinds) {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
+  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  const std::map<std::string, std::string> served = {
+      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  const std::map<std::string, std::pair<std::string, std::string>> setups = {
+      {"AQAScore", {"", "brace-accuracy"}}, {"Prompting", {"-prompting", "brace-prompting-accuracy"}},
+      {"Cascade", {"-cascade", "brace-cascade-accuracy"}}};
+  // The columns: AudioCaps-Main HH, HM, MM, All, Clotho-Main the same, Hallucination AudioCaps and Clotho.
+  const std::vector<std::pair<std::string, std::string>> columns = {
+      {"brace-audiocaps-main", "-hh"}, {"brace-audiocaps-main", "-hm"}, {"brace-audiocaps-main", "-mm"},
+      {"brace-audiocaps-main", ""},    {"brace-clotho-main", "-hh"},    {"brace-clotho-main", "-hm"},
+      {"brace-clotho-main", "-mm"},    {"brace-clotho-main", ""},       {"brace-audiocaps-hallucination", ""},
+      {"brace-clotho-hallucination", ""}};
+  bool in_table = false;
+  std::string method;
+  std::size_t rows = 0, recorded = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Methods\tModels\tAudioCaps-Main", 0) == 0) in_table = true;
+    if (!in_table || line.rfind("Methods", 0) == 0 || line.rfind("\t\tHH", 0) == 0) continue;
+    if (line.rfind("Table 6:", 0) == 0 || line.empty()) break;
+    line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
+    std::istringstream cells(line);
+    std::string first, model;
+    std::getline(cells, first, '\t');
+    std::getline(cells, model, '\t');
+    if (!first.empty()) method = first;
+    std::vector<double> v;
+    for (std::string cell; cells >> cell;) v.push_back(std::stod(cell));
+    ASSERT_EQ(v.size(), columns.size()) << method << " " << model;
+    ++rows;
+    for (std::size_t set : {0u, 4u}) {
+      const auto [least, most] = std::minmax({v[set], v[set + 1], v[set + 2]});
+      EXPECT_TRUE(least <= v[set + 3] && v[set + 3] <= most) << method << " " << model << ", the All of column " << set + 4;
+    }
+    if (!served.count(model) || !setups.count(method)) continue;
+    const auto& [suffix, metric] = setups.at(method);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string task = columns[c].first + suffix;
+      bool found = false;
+      for (const auto& p : published_of(registry, task))
+        if (p.model == served.at(model) && p.metric == metric + columns[c].second) {
+          found = true;
+          EXPECT_NEAR(p.value * 100, v[c], 1e-9) << task << " " << p.metric << " " << model;
+          EXPECT_DOUBLE_EQ(p.tolerance, 0.0005) << "printed to a tenth of a percent";
+        }
+      EXPECT_TRUE(found) << task << ": no " << metric + columns[c].second << " of " << model;
+      recorded += found;
+    }
+  }
+  EXPECT_EQ(rows, 20u) << "Table 6's four methods, five models each";
+  EXPECT_EQ(recorded, 90u) << "three setups, three judges, ten columns";
+}
+
 // AudioCapBench's Table 1: each model's Overall is the mean of its accuracy, completeness and hallucination scores
 // (each sample's overall is their mean, rounded to two decimals as its judge code rounds it: half a unit more).
 TEST(Published, AudioCapBenchsOverallIsTheMeanOfItsThreeCriteria) {
