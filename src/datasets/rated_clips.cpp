@@ -38,6 +38,7 @@ struct RatedClipsConfig {
   std::string split_column = "in RELATE dataset";
   std::string split = "test";
   std::vector<std::string> systems;  // keep only these systems' clips (none: all)
+  std::string combine = "avg";       // the SQL aggregate of a clip's ratings: avg, or sum (docs/seed-methods.md, RELATE-Pair)
   std::filesystem::path audio_dir;
   std::vector<std::pair<std::string, std::string>> rating_fields;  // more averaged ratings: field, column (PAM's OVL)
   std::string reference_system;     // its clip of a text is the others' reference_audio, not a sample itself
@@ -92,9 +93,9 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     more += fmt::format(", CAST(avg(CAST({} AS DOUBLE)) AS VARCHAR)", TableReader::quoted(column));
   }
   const std::string sql = fmt::format(
-      "SELECT {0}, {1}, CAST(avg(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR){5} "
+      "SELECT {0}, {1}, CAST({6}(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR){5} "
       "FROM (SELECT *, row_number() OVER () AS line FROM {3}) {4} GROUP BY {0}, {1} ORDER BY min(line)",
-      audio, text, TableReader::quoted(config.rating_column), table.source(), where, more);
+      audio, text, TableReader::quoted(config.rating_column), table.source(), where, more, config.combine);
   const fs::path& audio_dir = config.audio_dir;
   std::vector<Sample> samples;
   table.query(sql, [&](TableRow& row) {
@@ -142,7 +143,10 @@ const DatasetClasses::Registration kRatedClipsClass{
                     arg::text("split", kDefaults.split, "the split read"),
                     arg::texts("systems", {}, "keep only these systems' clips, the first folder of their paths (none: all)"),
                     arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)"),
-                    arg::map("rating_fields", "{field: column}: more ratings averaged the same way (PAM: {human_ovl: OVL})",
+                    arg::choice("combine", "mean", {"mean", "sum"},
+                                "how a clip's listeners' ratings make its human_score: their mean, or their sum (the "
+                                "construction that gives RELATE-Pair's 420 pairs)"),
+                    arg::map("rating_fields", "{field: column}: more ratings averaged (PAM: {human_ovl: OVL})",
                              false),
                     arg::text("reference_system", "",
                               "a system whose clip of each text is the reference_audio of the others' (PAM: real)"),
@@ -162,6 +166,7 @@ const DatasetClasses::Registration kRatedClipsClass{
       config.split_column = args.text("split_column");
       config.split = args.text("split");
       config.systems = args.strings("systems");
+      config.combine = args.text("combine") == "sum" ? "sum" : "avg";
       if (args.given("rating_fields"))
         for (const auto& item : args.node("rating_fields")) {
           if (!item.first.IsScalar() || !item.second.IsScalar()) args.fail("rating_fields: each is a field and a column");
