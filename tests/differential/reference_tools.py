@@ -206,19 +206,19 @@ def answer(kind, cases):
                         if key in ("file_name", "references"):
                             continue
                         score = sum(value[-1])
-                        answer = 0 if score > 0 else (1 if score < 0 else "tie")
+                        truth = 0 if score > 0 else (1 if score < 0 else "tie")
                     else:
                         if "caption" not in key:
                             continue
-                        answer = 0 if value[2] == "human" else 1
-                    if answer == "tie":
+                        truth = 0 if value[2] == "human" else 1
+                    if truth == "tie":
                         continue
                     pick = 0 if c["scores"][clip["file_name"] + ":" + key] >= 0.5 else 1
                     kinds = ["All"] + [k for k, name in (("HH", "Human-Human"), ("HM", "Human-Machine"),
                                                          ("MM", "Machine-Machine")) if name in key]
                     for k in kinds:
                         total[k] = total.get(k, 0) + 1
-                        right[k] = right.get(k, 0) + (pick == answer)
+                        right[k] = right.get(k, 0) + (pick == truth)
             out.append({k: right[k] / total[k] for k in total} | {"pairs": total["All"]})
         return out
     if kind == "rubric_bench":
