@@ -6,6 +6,7 @@
 #include "aeval/error.hpp"
 #include "util/sha256.hpp"
 #include "evaluators/model_loading.hpp"
+#include "models/each_audio.hpp"
 #include "prompts/prompt.hpp"
 #include "response_cache/response_cache.hpp"
 
@@ -15,6 +16,14 @@ models::Model& ScoringModels::get(const std::string& name) {
   const std::lock_guard lock(mutex_);
   auto& model = models_[name];
   if (!model) model = load_model(registry_, name);
+  return *model;
+}
+
+models::Model& ScoringModels::get_each_audio(const std::string& name) {
+  models::Model& whole = get(name);
+  const std::lock_guard lock(mutex_);
+  auto& model = each_audio_[name];
+  if (!model) model = models::ask_each_audio(whole);
   return *model;
 }
 
@@ -29,7 +38,7 @@ models::Response ScoringModels::cached_infer(models::Model& model, const std::st
 
 models::Response ScoringModels::ask(const std::string& name, const Prompt& prompt, const Sample& context, int attempt,
                                     const nlohmann::json& inference_kwargs) {
-  models::Model& model = get(name);
+  models::Model& model = prompt.asks_each_audio() ? get_each_audio(name) : get(name);
   const RenderedPrompt rendered = prompt.render(context);
   const bool converts = model.input_sample_rate() > 0;  // else a model opening the files itself, or none
   if (!converts && !model.reads_audio_files() && !rendered.audio.empty())

@@ -42,7 +42,8 @@ class ScoringModels {
   // The answer of `model` to `prompt` rendered for `context` (a sample, or
   // fields shaped like one); cached by the rendered request and the audio's
   // content, so a judge or decomposer asked the same thing again, in this
-  // run or a later one, answers from the cache. A nonzero `attempt` asks
+  // run or a later one, answers from the cache. A prompt with `each_audio` asks the model once per clip (its answer
+  // the JSON array of theirs, models/each_audio.hpp). A nonzero `attempt` asks
   // again rather than taking the cached answer. Thread-safe.
   // `inference_kwargs`: for UltraEval-Audio's own model classes, the keyword arguments of inference().
   models::Response ask(const std::string& model, const Prompt& prompt, const Sample& context, int attempt = 0,
@@ -52,6 +53,8 @@ class ScoringModels {
 
  private:
   models::Model& get(const std::string& model);
+  // The same model asked once per audio clip of a request (a prompt with `each_audio`).
+  models::Model& get_each_audio(const std::string& model);
   // The cached answer under `key`, else the model's answer to request() (then cached).
   models::Response cached_infer(models::Model& model, const std::string& key,
                                 const std::function<models::Request()>& request);
@@ -60,6 +63,7 @@ class ScoringModels {
   ResponseCache* cache_ = nullptr;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<models::Model>> models_;
+  std::map<std::string, std::unique_ptr<models::Model>> each_audio_;  // over models_' (declared after: gone first)
   std::map<std::string, std::shared_future<models::Response>> heard_;  // (model, audio sha256) → answer
 };
 

@@ -52,7 +52,8 @@ struct Answers {
 
 class EachAudio final : public Model {
  public:
-  explicit EachAudio(std::unique_ptr<Model> model) : model_(std::move(model)) {}
+  explicit EachAudio(std::unique_ptr<Model> owned) : owned_(std::move(owned)), model_(owned_.get()) {}
+  explicit EachAudio(Model& borrowed) : model_(&borrowed) {}
 
   // The clips' requests are in flight at once: the endpoint's own budget bounds what it is sent.
   void infer(Request request, Completion done) override {
@@ -95,7 +96,8 @@ class EachAudio final : public Model {
   void set_log(std::function<void(const nlohmann::json&)> sink) override { model_->set_log(std::move(sink)); }
 
  private:
-  std::unique_ptr<Model> model_;
+  std::unique_ptr<Model> owned_;  // null when borrowed
+  Model* model_;
 };
 
 }  // namespace
@@ -103,5 +105,7 @@ class EachAudio final : public Model {
 std::unique_ptr<Model> ask_each_audio(std::unique_ptr<Model> model) {
   return std::make_unique<EachAudio>(std::move(model));
 }
+
+std::unique_ptr<Model> ask_each_audio(Model& model) { return std::make_unique<EachAudio>(model); }
 
 }  // namespace aeval::models

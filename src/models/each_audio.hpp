@@ -12,5 +12,7 @@ namespace aeval::models {
 // seconds added up); the first error fails it. A request of one clip or none goes to `model` as it is. Its
 // identity is the model's with "asked": "once per audio clip".
 std::unique_ptr<Model> ask_each_audio(std::unique_ptr<Model> model);
+// The same over a model the caller keeps alive longer (a judge that other evaluators ask whole).
+std::unique_ptr<Model> ask_each_audio(Model& model);
 
 }  // namespace aeval::models

@@ -1,16 +1,24 @@
 // Scoring models run once per audio however many evaluators and threads ask,
-// and transcripts are found again in the response cache by audio content.
+// and transcripts are found again in the response cache by audio content; a
+// prompt that asks each clip apart is asked once a clip.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include <mutex>
+
 #include "aeval/audio_io.hpp"
 #include "aeval/error.hpp"
+#include "prompts/prompt.hpp"
 #include "registry/registry.hpp"
 #include "response_cache/response_cache.hpp"
 #include "evaluators/scoring_models.hpp"
+#include "support/judge_replies.hpp"
+#include "support/openai_test_server.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -98,6 +106,37 @@ TEST(ScoringModels, AModelThatReadsNoAudioCannotTranscribe) {
   } catch (const aeval::Error& e) {
     EXPECT_NE(std::string(e.what()).find("model 'no-audio' reads no audio"), std::string::npos) << e.what();
   }
+}
+
+// A judge asked with a prompt that asks each clip apart (AQAScore's cascade caption of a pair) hears one clip a
+// request and answers their list; the same judge asked whole by another prompt still hears both at once.
+TEST(ScoringModels, APromptAskingEachClipApartIsAskedOnceAClip) {
+  TempDir dir;
+  std::mutex mutex;
+  std::vector<std::size_t> clips_heard;
+  aeval::testing::OpenAiTestServer judge([&](const aeval::testing::ReceivedRequest& r, int) {
+    std::size_t clips = 0;
+    for (const auto& m : r.body["messages"])
+      if (m["content"].is_array())
+        for (const auto& part : m["content"]) clips += part.value("type", "") == "input_audio";
+    const std::lock_guard lock(mutex);
+    clips_heard.push_back(clips);
+    aeval::testing::ScriptedReply reply;
+    reply.text = fmt::format("heard {} clip(s)", clips);
+    return reply;
+  });
+  aeval::testing::point_judges_at(dir / "registry", judge);
+  write_tone(dir / "a.wav", 440);
+  write_tone(dir / "b.wav", 660);
+  const Registry registry({aeval::registry::builtin_registry_dir(), dir / "registry"});
+  ScoringModels scoring(registry);
+  aeval::pipeline::Sample pair{"p", dir / "a.wav", std::string("a dog barks"),
+                               {{"audio_a", (dir / "a.wav").string()}, {"audio_b", (dir / "b.wav").string()}}};
+  const auto each = scoring.ask("qwen2.5-omni-judge", aeval::pipeline::Prompt::load(registry, "aqascore-cascade-caption-pair"), pair);
+  EXPECT_EQ(nlohmann::json::parse(each.text), (nlohmann::json{"heard 1 clip(s)", "heard 1 clip(s)"}));
+  EXPECT_EQ(clips_heard, (std::vector<std::size_t>{1, 1}));
+  const auto whole = scoring.ask("qwen2.5-omni-judge", aeval::pipeline::Prompt::load(registry, "aqascore-prompting-pair"), pair);
+  EXPECT_EQ(whole.text, "heard 2 clip(s)") << "the judge itself is asked whole";
 }
 
 // A process embedder that logs each request and answers scores and a 2×3 embedding.
