@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "aeval/report/published.hpp"
@@ -86,11 +87,15 @@ TEST(Published, AnyAudioJudgesAverageIsTheMeanOfItsSevenSubsets) {
       ASSERT_TRUE(average) << task << " " << model;
       double sum = 0, rounding = 0;
       for (const auto& subset : subsets) sum += subset.value, rounding += subset.tolerance / 7;
-      EXPECT_NEAR(sum / 7, average->value, average->tolerance + rounding + 1e-12) << task << " " << model;
+      const bool printed_off = std::string(task) == "anyaudio-bench-holistic-en" && model == "gemini-2.5-pro";
+      if (printed_off)  // the paper's Table 2 prints 77.72 over subsets averaging 77.88 (the test below)
+        EXPECT_GT(std::fabs(sum / 7 - average->value), average->tolerance + rounding) << task << " " << model;
+      else
+        EXPECT_NEAR(sum / 7, average->value, average->tolerance + rounding + 1e-12) << task << " " << model;
       ++rows;
     }
   }
-  EXPECT_EQ(rows, 8u) << "two judges in Tables 1 and 2, dynamic rubric and holistic";
+  EXPECT_EQ(rows, 10u) << "two judges in Tables 1 and 2, dynamic rubric and holistic; Gemini-2.5-Pro holistic";
 }
 
 // The same arithmetic on every row of the paper's Tables 1 and 2, read from seed 000's text: the Avg of each of the
@@ -99,8 +104,12 @@ TEST(Published, AnyAudioJudgesAverageIsTheMeanOfItsSevenSubsets) {
 TEST(Published, EveryRowOfAnyAudioJudgesTablesAveragesItsSubsetsButGeminisHolisticEnglish) {
   std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "000_dba444e4ef780f69.txt");
   AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 000's text)");
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  const std::map<std::string, std::string> served = {
+      {"Audio-Flamingo3", "audio-flamingo-3-judge"}, {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Gemini-2.5-Pro", "gemini-2.5-pro"}};
+  const char* columns[] = {"-speech-real", "-speech-gen", "-sound-real", "-sound-gen", "-music-real", "-music-gen", "-mix", ""};
   std::string model, table = "zh";
-  std::size_t rows = 0;
+  std::size_t rows = 0, recorded = 0;
   std::vector<std::string> deviating;
   const std::regex row(R"(^(.*?)\s*(holistic|dynamic rubric)((?: \d+\.\d\d){8})$)");
   for (std::string line; std::getline(in, line);) {
@@ -116,8 +125,23 @@ TEST(Published, EveryRowOfAnyAudioJudgesTablesAveragesItsSubsetsButGeminisHolist
     // Half a unit of the Avg's last digit, and of each printed subset's (a seventh each).
     if (std::fabs(sum / 7 - v[7]) > 0.005 + 0.005 + 1e-9) deviating.push_back(model + " " + m[2].str() + " " + table);
     ++rows;
+    // The row as the catalog records it, where it records it: every column as printed.
+    const bool holistic = m[2].str() == "holistic";
+    const std::string task = std::string(holistic ? "anyaudio-bench-holistic-" : "anyaudio-bench-") + table;
+    const std::string metric = holistic ? "anyaudio-holistic-accuracy" : "anyaudio-accuracy";
+    if (!served.count(model)) continue;
+    std::size_t found = 0;
+    for (const auto& p : published_of(registry, task))
+      for (std::size_t c = 0; c < 8; ++c)
+        if (p.model == served.at(model) && p.metric == metric + columns[c]) {
+          EXPECT_NEAR(p.value * 100, v[c], 1e-9) << task << " " << p.metric << " " << model;
+          ++found;
+        }
+    EXPECT_TRUE(found == 0 || found == 8) << task << " " << model << ": " << found << " of the row's 8 columns recorded";
+    recorded += found;
   }
   EXPECT_EQ(rows, 30u) << "two tables: seven judges holistic and with the dynamic rubric, and AnyAudio-Judge's rubric";
+  EXPECT_EQ(recorded, 80u) << "Audio-Flamingo3 and Qwen2.5-Omni-7B both ways, Gemini-2.5-Pro holistic, in both tables";
   EXPECT_EQ(deviating, std::vector<std::string>{"Gemini-2.5-Pro holistic en"});
 }
 
@@ -233,6 +257,113 @@ TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsT
   EXPECT_EQ(rows, 20u) << "Table 5's four methods, five models each";
   EXPECT_EQ(recorded, 90u) << "three setups, three judges, two datasets, five columns";
   EXPECT_EQ(sums_off, (std::vector<std::string>{"AQAScore AF3-Think", "CLAPScore Music+AS"}));
+}
+
+// AQAScore's Tables 2-4 (RELATE and PAM; RELATE-Pair, Baton and Baton-Pair; CompA), read from the paper's text:
+// every cell of a judge aeval serves is recorded on its task, equal to the printed number at its printed precision,
+// and every number those tasks record from these tables is such a cell.
+TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes) {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
+  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  // The paper's names of the judges aeval has entries for ("GPT-4-Audio": OpenAI's audio model, gpt-4o-audio-preview).
+  const std::map<std::string, std::string> served = {
+      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"},
+      {"AF3", "audio-flamingo-3-judge"},         {"GPT-4-Audio", "gpt-4o-audio-preview"},
+      {"Gemini-2.5-Flash", "gemini-2.5-flash"}, {"Gemini-2.5-Pro", "gemini-2.5-pro"}};
+  struct Cell {
+    std::string task, metric;
+  };
+  // Per table, the heading its rows follow, and per method the task and metric of each column; percentages are
+  // recorded as fractions.
+  struct Table {
+    std::string heading, caption;
+    std::map<std::string, std::vector<Cell>> methods;
+    std::vector<bool> percent;
+  };
+  const auto three = [](const std::string& task, const std::string& metric) {
+    return std::vector<Cell>{{task, metric + "-lcc"}, {task, metric + "-srcc"}, {task, metric + "-ktau"}};
+  };
+  const auto joined = [](std::vector<Cell> a, const std::vector<Cell>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const std::vector<Table> tables = {
+      {"Methods\tModels\tRELATE (", "Table 2:",
+       {{"AQAScore", joined(three("relate", "answer-aqascore"), three("pam", "answer-aqascore"))},
+        {"Prompting", joined(three("relate-prompting", "answer-rating"), three("pam-prompting", "answer-rating"))},
+        {"Cascade", joined(three("relate-cascade", "relate-cascade-rating"), three("pam-cascade", "pam-cascade-rating"))}},
+       {false, false, false, false, false, false}},
+      {"Methods\tModels\tRELATE-Pair", "Table 3:",
+       {{"AQAScore",
+         {{"relate-pair", "answer-aqascore-pair-accuracy"}, {"baton-2-events", "answer-aqascore-auc"},
+          {"baton-3-events", "answer-aqascore-auc"}, {"baton-pair-2-events", "answer-aqascore-feedback-pair-accuracy"},
+          {"baton-pair-3-events", "answer-aqascore-feedback-pair-accuracy"}}},
+        {"Prompting",
+         {{"relate-pair-prompting", "pair-choice-accuracy"}, {"baton-2-events-prompting", "baton-decision-auc"},
+          {"baton-3-events-prompting", "baton-decision-auc"}, {"baton-2-events-pair-prompting", "pair-choice-accuracy"},
+          {"baton-3-events-pair-prompting", "pair-choice-accuracy"}}},
+        {"Cascade",
+         {{"relate-pair-cascade", "caption-pair-choice-accuracy"}, {"baton-2-events-cascade", "baton-cascade-decision-auc"},
+          {"baton-3-events-cascade", "baton-cascade-decision-auc"},
+          {"baton-2-events-pair-cascade", "caption-pair-choice-accuracy"},
+          {"baton-3-events-pair-cascade", "caption-pair-choice-accuracy"}}}},
+       {true, false, false, true, true}},
+      {"Methods\tModels\tCompA-Order", "Table 4:",
+       {{"AQAScore",
+         {{"compa-order", "answer-aqascore-compa-text"}, {"compa-order", "answer-aqascore-compa-audio"},
+          {"compa-order", "answer-aqascore-compa-group"}, {"compa-attribute", "answer-aqascore-compa-text"},
+          {"compa-attribute", "answer-aqascore-compa-audio"}, {"compa-attribute", "answer-aqascore-compa-group"}}}},
+       {true, true, true, true, true, true}}};
+  const std::string paper((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::set<std::string> tasks, matched;  // task, model, metric of the cells
+  std::size_t cells = 0;
+  for (const Table& table : tables) {
+    SCOPED_TRACE(table.caption);
+    const auto at = paper.find(table.heading);
+    ASSERT_NE(at, std::string::npos);
+    std::istringstream lines(paper.substr(at, paper.find(table.caption, at) - at));
+    std::string method;
+    std::size_t rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("Methods", 0) == 0 || line.rfind("\t\t", 0) == 0 || line.empty()) continue;
+      line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
+      std::istringstream row(line);
+      std::string first, model;
+      std::getline(row, first, '\t');
+      std::getline(row, model, '\t');
+      if (!first.empty()) method = first;
+      std::vector<std::string> printed;
+      for (std::string cell; row >> cell;) printed.push_back(cell);
+      ++rows;
+      if (!served.count(model) || !table.methods.count(method)) continue;
+      const auto& columns = table.methods.at(method);
+      ASSERT_EQ(printed.size(), columns.size()) << method << " " << model;
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        tasks.insert(columns[c].task);
+        const double scale = table.percent[c] ? 100 : 1;
+        bool found = false;
+        for (const auto& p : published_of(registry, columns[c].task))
+          if (p.model == served.at(model) && p.metric == columns[c].metric) {
+            found = true;
+            EXPECT_NEAR(p.value * scale, std::stod(printed[c]), 1e-9) << columns[c].task << " " << p.metric << " " << model;
+            EXPECT_NEAR(p.tolerance * scale, *printed_half_unit(printed[c]), 1e-12) << columns[c].task << " " << model;
+            matched.insert(columns[c].task + " " + p.model + " " + p.metric);
+          }
+        EXPECT_TRUE(found) << columns[c].task << ": no " << columns[c].metric << " of " << model << " (" << method << ")";
+        cells += found;
+      }
+    }
+    EXPECT_GT(rows, 10u) << "the table's rows were not found";
+  }
+  for (const auto& task : tasks)
+    for (const auto& p : published_of(registry, task))
+      if (p.source.rfind("AQAScore Table", 0) == 0) {
+        EXPECT_TRUE(matched.count(task + " " + p.model + " " + p.metric)) << task << ": " << p.model << " " << p.metric
+                                                                           << " is no cell of the table (" << p.source << ")";
+      }
+  EXPECT_EQ(cells, 54u + 18u + 45u + 18u) << "Table 2: 3 setups × 3 judges × 6 and GPT-4-Audio, Gemini-2.5-Flash and "
+                                             "-Pro; Table 3: 3 × 3 × 5; Table 4: 3 judges × 6";
 }
 
 // AQAScore's Table 6 (BRACE): every cell aeval can serve is recorded as printed, and each Main set's All, a mean of
