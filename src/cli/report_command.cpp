@@ -56,8 +56,12 @@ Action add_report_command(CLI::App& app, GlobalOptions& global) {
     for (auto& board : boards) {
       if (!registry.contains(registry::Kind::task, board.task)) continue;
       board.differs_from_uea = differences(board.task);
-      report::check_published(
-          board, pipeline::TaskClasses::make(registry.get(registry::Kind::task, board.task), registry::Kind::task).published);
+      const pipeline::TaskSpec spec =
+          pipeline::TaskClasses::make(registry.get(registry::Kind::task, board.task), registry::Kind::task);
+      std::vector<std::string> variants;  // the prompts other than the task's own
+      for (const auto& prompt : spec.prompt_variants)
+        if (prompt != spec.prompt) variants.push_back(prompt);
+      report::check_published(board, spec.published, variants);
       for (const auto& check : board.published)
         if (check.deviates()) {
           ++deviations;

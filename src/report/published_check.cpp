@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
@@ -40,11 +41,15 @@ bool PublishedCheck::reproduced() const {
   return run_value && std::fabs(*run_value - published.value) <= published.tolerance * (1 + 1e-9) + 1e-12;
 }
 
-void check_published(Leaderboard& board, const std::vector<PublishedResult>& published) {
+void check_published(Leaderboard& board, const std::vector<PublishedResult>& published,
+                     const std::vector<std::string>& prompt_variants) {
+  const auto a_variant = [&](const std::string& prompt) {
+    return std::find(prompt_variants.begin(), prompt_variants.end(), prompt) != prompt_variants.end();
+  };
   for (const auto& p : published) {
     bool ran = false;
     for (const auto& row : board.rows) {
-      if (row.model != p.model) continue;
+      if (row.model != p.model || (p.prompt.empty() ? a_variant(row.prompt) : row.prompt != p.prompt)) continue;
       for (std::size_t c = 0; c < board.columns.size(); ++c) {
         const auto& column = board.columns[c];
         if (column.metric != p.metric || (!p.dataset.empty() && column.dataset != p.dataset)) continue;
@@ -54,7 +59,7 @@ void check_published(Leaderboard& board, const std::vector<PublishedResult>& pub
         ran = true;
       }
     }
-    if (!ran) board.published.push_back({p, p.model, std::nullopt});
+    if (!ran) board.published.push_back({p, p.prompt.empty() ? p.model : p.model + " (prompt " + p.prompt + ")", std::nullopt});
   }
 }
 

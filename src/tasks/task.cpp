@@ -169,8 +169,14 @@ std::vector<report::PublishedResult> read_published(const Args& args) {
                               key, text));
       return v;
     };
-    report::PublishedResult p{field("model"), field("metric"), "", number("value"), 0, field("source")};
+    report::PublishedResult p{field("model"), field("metric"), "", "", number("value"), 0, field("source")};
     if (item["dataset"]) p.dataset = field("dataset");
+    if (item["prompt"]) {
+      p.prompt = field("prompt");
+      const auto variants = args.strings("prompt_variants");
+      if (std::find(variants.begin(), variants.end(), p.prompt) == variants.end())
+        args.fail(fmt::format("published: prompt '{}' is none of the task's prompt_variants", p.prompt));
+    }
     const double spread = item["spread"] ? number("spread") : 0;
     p.tolerance = item["tolerance"] ? number("tolerance") : *report::printed_half_unit(field("value")) + spread;
     if (p.tolerance < 0 || spread < 0) args.fail("published: tolerance and spread must not be negative");
@@ -208,7 +214,7 @@ const TaskClasses::Registration kTaskClass{
       arg::references("prompt_variants", Kind::prompt, false,
                       "other wordings of the prompt: `aeval run --prompt-variants` runs each, and the report "
                       "shows the spread"),
-      arg::list("published", "published results: [{model, metric, value, source, dataset?, spread?, tolerance?}]; "
+      arg::list("published", "published results: [{model, metric, value, source, dataset?, prompt?, spread?, tolerance?}]; "
                              "`aeval report` flags runs further from them than half a unit of the value's last "
                              "printed digit (plus the paper's spread), or the tolerance given", false),
       arg::references("post_process", Kind::post_process, false, "applied in order"),

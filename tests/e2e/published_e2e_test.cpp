@@ -49,7 +49,11 @@ void write_registry(const TempDir& dir) {
               // The echo model repeats the prompt's text: the reference alone, or with a word more.
               "my-echo:\n  class: task\n  args:\n    dataset: my-data\n    prompt: say-it\n"
               "    prompt_variants: [say-it-politely]\n    model: echo\n    post_process: [whisper-english]\n"
-              "    evaluators: [wer]\n");
+              "    evaluators: [wer]\n"
+              // A number of each wording: the plain one's, and the polite one's (3 insertions in 13 words).
+              "    published:\n"
+              "      - {model: echo, metric: wer, value: 0.0, tolerance: 0.001, source: the plain wording}\n"
+              "      - {model: echo, metric: wer, prompt: say-it-politely, value: 0.2308, source: the polite wording}\n");
   write_bytes(dir / "registry" / "prompts" / "p.yaml",
               "say-it:\n  class: chat\n  args:\n    messages:\n      - role: user\n        content:\n"
               "          - {type: audio, value: \"{{ audio }}\"}\n          - {type: text, value: \"{{ text }}\"}\n"
@@ -119,6 +123,18 @@ TEST(PublishedE2E, PromptVariantsRunEachWordingOnceAndTheReportShowsTheSpread) {
                                            std::sqrt(2 * (1.5 / 13) * (1.5 / 13)))),
             std::string::npos)
       << report.output;
+
+  // Each wording's number is held against its own row only: the plain one's 0 would flag the polite row.
+  EXPECT_EQ(report.status, 0) << report.output;
+  EXPECT_NE(report.output.find("| echo (prompt say-it) | wer | 0 | 0 | +0 | 0.001 | reproduced | the plain wording |"),
+            std::string::npos)
+      << report.output;
+  EXPECT_NE(report.output.find(fmt::format("| echo (prompt say-it-politely) | wer | 0.2308 | {:.4g} |", 3.0 / 13)),
+            std::string::npos)
+      << report.output;
+  EXPECT_EQ(report.output.find("| DEVIATES |"), std::string::npos) << report.output;
+  const auto strict = run_aeval(fmt::format("--registry {} report {} --fail-on-deviation", registry, out), false);
+  EXPECT_EQ(strict.status, 0) << strict.output;
 
   // Again: every answer comes from the response cache, nothing is asked twice.
   const auto again = run_aeval(fmt::format("--registry {} run --task my-echo --prompt-variants -o {}", registry, out));

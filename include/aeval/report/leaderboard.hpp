@@ -79,8 +79,11 @@ struct Leaderboard {
 std::vector<Leaderboard> collect_leaderboards(
     const std::filesystem::path& root, const std::function<bool(const std::filesystem::path& run_dir)>& usable = nullptr);
 
-// Holds each published number against the board's rows of its model (every prompt it ran with).
-void check_published(Leaderboard& board, const std::vector<PublishedResult>& published);
+// Holds each published number against the board's rows of its model: a number of a prompt variant against the
+// rows run with that prompt, any other against the rows run with a prompt that is none of `prompt_variants` (the
+// task's own prompt, or one a model brings).
+void check_published(Leaderboard& board, const std::vector<PublishedResult>& published,
+                     const std::vector<std::string>& prompt_variants = {});
 
 std::string render_markdown(const std::vector<Leaderboard>& boards);
 // One self-contained HTML file: tables and SVG charts, no scripts, no network.

@@ -14,6 +14,7 @@ struct PublishedResult {
   std::string model;    // the model entry's name the number belongs to
   std::string metric;   // the task's evaluator name, e.g. wer
   std::string dataset;  // "" : the only dataset the task ran on
+  std::string prompt;   // a prompt variant the number is of ("": the task's own prompt, or any but its variants)
   double value = 0;     // in the units of summary.json (WER 0.021 for 2.1 %)
   double tolerance = 0;  // largest |run − published| still counted as reproduced
   std::string source;   // where the number is printed
