@@ -31,6 +31,12 @@ std::vector<PublishedResult> published_of(const aeval::registry::Registry& regis
       .published;
 }
 
+// The prompt a task entry asks with when no variant is chosen.
+std::string own_prompt_of(const aeval::registry::Registry& registry, const std::string& task) {
+  return aeval::pipeline::TaskClasses::make(registry.get(aeval::registry::Kind::task, task), aeval::registry::Kind::task)
+      .prompt;
+}
+
 TEST(Published, TheToleranceIsHalfAUnitOfTheLastPrintedDigit) {
   EXPECT_DOUBLE_EQ(*printed_half_unit("0.7725"), 0.00005);
   EXPECT_DOUBLE_EQ(*printed_half_unit("6.00"), 0.005);
@@ -244,7 +250,7 @@ TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsT
       for (int k = 0; k < 5; ++k) {
         bool found = false;
         for (const auto& p : published_of(registry, task))
-          if (p.model == served.at(model) && p.metric == metric + kinds[k]) {
+          if (p.model == served.at(model) && p.metric == metric + kinds[k] && p.prompt.empty()) {
             found = true;
             EXPECT_NEAR(p.value * 100, v[std::size_t(offset + k)], 1e-9) << task << " " << p.metric << " " << model;
             EXPECT_DOUBLE_EQ(p.tolerance, 0.0005) << "printed to a tenth of a percent";
@@ -344,7 +350,7 @@ TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes)
         const double scale = table.percent[c] ? 100 : 1;
         bool found = false;
         for (const auto& p : published_of(registry, columns[c].task))
-          if (p.model == served.at(model) && p.metric == columns[c].metric) {
+          if (p.model == served.at(model) && p.metric == columns[c].metric && p.prompt.empty()) {
             found = true;
             EXPECT_NEAR(p.value * scale, std::stod(printed[c]), 1e-9) << columns[c].task << " " << p.metric << " " << model;
             EXPECT_NEAR(p.tolerance * scale, *printed_half_unit(printed[c]), 1e-12) << columns[c].task << " " << model;
@@ -358,12 +364,132 @@ TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes)
   }
   for (const auto& task : tasks)
     for (const auto& p : published_of(registry, task))
-      if (p.source.rfind("AQAScore Table", 0) == 0) {
+      if (p.source.rfind("AQAScore Table", 0) == 0 && p.prompt.empty()) {
         EXPECT_TRUE(matched.count(task + " " + p.model + " " + p.metric)) << task << ": " << p.model << " " << p.metric
                                                                            << " is no cell of the table (" << p.source << ")";
       }
   EXPECT_EQ(cells, 54u + 18u + 45u + 18u) << "Table 2: 3 setups × 3 judges × 6 and GPT-4-Audio, Gemini-2.5-Flash and "
                                              "-Pro; Table 3: 3 × 3 × 5; Table 4: 3 judges × 6";
+}
+
+// The question a prompt entry asks: the text part of its last message.
+std::string question_of(const aeval::registry::Registry& registry, const std::string& prompt) {
+  const YAML::Node messages = registry.get(aeval::registry::Kind::prompt, prompt).args["messages"];
+  for (const auto& part : messages[messages.size() - 1]["content"])
+    if (part["type"].as<std::string>() == "text") return part["value"].as<std::string>();
+  return "";
+}
+
+// AQAScore's template study (Tables 29-36), read from the paper's text: each table's rows are the named variants
+// in order, each asking the row's question word for word, and every cell of a judge aeval serves is recorded on its
+// task under that variant (FENSE's first row, the tasks' own prompt, under no variant), as printed.
+TEST(Published, AqaScoresTemplateStudyIsItsNamedVariantsWordForWordWithEveryCellRecorded) {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
+  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
+  const std::map<std::string, std::string> served = {
+      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  struct Column {
+    std::string task, metric;
+    bool percent;
+  };
+  struct Study {
+    std::vector<Column> columns;
+    std::vector<std::string> variants;
+  };
+  const auto numbered = [](const std::string& stem, int from, int to) {
+    std::vector<std::string> out;
+    for (int k = from; k <= to; ++k) out.push_back(stem + std::to_string(k));
+    return out;
+  };
+  std::vector<std::string> fense_variants = numbered("aqascore-fense-template-", 2, 6);
+  fense_variants.insert(fense_variants.begin(), "aqascore-compare-captions");
+  std::vector<Column> fense, brace;
+  for (const char* task : {"fense-audiocaps", "fense-clotho"})
+    for (const char* kind : {"-hc", "-hi", "-hm", "-mm", ""}) fense.push_back({task, std::string("fense-accuracy") + kind, true});
+  for (const char* task : {"brace-audiocaps-main", "brace-clotho-main"})
+    for (const char* kind : {"-hh", "-hm", "-mm", ""}) brace.push_back({task, std::string("brace-accuracy") + kind, true});
+  brace.push_back({"brace-audiocaps-hallucination", "brace-accuracy", true});
+  brace.push_back({"brace-clotho-hallucination", "brace-accuracy", true});
+  const Column lcc{"", "answer-aqascore-lcc", false}, srcc{"", "answer-aqascore-srcc", false},
+      ktau{"", "answer-aqascore-ktau", false};
+  const auto on = [](Column c, const std::string& task) {
+    c.task = task;
+    return c;
+  };
+  const std::map<int, Study> studies = {
+      {29, {{on(lcc, "relate"), on(srcc, "relate"), on(ktau, "relate"), {"relate-pair", "answer-aqascore-pair-accuracy", true}},
+            numbered("aqascore-template-", 1, 9)}},
+      {30, {{on(lcc, "pam"), on(srcc, "pam"), on(ktau, "pam")}, numbered("aqascore-template-", 1, 9)}},
+      {31, {fense, fense_variants}},
+      {32, {fense, fense_variants}},
+      {33, {brace, numbered("aqascore-brace-template-", 1, 7)}},
+      {34, {brace, numbered("aqascore-brace-template-", 1, 7)}},
+      {35, {{{"compa-order", "answer-aqascore-compa-text", true}, {"compa-order", "answer-aqascore-compa-audio", true},
+             {"compa-order", "answer-aqascore-compa-group", true}, {"compa-attribute", "answer-aqascore-compa-text", true},
+             {"compa-attribute", "answer-aqascore-compa-audio", true}, {"compa-attribute", "answer-aqascore-compa-group", true}},
+            numbered("aqascore-compa-template-", 1, 9)}},
+      {36, {{{"baton-2-events", "answer-aqascore-auc", false}, {"baton-3-events", "answer-aqascore-auc", false},
+             {"baton-pair-2-events", "answer-aqascore-feedback-pair-accuracy", true},
+             {"baton-pair-3-events", "answer-aqascore-feedback-pair-accuracy", true}},
+            numbered("aqascore-template-", 1, 9)}}};
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::size_t recorded = 0, own = 0, worded = 0;
+  for (const auto& [number, study] : studies) {
+    SCOPED_TRACE("Table " + std::to_string(number));
+    const auto caption = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+      return l.rfind("Table " + std::to_string(number) + ":", 0) == 0;
+    });
+    ASSERT_NE(caption, lines.end());
+    auto row = caption;
+    while (row != lines.begin() && row->rfind("Prompt Templates", 0) != 0) --row;
+    std::string judge;
+    std::size_t k = 0;
+    for (++row; row != caption; ++row) {
+      if (row->empty() || (*row)[0] == '\t') continue;  // the columns' second heading line
+      const std::string line = std::regex_replace(*row, std::regex("</?i>|</?u>|\\*"), "");
+      std::smatch header;
+      if (std::regex_match(line, header, std::regex(R"(AQAScore \((.*)\)\s*)"))) {
+        judge = header[1];
+        k = 0;
+        continue;
+      }
+      std::istringstream cells(line);
+      std::string text;
+      std::getline(cells, text, '\t');
+      std::vector<std::string> printed;
+      for (std::string cell; cells >> cell;) printed.push_back(cell);
+      ASSERT_EQ(printed.size(), study.columns.size()) << line;
+      ASSERT_LT(k, study.variants.size()) << judge << ": more rows than variants";
+      const std::string& variant = study.variants[k++];
+      // The row's question, its placeholders as aeval's templates name them, then the answer the paper asks for.
+      std::string asked = std::regex_replace(text, std::regex(R"(\{text\})"), "{{ reference }}");
+      asked = std::regex_replace(asked, std::regex(R"(\{text1\})"), "{{ text_a }}");
+      asked = std::regex_replace(asked, std::regex(R"(\{text2\})"), "{{ text_b }}");
+      EXPECT_EQ(question_of(registry, variant), asked + " Please answer yes or no.") << judge << ", row " << k;
+      ++worded;
+      if (!served.count(judge)) continue;
+      for (std::size_t c = 0; c < study.columns.size(); ++c) {
+        const Column& column = study.columns[c];
+        const std::string prompt = own_prompt_of(registry, column.task) == variant ? "" : variant;
+        const double scale = column.percent ? 100 : 1;
+        std::size_t found = 0;
+        for (const auto& p : published_of(registry, column.task))
+          if (p.model == served.at(judge) && p.metric == column.metric && p.prompt == prompt) {
+            ++found;
+            EXPECT_NEAR(p.value * scale, std::stod(printed[c]), 1e-9) << column.task << " " << variant << " " << judge;
+            EXPECT_NEAR(p.tolerance * scale, *printed_half_unit(printed[c]), 1e-12) << column.task << " " << variant;
+          }
+        EXPECT_EQ(found, 1u) << column.task << ": " << column.metric << " of " << judge << " with " << variant;
+        (prompt.empty() ? own : recorded) += found;
+      }
+    }
+  }
+  EXPECT_EQ(worded, 5u * 9 * 4 + 5u * 6 + 5u * 7)
+      << "five judges, nine rows, in Tables 29, 30, 35 and 36; six rows in 31-32 and seven in 33-34, split 2 + 3";
+  EXPECT_EQ(recorded, 819u) << "three judges, every row and column, but FENSE's first row";
+  EXPECT_EQ(own, 30u) << "FENSE's first row is its tasks' own prompt: Table 5's numbers";
 }
 
 // AQAScore's Table 6 (BRACE): every cell aeval can serve is recorded as printed, and each Main set's All, a mean of
@@ -410,7 +536,7 @@ TEST(Published, BracesTable6IsRecordedAsPrintedAndEachAllLiesBetweenItsKinds) {
       const std::string task = columns[c].first + suffix;
       bool found = false;
       for (const auto& p : published_of(registry, task))
-        if (p.model == served.at(model) && p.metric == metric + columns[c].second) {
+        if (p.model == served.at(model) && p.metric == metric + columns[c].second && p.prompt.empty()) {
           found = true;
           EXPECT_NEAR(p.value * 100, v[c], 1e-9) << task << " " << p.metric << " " << model;
           EXPECT_DOUBLE_EQ(p.tolerance, 0.0005) << "printed to a tenth of a percent";
