@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """RELATE's and Baton's counts from their pinned release files, computed with Python's csv and json modules, beside
-aeval's own count of the same files and beside AQAScore's Table 3 (seed 003): for each printed pair accuracy, whether
-it is a whole number of pairs (or a whole number and a half: a tie counted half) out of a candidate pair count at the
-printed precision.
+aeval's own count of the same files and beside AQAScore's Tables 3 and 29 (seed 003): for each printed pair accuracy,
+whether it is a whole number of pairs (or a whole number and a half: a tie counted half) out of a candidate pair count
+at the printed precision.
 
   bench/compare/pair_counts.py [DIR] [--aeval BUILD/aeval]
       DIR holds REL.csv, 2label_HA.json and 3label_HA.json (default: download the files the registry pins); every
       file's SHA-256 is checked. With --aeval, the files are put in a fresh cache as aeval's own downloads and
-      `aeval fetch dataset` counts the samples of relate-test, relate-pairs, baton-*label and baton-*label-pairs.
+      `aeval fetch dataset` counts the samples of relate-test, relate-pairs (-as-worded), baton-*label and
+      baton-*label-pairs.
 """
 import csv, hashlib, io, json, os, re, subprocess, sys, tempfile, urllib.request
 from collections import defaultdict
@@ -36,7 +37,8 @@ def release(name, folder):
 
 
 def relate_counts(data):
-    """The test split's clip-text pairs (ratings averaged), and the pairs of one text's clips more than 2 apart."""
+    """The test split's clip-text pairs (ratings averaged); the pairs of one text's clips more than 2 apart, as the paper
+    words it, of all clips and of the generated ones; and one text's generated clips whose summed ratings differ."""
     ratings = defaultdict(list)
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
         if row["in RELATE dataset"] == "test":
@@ -53,8 +55,8 @@ def relate_counts(data):
                 pairs += 1
                 synthetic += generated
             summed_apart += generated and summed[(wa, text)] != summed[(wb, text)]
-    return {"clip-text pairs": len(ratings), "texts": len(by_text), "RELATE-Pair pairs": pairs,
-            "of synthetic clips only": synthetic, "synthetic pairs whose summed ratings differ": summed_apart}
+    return {"clip-text pairs": len(ratings), "texts": len(by_text), "pairs as worded": pairs,
+            "of synthetic clips only": synthetic, "generated pairs whose summed ratings differ": summed_apart}
 
 
 def baton_counts(data):
@@ -68,50 +70,40 @@ def baton_counts(data):
             "pairs": sum(p[0] * p[1] for p in by_prompt.values())}
 
 
-# The reading of RELATE that gives 420 pairs, as registry entries overriding aeval's own.
-SUMMED = """datasets:
-  relate-test:
-    class: rated_clips
-    args: {url: %s, sha256: %s, split: test, systems: [audioldm, audioldm2, tango, tango2], combine: sum}
-  relate-pairs:
-    class: clip_pairs
-    args: {clips: relate-test, human_field: human_score, min_difference: 0}
-""" % FILES["REL.csv"][:2]
-
-
 def aeval_counts(binary, folder_files):
     with tempfile.TemporaryDirectory() as cache:
-        os.makedirs(os.path.join(cache, "summed", "benchmarks"))
-        open(os.path.join(cache, "summed", "benchmarks", "relate-summed.yaml"), "w").write(SUMMED)
         for name, data in folder_files.items():
             _, sha256, entry = FILES[name]
             where = os.path.join(cache, "aeval", "datasets", entry, "download", sha256[:16])
             os.makedirs(where)
             open(os.path.join(where, name), "wb").write(data)
-        names = ["relate-test", "relate-pairs", "baton-2label", "baton-3label", "baton-2label-pairs",
-                 "baton-3label-pairs"]
-        env = dict(os.environ, XDG_CACHE_HOME=cache)
-        out = subprocess.run([binary, "fetch", "dataset", *names], env=env, capture_output=True, text=True,
-                             check=True).stdout
-        out += subprocess.run([binary, "--registry", os.path.join(cache, "summed"), "fetch", "dataset", "relate-pairs"],
-                              env=env, capture_output=True, text=True, check=True).stdout.replace(
-                                  "relate-pairs:", "relate-pairs (synthetic, summed, min_difference 0):")
-    return {m[1]: int(m[2]) for m in re.finditer(r"^(.+?): (\d+) samples cached", out, re.M)}
+        names = ["relate-test", "relate-pairs", "relate-pairs-as-worded", "baton-2label", "baton-3label",
+                 "baton-2label-pairs", "baton-3label-pairs"]
+        out = subprocess.run([binary, "fetch", "dataset", *names], env=dict(os.environ, XDG_CACHE_HOME=cache),
+                             capture_output=True, text=True, check=True).stdout
+    return {m[1]: int(m[2]) for m in re.finditer(r"^(\S+): (\d+) samples cached", out, re.M)}
 
 
-def table3():
-    """Table 3's rows: method, model, RELATE-Pair, Baton-Pair (2) and (3) accuracies as printed."""
+def printed_accuracies():
+    """The pair accuracies seed 003 prints: Table 3's RELATE-Pair and Baton-Pair columns (every method and model, to a
+    tenth of a percent) and Table 29's RELATE-Pair column (AQAScore's nine templates for five judges, to a hundredth)."""
     lines = open(SEED_003, encoding="utf-8").read().split("\n")
+    columns = {"Table 3 RELATE-Pair": [], "Table 3 Baton-Pair (2)": [], "Table 3 Baton-Pair (3)": [],
+               "Table 29 RELATE-Pair": []}
     start = next(i for i, line in enumerate(lines) if line.startswith("Methods\tModels\tRELATE-Pair"))
-    rows, method = [], ""
     for line in lines[start + 2:]:
         if not line.strip() or line.startswith("Table 3:"):
             break
-        cells = re.sub(r"</?u>|\*", "", line).split("\t")
-        method = cells[0] or method
-        values = [c for c in cells[2:] if c.strip()]
-        rows.append((method, cells[1], values[0], values[3], values[4]))
-    return rows
+        values = [c for c in re.sub(r"</?u>|\*", "", line).split("\t")[2:] if c.strip()]
+        for name, at in (("Table 3 RELATE-Pair", 0), ("Table 3 Baton-Pair (2)", 3), ("Table 3 Baton-Pair (3)", 4)):
+            columns[name].append(values[at])
+    caption = next(i for i, line in enumerate(lines) if line.startswith("Table 29:"))
+    start = max(i for i in range(caption) if lines[i].startswith("Prompt Templates"))
+    for line in lines[start + 1:caption]:
+        values = [c for c in re.sub(r"</?i>", "", line).split("\t")[1:] if c.strip()]
+        if len(values) == 4:
+            columns["Table 29 RELATE-Pair"].append(values[3])
+    return columns
 
 
 def fits(printed, pairs, half):
@@ -141,20 +133,21 @@ def main():
         print(f"Baton ({n} events):", ", ".join(f"{k} {v:,}" for k, v in counts.items()))
     if binary:
         print("aeval fetch dataset:", ", ".join(f"{k} {v:,}" for k, v in aeval_counts(binary, files).items()))
-    rows = table3()
-    print(f"\nTable 3: of its {len(rows)} rows, how many printed pair accuracies are k/N (and k/N or (k + 1/2)/N)")
-    columns = [("RELATE-Pair", 2, [relate["RELATE-Pair pairs"], relate["of synthetic clips only"], 420]),
-               ("Baton-Pair (2)", 3, [baton[2]["pairs"]]), ("Baton-Pair (3)", 4, [baton[3]["pairs"]])]
-    for title, column, candidates in columns:
-        for pairs in candidates:
-            whole = [r for r in rows if fits(r[column], pairs, False)]
-            halves = [r for r in rows if fits(r[column], pairs, True)]
-            misses = ", ".join(f"{m} {model} {r[column]}" for r in rows if r not in halves for m, model in [r[:2]])
-            # A value printed to a tenth of a percent fits a count chosen at random with probability pairs/1000.
-            chance = f"by chance {min(1, pairs / 1000):.0%} and {min(1, 2 * pairs / 1000):.0%}"
-            print(f"  {title} out of {pairs:,}: {len(whole)} whole, {len(halves)} with halves ({chance})"
-                  + (f"; neither: {misses}" if misses else ""))
-
+    columns = printed_accuracies()
+    relate_counts_ = [relate["pairs as worded"], relate["of synthetic clips only"],
+                      relate["generated pairs whose summed ratings differ"], 418, 422]
+    candidates = {"Table 3 RELATE-Pair": relate_counts_, "Table 29 RELATE-Pair": relate_counts_,
+                  "Table 3 Baton-Pair (2)": [baton[2]["pairs"]], "Table 3 Baton-Pair (3)": [baton[3]["pairs"]]}
+    print("\nHow many printed pair accuracies are k/N (and k/N or (k + 1/2)/N: a tie counted half); a value printed to "
+          "d decimals of a percent fits a count chosen at random with probability N/10^(d+2)")
+    for title, printed in columns.items():
+        for pairs in candidates[title]:
+            whole = sum(fits(v, pairs, False) for v in printed)
+            halves = sum(fits(v, pairs, True) for v in printed)
+            decimals = len(printed[0].split(".")[1])
+            chance = min(1, pairs / 10 ** (decimals + 2))
+            print(f"  {title} ({len(printed)} values) out of {pairs:,}: {whole} whole, {halves} with halves "
+                  f"(by chance {chance:.0%} and {min(1, 2 * chance):.0%})")
 
 if __name__ == "__main__":
     main()

@@ -2,15 +2,17 @@
 // asked which of two clips matches the text better (AQAScore's prompting setup on RELATE-Pair and Baton-Pair,
 // seed 003 Tables 13-14). The clips are another dataset entry's samples; two clips of one group (the same reference
 // text, or the same `group_field`) make a pair when their human scores differ by more than `min_difference`:
-// RELATE's averaged ratings by more than 2, Baton's feedback (1 preferred, 0 rejected) at all. These are the pairs
+// RELATE's summed ratings at all (its generated clips: `only`), Baton's feedback (1 preferred, 0 rejected) at all. These are the pairs
 // `pairwise_accuracy` forms from per-clip scores, in the same order: the earlier clip of the entry is `audio_a`.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "aeval/error.hpp"
 #include "datasets/dataset.hpp"
+#include "datasets/field_filter.hpp"
 #include "registry/args.hpp"
 #include "registry/registry.hpp"
 
@@ -33,9 +35,13 @@ Dataset clip_pairs(const Args& args, const registry::Registry& registry) {
   const Dataset clips = load_dataset(registry, clips_name);
   const std::string human_field = args.text("human_field"), group_field = args.text("group_field");
   const double min_difference = args.number("min_difference");
+  const std::optional<FieldFilter> only = field_filter(args);
   std::vector<std::string> order;  // groups in the order their first clip comes
   std::map<std::string, std::vector<Clip>> groups;
   for (const Sample s : clips.samples) {
+    if (only && !only->admits(s.fields.is_object() && s.fields.contains(only->field) ? s.fields[only->field]
+                                                                                      : nlohmann::json()))
+      continue;
     const nlohmann::json* human = s.fields.is_object() && s.fields.contains(human_field) ? &s.fields[human_field] : nullptr;
     if (!human || !human->is_number())
       throw Error(ErrorCategory::data, fmt::format("dataset '{}', sample '{}': no number in field '{}' to pair clips by",
@@ -79,6 +85,7 @@ Dataset clip_pairs(const Args& args, const registry::Registry& registry) {
                                                  "'{}'", clips_name, min_difference, human_field));
   d.description = {{"class", "clip_pairs"}, {"clips", clips.description}, {"human_field", human_field},
                    {"min_difference", min_difference}, {"pairs", d.samples.size()}, {"groups", groups.size()}};
+  if (only) d.description["only"] = only->to_json();
   return d;
 }
 
@@ -91,7 +98,8 @@ const DatasetClasses::Registration kClipPairsClass{
                         arg::text("group_field", "", "the field whose equal values make a group (default: the "
                                                      "reference text)"),
                         arg::number("min_difference", 2.0, "a pair's human scores differ by more than this")
-                            .at_least(0)})},
+                            .at_least(0),
+                        field_filter_arg("{system: [tango, tango2]}")})},
     clip_pairs};
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The `rated_clips` dataset class: a CSV of listening-test ratings, one row per
 // listener and clip (RELATE's scores/REL.csv), read as one sample per clip and
 // text whose rating is the mean of its listeners' (as AQAScore evaluates
-// RELATE); a list already averaged per clip (PAM's scores.csv, its clips in a
+// RELATE; their sum too, which RELATE-Pair's pairs are formed on); a list already averaged per clip (PAM's scores.csv, its clips in a
 // folder per system) is the case of one row each. DuckDB's CSV reader groups
 // and averages; rows keep the order in which each clip first appears. With a
 // reference system (PAM's real recordings, as AudioBERTScore evaluates it) each
@@ -38,7 +38,6 @@ struct RatedClipsConfig {
   std::string split_column = "in RELATE dataset";
   std::string split = "test";
   std::vector<std::string> systems;  // keep only these systems' clips (none: all)
-  std::string combine = "avg";       // the SQL aggregate of a clip's ratings: avg, or sum (docs/seed-methods.md, RELATE-Pair)
   std::filesystem::path audio_dir;
   std::vector<std::pair<std::string, std::string>> rating_fields;  // more averaged ratings: field, column (PAM's OVL)
   std::string reference_system;     // its clip of a text is the others' reference_audio, not a sample itself
@@ -93,9 +92,10 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     more += fmt::format(", CAST(avg(CAST({} AS DOUBLE)) AS VARCHAR)", TableReader::quoted(column));
   }
   const std::string sql = fmt::format(
-      "SELECT {0}, {1}, CAST({6}(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR){5} "
+      "SELECT {0}, {1}, CAST(avg(CAST({2} AS DOUBLE)) AS VARCHAR), CAST(count(*) AS VARCHAR), "
+      "CAST(sum(CAST({2} AS DOUBLE)) AS VARCHAR){5} "
       "FROM (SELECT *, row_number() OVER () AS line FROM {3}) {4} GROUP BY {0}, {1} ORDER BY min(line)",
-      audio, text, TableReader::quoted(config.rating_column), table.source(), where, more, config.combine);
+      audio, text, TableReader::quoted(config.rating_column), table.source(), where, more);
   const fs::path& audio_dir = config.audio_dir;
   std::vector<Sample> samples;
   table.query(sql, [&](TableRow& row) {
@@ -112,9 +112,10 @@ std::vector<Sample> read_rated_clips(const fs::path& file, const RatedClipsConfi
     sample.reference = *row[1];
     sample.fields = {{"human_score", std::stod(*row[2])},
                      {"ratings", std::stoi(*row[3])},
+                     {"human_score_sum", std::stod(*row[4])},
                      {"system", system}};
     for (std::size_t k = 0; k < config.rating_fields.size(); ++k)
-      sample.fields[config.rating_fields[k].first] = row[4 + k] ? nlohmann::json(std::stod(*row[4 + k])) : nlohmann::json();
+      sample.fields[config.rating_fields[k].first] = row[5 + k] ? nlohmann::json(std::stod(*row[5 + k])) : nlohmann::json();
     samples.push_back(std::move(sample));
   });
   if (!config.reference_system.empty()) samples = with_references(std::move(samples), config, file);
@@ -130,7 +131,7 @@ const RatedClipsConfig kDefaults;
 const DatasetClasses::Registration kRatedClipsClass{
     {Kind::dataset, "rated_clips",
      "A CSV of listening-test ratings, a row per listener and clip (RELATE): a sample per clip and text, rated by "
-     "the mean of its listeners",
+     "the mean of its listeners (human_score; their sum in human_score_sum, their number in ratings)",
      [] {
        auto args = source_args("the ratings CSV");
        args.insert(args.end(),
@@ -143,9 +144,6 @@ const DatasetClasses::Registration kRatedClipsClass{
                     arg::text("split", kDefaults.split, "the split read"),
                     arg::texts("systems", {}, "keep only these systems' clips, the first folder of their paths (none: all)"),
                     arg::path("audio_dir", "", "the folder the clip paths are in (default: the CSV's folder)"),
-                    arg::choice("combine", "mean", {"mean", "sum"},
-                                "how a clip's listeners' ratings make its human_score: their mean, or their sum (the "
-                                "construction that gives RELATE-Pair's 420 pairs)"),
                     arg::map("rating_fields", "{field: column}: more ratings averaged (PAM: {human_ovl: OVL})",
                              false),
                     arg::text("reference_system", "",
@@ -166,7 +164,6 @@ const DatasetClasses::Registration kRatedClipsClass{
       config.split_column = args.text("split_column");
       config.split = args.text("split");
       config.systems = args.strings("systems");
-      config.combine = args.text("combine") == "sum" ? "sum" : "avg";
       if (args.given("rating_fields"))
         for (const auto& item : args.node("rating_fields")) {
           if (!item.first.IsScalar() || !item.second.IsScalar()) args.fail("rating_fields: each is a field and a column");

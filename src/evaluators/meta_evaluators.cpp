@@ -7,14 +7,15 @@
 // a paper's table from an earlier evaluator's numbers (one subset, one criterion).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "aeval/error.hpp"
+#include "datasets/field_filter.hpp"
 #include "aeval/metrics/classification.hpp"
 #include "aeval/metrics/correlation.hpp"
 #include "aeval/text/unicode.hpp"
@@ -72,11 +73,11 @@ const json& human_field(const Scored& s, const std::string& field, const std::st
 // their mean; with `average_over`, the accuracy is the mean of the accuracies per value of that field (the
 // paper's Avg over subsets); with `only`, it counts the samples whose field has the value given (a column
 // of the paper's table).
-// `only: {field: value}`: the samples an evaluator counts (none: all).
-using Only = std::optional<std::pair<std::string, json>>;
+// `only`: the samples an evaluator counts (none: all).
+using Only = std::optional<datasets::FieldFilter>;
 
 bool outside(const Scored& s, const Only& only, const std::string& asking) {
-  return only && human_field(s, only->first, asking, false) != only->second;
+  return only && !only->admits(human_field(s, only->field, asking, false));
 }
 
 class JudgeAccuracy final : public Evaluator {
@@ -173,7 +174,7 @@ class JudgeAccuracy final : public Evaluator {
               {"scale", percent_scale()}};
     if (!group_field_.empty()) j["group_field"] = group_field_;
     if (!average_over_.empty()) j["average_over"] = average_over_;
-    if (only_) j["only"] = {{only_->first, only_->second}};
+    if (only_) j["only"] = only_->to_json();
     return j;
   }
 
@@ -203,7 +204,7 @@ class MeanOf final : public Evaluator {
   bool compares_with_references() const override { return false; }
   json identity() const override {
     json j = {{"name", name}, {"class", "mean_of"}, {"score_of", score_of_}, {"key", key_}};
-    if (only_) j["only"] = {{only_->first, only_->second}};
+    if (only_) j["only"] = only_->to_json();
     return j;
   }
 
@@ -290,14 +291,16 @@ class HumanCorrelation final : public Evaluator {
 class PairwiseAccuracy final : public Evaluator {
  public:
   PairwiseAccuracy(std::string score_of, std::string human_field, std::string group_field, double min_difference,
-                   double tie_credit)
+                   double tie_credit, Only only)
       : score_of_(std::move(score_of)),
         human_field_(std::move(human_field)),
         group_field_(std::move(group_field)),
         min_difference_(min_difference),
-        tie_credit_(tie_credit) {}
+        tie_credit_(tie_credit),
+        only_(std::move(only)) {}
 
   json score(const Scored& s) const override {
+    if (outside(s, only_, name)) return {{"value", nullptr}, {"outside", true}};
     const json& group = group_field_.empty() ? json(reference_text(s.sample)) : human_field(s, group_field_, name, false);
     return {{"value", nullptr}, {"system", earlier_value(s, score_of_, name)},
             {"human", human_field(s, human_field_, name, true)}, {"group", group}};
@@ -327,15 +330,18 @@ class PairwiseAccuracy final : public Evaluator {
   }
   bool compares_with_references() const override { return false; }
   json identity() const override {
-    return {{"name", name}, {"class", "pairwise_accuracy"}, {"score_of", score_of_}, {"human_field", human_field_},
+    json j = {{"name", name}, {"class", "pairwise_accuracy"}, {"score_of", score_of_}, {"human_field", human_field_},
             {"group_field", group_field_.empty() ? "reference" : group_field_},
             {"pairs", fmt::format("same group, human scores differing by more than {}", min_difference_)},
             {"tie_credit", tie_credit_}, {"scale", percent_scale()}};
+    if (only_) j["only"] = only_->to_json();
+    return j;
   }
 
  private:
   std::string score_of_, human_field_, group_field_;
   double min_difference_, tie_credit_;
+  Only only_;
 };
 
 // Baton's binary feedback (AQAScore, seed 003 §4): how well the scores rank
@@ -436,19 +442,6 @@ class WinogroundScore final : public Evaluator {
 
 ArgSpec score_of_arg() { return arg::required_text("score_of", "the evaluator whose scores are judged, listed earlier"); }
 
-ArgSpec only_arg() {
-  return arg::map("only", "{field: value}: count only the samples whose field has this value (e.g. {subset: music})",
-                  false);
-}
-
-Only only_of(const Args& args) {
-  if (!args.given("only")) return std::nullopt;
-  const YAML::Node node = args.node("only");
-  if (!node.IsMap() || node.size() != 1 || !node.begin()->second.IsScalar())
-    args.fail("only: one field and the value it must have, e.g. {subset: music}");
-  return std::make_pair(node.begin()->first.as<std::string>(), json::parse(yaml_as_python(node.begin()->second).dump()));
-}
-
 const EvaluatorClasses::Registration kJudgeAccuracyClass{
     {Kind::evaluator, "judge_accuracy", "Accuracy of a judge's yes/no decision against a label (judge benchmarks)",
      {score_of_arg(), arg::text("label_field", "label", "the field holding yes or no"),
@@ -458,20 +451,20 @@ const EvaluatorClasses::Registration kJudgeAccuracyClass{
       arg::text("group_field", "",
                 "samples sharing this field's value are one item, decided on their mean score (a row's rubric "
                 "questions: row_id)"),
-      arg::text("average_over", "", "the mean of the accuracies per value of this field (e.g. subset)"), only_arg()}},
+      arg::text("average_over", "", "the mean of the accuracies per value of this field (e.g. subset)"), datasets::field_filter_arg("{subset: music}")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<JudgeAccuracy>(args.text("score_of"), args.text("label_field"),
                                              args.text("rule") == "all_items_yes", args.number("threshold"),
-                                             args.text("group_field"), args.text("average_over"), only_of(args));
+                                             args.text("group_field"), args.text("average_over"), datasets::field_filter(args));
     }};
 
 const EvaluatorClasses::Registration kMeanOfClass{
     {Kind::evaluator, "mean_of",
      "The mean of one number an earlier evaluator gives each sample, over the samples `only` keeps: a column of a "
      "paper's table (the caption judge's accuracy, its overall score on music)",
-     {score_of_arg(), arg::text("key", "value", "which of its numbers (value, or e.g. accuracy)"), only_arg()}},
+     {score_of_arg(), arg::text("key", "value", "which of its numbers (value, or e.g. accuracy)"), datasets::field_filter_arg("{subset: music}")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<MeanOf>(args.text("score_of"), args.text("key"), only_of(args));
+      return std::make_unique<MeanOf>(args.text("score_of"), args.text("key"), datasets::field_filter(args));
     }};
 
 const EvaluatorClasses::Registration kHumanCorrelationClass{
@@ -494,11 +487,12 @@ const EvaluatorClasses::Registration kPairwiseAccuracyClass{
                   "credit for a pair the scorer ties: 0.5, which reproduces AQAScore's printed pair accuracies "
                   "(docs/seed-methods.md), or 0, as its text words it (a higher score is needed)")
           .at_least(0)
-          .below(1)}},
+          .below(1),
+      datasets::field_filter_arg("{subset: music}")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<PairwiseAccuracy>(args.text("score_of"), args.text("human_field"),
                                                 args.text("group_field"), args.number("min_difference"),
-                                                args.number("tie_credit"));
+                                                args.number("tie_credit"), datasets::field_filter(args));
     }};
 
 const EvaluatorClasses::Registration kHumanRocAucClass{

@@ -101,6 +101,8 @@ def answer(kind, cases):
     if kind == "rated_csv":
         # RELATE as AQAScore reads it, with the csv module: the split's rows, ratings
         # averaged per clip and text; then the judge's scores (by "clip|text") against them.
+        # RELATE-Pair's pairs as they give the paper's 420: one text's generated clips (not
+        # AudioCaps'), their ratings summed, every two whose sums differ.
         import csv
         cases_out = []
         for c in cases:
@@ -114,6 +116,10 @@ def answer(kind, cases):
                     for k, v in ratings.items()]
             rows[0]["label"] = 1  # roc_auc needs two classes; unused here
             out = answer("meta_evaluation", [{"rows": rows, "min_difference": 2}])[0]
+            generated = [{"system": c["scores"][k], "human": sum(v), "group": k.split("|", 1)[1], "label": i % 2}
+                         for i, (k, v) in enumerate(ratings.items()) if not k.startswith("audiocaps/")]
+            paired = answer("meta_evaluation", [{"rows": generated, "min_difference": 0}])[0]
+            out["pairs"], out["pairwise_accuracy"] = paired["pairs"], paired["pairwise_accuracy"]
             out["clips"] = len(rows)
             out["means"] = {k: sum(v) / len(v) for k, v in ratings.items()}
             cases_out.append(out)
