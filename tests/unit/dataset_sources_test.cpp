@@ -393,6 +393,32 @@ TEST(RatedClips, AMissingColumnARatingThatIsNoNumberAndAnEmptySplitAreErrors) {
   EXPECT_EQ(b.samples[0].fields["system"], "b");
 }
 
+// RELATE-Pair's pairs as clip_pairs forms them from rated clips: two clips of one text whose human scores differ by
+// more than min_difference, of the systems `only` names; the earlier clip is audio_a.
+TEST(ClipPairs, TwoClipsOfOneTextThatPeopleToldApartOfTheSystemsNamed) {
+  TempDir dir;
+  const std::string header = "wavname,text,score,in RELATE dataset\n";
+  // Text x: a (sum 10, mean 5), b (sum 12 over three ratings, mean 4), c (sum 10, mean 10). Text y: b and c tied.
+  write_bytes(dir / "rel.csv", header + "/a/test/1.wav,x,5,test\n/a/test/1.wav,x,5,test\n"
+                                        "/b/test/1.wav,x,4,test\n/b/test/1.wav,x,4,test\n/b/test/1.wav,x,4,test\n"
+                                        "/c/test/1.wav,x,10,test\n/b/test/2.wav,y,3,test\n/c/test/2.wav,y,3,test\n");
+  const std::string clips = "r:\n  class: rated_clips\n  args:\n    path: ../../rel.csv\n    audio_dir: ../../audio\n";
+  const auto pairs = [&](const std::string& args) {
+    return load(dir, clips + "p:\n  class: clip_pairs\n  args:\n    clips: r\n" + args, "p");
+  };
+  const Dataset summed = pairs("    human_field: human_score_sum\n    min_difference: 0\n    only: {system: [b, c]}\n");
+  ASSERT_EQ(summed.samples.size(), 1u) << "b and c of text x (12 and 10); a is no system named; y's sums tie";
+  EXPECT_EQ(summed.samples[0].id, "b/test/1.wav|x|c/test/1.wav|x");
+  EXPECT_EQ(summed.samples[0].fields["first_preferred"], "yes");
+  EXPECT_EQ(summed.samples[0].reference, "x");
+  const Dataset averaged = pairs("    min_difference: 2\n");
+  ASSERT_EQ(averaged.samples.size(), 2u) << "means 5, 4, 10: a-c and b-c are more than 2 apart, a-b is not";
+  EXPECT_EQ(averaged.samples[0].fields["clip_a"], "a/test/1.wav|x");
+  EXPECT_EQ(averaged.samples[0].fields["first_preferred"], "no");
+  const std::string empty = aeval::testing::config_error([&] { pairs("    only: {system: []}\n"); });
+  EXPECT_NE(empty.find("only: one field and the value it must have, or a list of them"), std::string::npos) << empty;
+}
+
 // PAM as AudioBERTScore reads it: each text's real recording is the reference of the other clips; a text with two
 // recordings is an error, and one whose recordings all rate too low leaves nothing, which is an error too.
 TEST(RatedClips, AReferenceSystemsClipIsTheOthersReferenceAudio) {
