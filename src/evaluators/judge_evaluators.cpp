@@ -232,6 +232,45 @@ class AnswerVerdict final : public Evaluator {
   std::string field_;
 };
 
+// The model under test's answers to a row's rubric questions, all asked at once (AnyAudio-Judge's generate mode,
+// judge.py): the share of yes among the questions it answered yes or no, as its evaluate_benchmark.py scores a row
+// (answers it cannot read left out). An answer giving none fails its sample.
+class RubricAnswers final : public Evaluator {
+ public:
+  explicit RubricAnswers(std::string items_field) : items_field_(std::move(items_field)) {}
+  json score(const Scored& s) const override {
+    const json* items = s.sample.fields.is_object() && s.sample.fields.contains(items_field_)
+                            ? &s.sample.fields[items_field_]
+                            : nullptr;
+    if (!items || !items->is_array() || items->empty())
+      throw Error(ErrorCategory::data, fmt::format("sample '{}': no rubric questions in field '{}'", s.sample.id, items_field_));
+    const auto answers = metrics::parse_rubric_answers(s.prediction, items->size());
+    std::size_t yes = 0, answered = 0;
+    json per_item = json::array();
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      json item = {{"question", (*items)[i].value("question", "")}};
+      if (answers[i].yes) {
+        ++answered;
+        yes += *answers[i].yes;
+        item.update({{"answer", *answers[i].yes ? "yes" : "no"}, {"evidence", answers[i].evidence}});
+      }
+      per_item.push_back(std::move(item));
+    }
+    if (!answered)
+      throw Error(ErrorCategory::model, fmt::format("sample '{}': the answer says yes or no to none of the {} questions: {}",
+                                                    s.sample.id, items->size(), s.prediction.substr(0, 300)));
+    return {{"value", double(yes) / double(answered)}, {"answered", answered}, {"items", per_item}};
+  }
+  bool compares_with_references() const override { return false; }
+  json identity() const override {
+    return {{"name", name}, {"class", "rubric_answers"}, {"items_field", items_field_},
+            {"score", "the share of yes among the rubric questions the answer says yes or no to"}};
+  }
+
+ private:
+  std::string items_field_;
+};
+
 // A rating the model under test states as "Score: <number>" (AQAScore's prompting setup, seed 003 Tables 8-10): the
 // number, a score the correlations with people read. An answer stating none fails its sample.
 class AnswerRating final : public Evaluator {
@@ -493,6 +532,15 @@ const EvaluatorClasses::Registration kAnswerVerdictClass{
      {arg::required_text("field", "the JSON field holding the verdict")}},
     [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
       return std::make_unique<AnswerVerdict>(args.text("field"));
+    }};
+
+const EvaluatorClasses::Registration kRubricAnswersClass{
+    {Kind::evaluator, "rubric_answers",
+     "The model under test's yes/no answers to a sample's rubric questions asked at once (AnyAudio-Judge's generate "
+     "mode, a JSON list of {id, answer, evidence}): the share of yes among those it answered, for judge_accuracy",
+     {arg::text("items_field", "items", "the field holding the questions asked ({dimension, question, ...})")}},
+    [](const Args& args, const Registry&, const std::shared_ptr<ScoringModels>&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<RubricAnswers>(args.text("items_field"));
     }};
 
 const EvaluatorClasses::Registration kAnswerRatingClass{

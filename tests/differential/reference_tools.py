@@ -230,6 +230,8 @@ def answer(kind, cases):
     if kind == "rubric_bench":
         # AnyAudio-Judge Bench rows: a row is a match when each of its questions has p(yes) >= 0.5 (holistic:
         # its one question); accuracy per subset and their unweighted mean; rows without questions are not judged.
+        # Generate mode (evaluate_benchmark.py): the row's answers, a JSON list of {id, answer} (in code fences or
+        # not), read with the json module; a match when yes answers are at least 0.8 of the yes and no answers.
         out = []
         for c in cases:
             right, judged = {}, {}
@@ -238,6 +240,11 @@ def answer(kind, cases):
                     yes = c["scores"][row["uuid"]] >= 0.5
                 elif row["questions"] == 0:
                     continue
+                elif "answers" in c:
+                    text = c["answers"][row["uuid"]]
+                    said = [a["answer"] for a in json.loads(text[text.index("["):text.rindex("]") + 1])
+                            if a["id"] < row["questions"] and a["answer"] in ("yes", "no")]
+                    yes = said.count("yes") / len(said) >= 0.8
                 else:
                     yes = all(c["scores"]["%s:%d" % (row["uuid"], k)] >= 0.5 for k in range(1, row["questions"] + 1))
                 subset = row["subset"]

@@ -643,6 +643,16 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
       asked[aeval::testing::all_text(r)] = aeval::testing::sent_audio(r);
     }
     ScriptedReply reply;
+    if (heard.find("Answer every question.") != std::string::npos) {  // generate mode: every question at once
+      std::string answers;
+      for (int id = 0; id < 4; ++id) {  // more ids than a row has questions; some answers neither yes nor no
+        const std::size_t pick = std::hash<std::string>{}(heard + std::to_string(id)) % (id ? 5 : 2);
+        answers += fmt::format("{}{{\"id\": {}, \"answer\": \"{}\", \"evidence\": \"heard {}\"}}", id ? ", " : "", id,
+                               pick == 0 ? "no" : pick == 4 ? "unclear" : "yes", id);
+      }
+      reply.text = "```json\n[" + answers + "]\n```";
+      return reply;
+    }
     if (heard.find("\"Consistency\"") != std::string::npos) {  // the holistic judge states its verdict in JSON
       reply.text = fmt::format("```json\n{{\"Audio Type\": \"sound\", \"Consistency\": {}}}\n```",
                                std::hash<std::string>{}(heard) % 2 ? "true" : "false");
@@ -655,7 +665,7 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   });
   aeval::testing::point_judges_at(dir / "registry", judge);
   const aeval::testing::AnyAudioJudgeStandIn anyaudio_prompts(dir / "registry");  // the judge's prompt, from its release
-  for (const char* task : {"anyaudio-bench-en", "anyaudio-bench-zh", "anyaudio-bench-holistic-en"}) {
+  for (const char* task : {"anyaudio-bench-en", "anyaudio-bench-zh", "anyaudio-bench-holistic-en", "anyaudio-bench-generate-en"}) {
     const auto o = run_aeval(fmt::format("--registry {} run --task {} --model qwen2.5-omni-judge -q --output {}",
                                          (dir / "registry").string(), task, (dir / "out").string()));
     ASSERT_EQ(o.status, 0) << o.output;
@@ -724,6 +734,28 @@ TEST(SeedMethodsE2E, AnyAudioJudgeBenchAsksEveryRubricQuestionAndScoresRowsPerSu
   for (const auto& [subset, accuracy] : expected["per_subset"].items())
     lowest = std::min(lowest, accuracy.get<double>()), highest = std::max(highest, accuracy.get<double>());
   EXPECT_LT(lowest, highest);
+
+  // The publishers' own accuracy (generate mode): a sample per row with questions, all asked at once with their
+  // generate prompt, a match when at least 0.8 of the answers read are yes.
+  const auto generated = aeval::testing::read_only_run(dir / "out" / "anyaudio-bench-generate-en");
+  json answers = json::object();
+  for (const auto& [id, record] : generated.by_id) answers[id] = record["prediction"];
+  EXPECT_EQ(generated.by_id.size(), expected["rows"].get<std::size_t>()) << "the rows with questions";
+  EXPECT_TRUE(std::any_of(asked.begin(), asked.end(), [](const auto& a) {
+    return a.first.find("Answer these 3 questions:") != std::string::npos &&
+           a.first.find("2) [维度2] sound_gen的第8个问题") != std::string::npos;
+  })) << "a row's questions, numbered, in the stand-in's generate prompt";
+  const json by_answers = python_reference("rubric_bench", {{"rows", bench.rows}, {"answers", answers}});
+  const json& g = generated.summary["metrics"];
+  EXPECT_DOUBLE_EQ(g["anyaudio-generate-accuracy"]["value"].get<double>(), by_answers["average"].get<double>());
+  for (const auto& [subset, column] : std::map<std::string, std::string>{{"speech", "speech-real"}, {"music_gen", "music-gen"},
+                                                                           {"mix", "mix"}})
+    EXPECT_DOUBLE_EQ(g["anyaudio-generate-accuracy-" + column]["value"].get<double>(),
+                     by_answers["per_subset"][subset].get<double>())
+        << subset;
+  std::set<double> ratios;
+  for (const auto& [id, record] : generated.by_id) ratios.insert(record["scores"]["anyaudio-generate-answers"]["value"].get<double>());
+  EXPECT_GT(ratios.size(), 2u) << "the stand-in judge's answers give several yes ratios";
 
   // The paper's Table 2 beside the measured numbers.
   const auto report = run_aeval(fmt::format("--registry {} report {}", (dir / "registry").string(), (dir / "out").string()), false);
