@@ -49,11 +49,15 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   const auto& summary = run.summary;
   ASSERT_EQ(by_id.size(), 14u);
 
+  // The crash and the kill each fail their own sample, or, in a schedule where the other one's request reached the
+  // process first while this one was in flight, the other's death takes it: either way the two fail.
   const std::string crash = by_id.at("s04")["error"]["message"];
-  EXPECT_NE(crash.find("process model 'echo-process' exited with status 3"), std::string::npos) << crash;
-  EXPECT_NE(crash.find("crashing on purpose"), std::string::npos) << crash;
+  const bool crashed = crash.find("crashing on purpose") != std::string::npos;
+  EXPECT_TRUE(crashed || crash.find("killed by signal 9") != std::string::npos) << crash;
+  if (crashed) {
+    EXPECT_NE(crash.find("process model 'echo-process' exited with status 3"), std::string::npos) << crash;
+  }
   const std::string killed = by_id.at("s09")["error"]["message"];
-  // (In the rare schedule where it was in flight with the crash, the crash took it first.)
   EXPECT_TRUE(killed.find("killed by signal 9") != std::string::npos ||
               killed.find("crashing on purpose") != std::string::npos)
       << killed;
@@ -77,7 +81,9 @@ TEST(ProcessModelE2E, CrashesAndKillsFailOnlyTheirSamplesAndTheProcessRestarts) 
   EXPECT_LE(failed, 5);
   EXPECT_EQ(summary["counts"]["failed"].get<int>(), failed);
   EXPECT_NE(log.find("\"event\":\"model_died\""), std::string::npos) << log;
-  EXPECT_NE(log.find("\"event\":\"model_stderr\""), std::string::npos) << log;
+  if (crashed) {
+    EXPECT_NE(log.find("\"event\":\"model_stderr\""), std::string::npos) << "what it said dying: " << log;
+  }
   EXPECT_NE(log.find("\"event\":\"model_ready\""), std::string::npos) << log;
 }
 
