@@ -59,7 +59,12 @@ void check_published(Leaderboard& board, const std::vector<PublishedResult>& pub
         ran = true;
       }
     }
-    if (!ran) board.published.push_back({p, p.prompt.empty() ? p.model : p.model + " (prompt " + p.prompt + ")", std::nullopt});
+    // A wording no run of the board used is not listed: a prompt study's numbers would bury the task's own.
+    const bool wording_run = p.prompt.empty() || std::any_of(board.rows.begin(), board.rows.end(), [&](const auto& row) {
+                               return row.prompt == p.prompt;
+                             });
+    if (!ran && wording_run)
+      board.published.push_back({p, p.prompt.empty() ? p.model : p.model + " (prompt " + p.prompt + ")", std::nullopt});
   }
 }
 

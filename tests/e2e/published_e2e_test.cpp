@@ -108,6 +108,14 @@ TEST(PublishedE2E, PromptVariantsRunEachWordingOnceAndTheReportShowsTheSpread) {
   TempDir dir;
   write_registry(dir);
   const std::string registry = (dir / "registry").string(), out = (dir / "out").string();
+  // Run with its own wording only, the report lists that wording's number, not the other's.
+  const std::string plain = (dir / "plain").string();
+  ASSERT_EQ(run_aeval(fmt::format("--registry {} run --task my-echo -q -o {}", registry, plain)).status, 0);
+  const auto one = run_aeval(fmt::format("--registry {} report {}", registry, plain), false);
+  EXPECT_NE(one.output.find("| echo | wer | 0 | 0 | +0 | 0.001 | reproduced | the plain wording |"), std::string::npos)
+      << one.output;
+  EXPECT_EQ(one.output.find("the polite wording"), std::string::npos) << one.output;
+
   const auto ran = run_aeval(fmt::format("--registry {} run --task my-echo --prompt-variants -q -o {}", registry, out));
   ASSERT_EQ(ran.status, 0) << ran.output;
   EXPECT_NE(ran.output.find("== my-echo (prompt say-it) (1 in task my-echo)"), std::string::npos) << ran.output;

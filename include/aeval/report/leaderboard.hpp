@@ -81,7 +81,7 @@ std::vector<Leaderboard> collect_leaderboards(
 
 // Holds each published number against the board's rows of its model: a number of a prompt variant against the
 // rows run with that prompt, any other against the rows run with a prompt that is none of `prompt_variants` (the
-// task's own prompt, or one a model brings).
+// task's own prompt, or one a model brings). A number of a wording no row was run with is not listed.
 void check_published(Leaderboard& board, const std::vector<PublishedResult>& published,
                      const std::vector<std::string>& prompt_variants = {});
 
