@@ -2,8 +2,9 @@
 // asked which of two clips matches the text better (AQAScore's prompting setup on RELATE-Pair and Baton-Pair,
 // seed 003 Tables 13-14). The clips are another dataset entry's samples; two clips of one group (the same reference
 // text, or the same `group_field`) make a pair when their human scores differ by more than `min_difference`:
-// RELATE's summed ratings at all (its generated clips: `only`), Baton's feedback (1 preferred, 0 rejected) at all. These are the pairs
-// `pairwise_accuracy` forms from per-clip scores, in the same order: the earlier clip of the entry is `audio_a`.
+// RELATE's summed ratings at all (its generated clips: `only`), Baton's feedback (1 preferred, 0 rejected) at all.
+// These are the pairs `pairwise_accuracy` forms from per-clip scores, in the same order: the earlier clip of the
+// entry is `audio_a`.
 #include <fmt/format.h>
 
 #include <cmath>

@@ -1,8 +1,9 @@
 // The `rated_clips` dataset class: a CSV of listening-test ratings, one row per
 // listener and clip (RELATE's scores/REL.csv), read as one sample per clip and
 // text whose rating is the mean of its listeners' (as AQAScore evaluates
-// RELATE; their sum too, which RELATE-Pair's pairs are formed on); a list already averaged per clip (PAM's scores.csv, its clips in a
-// folder per system) is the case of one row each. DuckDB's CSV reader groups
+// RELATE; their sum too, which RELATE-Pair's pairs are formed on); a list
+// already averaged per clip (PAM's scores.csv, its clips in a folder per
+// system) is the case of one row each. DuckDB's CSV reader groups
 // and averages; rows keep the order in which each clip first appears. With a
 // reference system (PAM's real recordings, as AudioBERTScore evaluates it) each
 // other clip gets its text's reference clip as `reference_audio`, and texts

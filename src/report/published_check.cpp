@@ -43,13 +43,13 @@ bool PublishedCheck::reproduced() const {
 
 void check_published(Leaderboard& board, const std::vector<PublishedResult>& published,
                      const std::vector<std::string>& prompt_variants) {
-  const auto a_variant = [&](const std::string& prompt) {
+  const auto is_variant = [&](const std::string& prompt) {
     return std::find(prompt_variants.begin(), prompt_variants.end(), prompt) != prompt_variants.end();
   };
   for (const auto& p : published) {
     bool ran = false;
     for (const auto& row : board.rows) {
-      if (row.model != p.model || (p.prompt.empty() ? a_variant(row.prompt) : row.prompt != p.prompt)) continue;
+      if (row.model != p.model || (p.prompt.empty() ? is_variant(row.prompt) : row.prompt != p.prompt)) continue;
       for (std::size_t c = 0; c < board.columns.size(); ++c) {
         const auto& column = board.columns[c];
         if (column.metric != p.metric || (!p.dataset.empty() && column.dataset != p.dataset)) continue;
