@@ -437,9 +437,10 @@ TEST(Published, AqaScoresTemplateStudyIsItsNamedVariantsWordForWordWithEveryCell
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::size_t recorded = 0, own = 0, worded = 0;
   for (const auto& [number, study] : studies) {
-    SCOPED_TRACE("Table " + std::to_string(number));
+    const std::string table = "Table " + std::to_string(number);  // a lambda cannot capture a binding (Clang 14)
+    SCOPED_TRACE(table);
     const auto caption = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
-      return l.rfind("Table " + std::to_string(number) + ":", 0) == 0;
+      return l.rfind(table + ":", 0) == 0;
     });
     ASSERT_NE(caption, lines.end());
     auto row = caption;
