@@ -37,6 +37,50 @@ std::string own_prompt_of(const aeval::registry::Registry& registry, const std::
       .prompt;
 }
 
+// Seed 003's text (AQAScore), "" when ../shared is not beside the project.
+std::string seed_003_text() {
+  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The judges of AQAScore's tables aeval serves: the paper's name, the model entry.
+const std::map<std::string, std::string> kServedAqaScoreJudges = {
+    {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+
+// A row of one of seed 003's method tables (Tables 2-6) as printed: its method (carried down from the row that names
+// it), its model and its cells, bold and underline marks dropped.
+struct PrintedRow {
+  std::string method, model;
+  std::vector<std::string> cells;
+  std::vector<double> numbers() const {
+    std::vector<double> out;
+    for (const auto& cell : cells) out.push_back(std::stod(cell));
+    return out;
+  }
+};
+
+// The rows from the line starting with `heading` to the table's `caption`, its heading lines left out.
+std::vector<PrintedRow> printed_rows(const std::string& paper, const std::string& heading, const std::string& caption) {
+  std::vector<PrintedRow> rows;
+  const auto at = paper.find(heading);
+  if (at == std::string::npos) return rows;
+  std::istringstream lines(paper.substr(at, paper.find(caption, at) - at));
+  std::string method;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("Methods", 0) == 0 || line.rfind("\t\t", 0) == 0 || line.empty()) continue;
+    std::istringstream cells(std::regex_replace(line, std::regex("</?u>|\\*"), ""));
+    PrintedRow row;
+    std::string first;
+    std::getline(cells, first, '\t');
+    std::getline(cells, row.model, '\t');
+    if (!first.empty()) method = first;
+    row.method = method;
+    for (std::string cell; cells >> cell;) row.cells.push_back(cell);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 TEST(Published, TheToleranceIsHalfAUnitOfTheLastPrintedDigit) {
   EXPECT_DOUBLE_EQ(*printed_half_unit("0.7725"), 0.00005);
   EXPECT_DOUBLE_EQ(*printed_half_unit("6.00"), 0.005);
@@ -212,32 +256,20 @@ TEST(Published, UltraEvalAudiosLeaderboardAveragesAreWhatTheirNotesSay) {
 // (the nearest), their sum over 1,555 within half a unit of the printed All, but in two rows (AF3-Think's AQAScore
 // and a CLAPScore checkpoint), whose All is one pair more than their kinds' (docs/seed-methods.md).
 TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsTogether) {
-  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
-  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const std::string paper = seed_003_text();
+  AEVAL_REQUIRE(!paper.empty(), "../shared/seeds (seed 003's text)");
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
-  const std::map<std::string, std::string> served = {
-      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  const auto& served = kServedAqaScoreJudges;
   const std::map<std::string, std::pair<std::string, std::string>> setups = {
       {"AQAScore", {"", "fense-accuracy"}}, {"Prompting", {"-prompting", "fense-prompting-accuracy"}},
       {"Cascade", {"-cascade", "fense-cascade-accuracy"}}};
   const char* kinds[] = {"-hc", "-hi", "-hm", "-mm", ""};
   const int clotho_pairs[] = {210, 244, 232, 869};
-  bool in_table = false;
-  std::string method;
   std::size_t rows = 0, recorded = 0;
   std::vector<std::string> sums_off;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("Methods\tModels\tAudioCaps-Eval", 0) == 0) in_table = true;
-    if (!in_table || line.rfind("Methods", 0) == 0 || line.rfind("\t\tHC", 0) == 0) continue;
-    if (line.rfind("Table 5:", 0) == 0 || line.empty()) break;
-    line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
-    std::istringstream cells(line);
-    std::string first, model;
-    std::getline(cells, first, '\t');
-    std::getline(cells, model, '\t');
-    if (!first.empty()) method = first;
-    std::vector<double> v;
-    for (std::string cell; cells >> cell;) v.push_back(std::stod(cell));
+  for (const PrintedRow& row : printed_rows(paper, "Methods\tModels\tAudioCaps-Eval", "Table 5:")) {
+    const std::string &method = row.method, &model = row.model;
+    const std::vector<double> v = row.numbers();
     ASSERT_EQ(v.size(), 10u) << method << " " << model;
     ++rows;
     int right = 0;
@@ -269,14 +301,13 @@ TEST(Published, FensesTable5IsRecordedAsPrintedAndClothoEvalsAllIsItsKindsPairsT
 // every cell of a judge aeval serves is recorded on its task, equal to the printed number at its printed precision,
 // and every number those tasks record from these tables is such a cell.
 TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes) {
-  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
-  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const std::string paper = seed_003_text();
+  AEVAL_REQUIRE(!paper.empty(), "../shared/seeds (seed 003's text)");
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
-  // The paper's names of the judges aeval has entries for ("GPT-4-Audio": OpenAI's audio model, gpt-4o-audio-preview).
-  const std::map<std::string, std::string> served = {
-      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"},
-      {"AF3", "audio-flamingo-3-judge"},         {"GPT-4-Audio", "gpt-4o-audio-preview"},
-      {"Gemini-2.5-Flash", "gemini-2.5-flash"}, {"Gemini-2.5-Pro", "gemini-2.5-pro"}};
+  // The hosted judges of Table 2 too ("GPT-4-Audio": OpenAI's audio model, gpt-4o-audio-preview).
+  std::map<std::string, std::string> served = kServedAqaScoreJudges;
+  served.insert({{"GPT-4-Audio", "gpt-4o-audio-preview"}, {"Gemini-2.5-Flash", "gemini-2.5-flash"},
+                 {"Gemini-2.5-Pro", "gemini-2.5-pro"}});
   struct Cell {
     std::string task, metric;
   };
@@ -321,27 +352,15 @@ TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes)
           {"compa-order", "answer-aqascore-compa-group"}, {"compa-attribute", "answer-aqascore-compa-text"},
           {"compa-attribute", "answer-aqascore-compa-audio"}, {"compa-attribute", "answer-aqascore-compa-group"}}}},
        {true, true, true, true, true, true}}};
-  const std::string paper((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::set<std::string> tasks, matched;  // task, model, metric of the cells
   std::size_t cells = 0;
   for (const Table& table : tables) {
     SCOPED_TRACE(table.caption);
-    const auto at = paper.find(table.heading);
-    ASSERT_NE(at, std::string::npos);
-    std::istringstream lines(paper.substr(at, paper.find(table.caption, at) - at));
-    std::string method;
-    std::size_t rows = 0;
-    for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("Methods", 0) == 0 || line.rfind("\t\t", 0) == 0 || line.empty()) continue;
-      line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
-      std::istringstream row(line);
-      std::string first, model;
-      std::getline(row, first, '\t');
-      std::getline(row, model, '\t');
-      if (!first.empty()) method = first;
-      std::vector<std::string> printed;
-      for (std::string cell; row >> cell;) printed.push_back(cell);
-      ++rows;
+    const std::vector<PrintedRow> rows = printed_rows(paper, table.heading, table.caption);
+    EXPECT_GT(rows.size(), 10u) << "the table's rows were not found";
+    for (const PrintedRow& row : rows) {
+      const std::string &method = row.method, &model = row.model;
+      const std::vector<std::string>& printed = row.cells;
       if (!served.count(model) || !table.methods.count(method)) continue;
       const auto& columns = table.methods.at(method);
       ASSERT_EQ(printed.size(), columns.size()) << method << " " << model;
@@ -360,7 +379,6 @@ TEST(Published, AqaScoresTables2To4AreRecordedAsPrintedForEveryJudgeAevalServes)
         cells += found;
       }
     }
-    EXPECT_GT(rows, 10u) << "the table's rows were not found";
   }
   for (const auto& task : tasks)
     for (const auto& p : published_of(registry, task))
@@ -384,11 +402,10 @@ std::string question_of(const aeval::registry::Registry& registry, const std::st
 // in order, each asking the row's question word for word, and every cell of a judge aeval serves is recorded on its
 // task under that variant (FENSE's first row, the tasks' own prompt, under no variant), as printed.
 TEST(Published, AqaScoresTemplateStudyIsItsNamedVariantsWordForWordWithEveryCellRecorded) {
-  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
-  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const std::string paper = seed_003_text();
+  AEVAL_REQUIRE(!paper.empty(), "../shared/seeds (seed 003's text)");
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
-  const std::map<std::string, std::string> served = {
-      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  const auto& served = kServedAqaScoreJudges;
   struct Column {
     std::string task, metric;
     bool percent;
@@ -434,7 +451,8 @@ TEST(Published, AqaScoresTemplateStudyIsItsNamedVariantsWordForWordWithEveryCell
              {"baton-pair-3-events", "answer-aqascore-feedback-pair-accuracy", true}},
             numbered("aqascore-template-", 1, 9)}}};
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::istringstream text(paper);
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
   std::size_t recorded = 0, own = 0, worded = 0;
   for (const auto& [number, study] : studies) {
     const std::string table = "Table " + std::to_string(number);  // a lambda cannot capture a binding (Clang 14)
@@ -496,11 +514,10 @@ TEST(Published, AqaScoresTemplateStudyIsItsNamedVariantsWordForWordWithEveryCell
 // AQAScore's Table 6 (BRACE): every cell aeval can serve is recorded as printed, and each Main set's All, a mean of
 // its kinds' accuracies weighted by their pairs, lies between them in every row.
 TEST(Published, BracesTable6IsRecordedAsPrintedAndEachAllLiesBetweenItsKinds) {
-  std::ifstream in(aeval::testing::reference_dir().parent_path() / "seeds" / "003_80a0e437ecb56797.txt");
-  AEVAL_REQUIRE(in.good(), "../shared/seeds (seed 003's text)");
+  const std::string paper = seed_003_text();
+  AEVAL_REQUIRE(!paper.empty(), "../shared/seeds (seed 003's text)");
   const aeval::registry::Registry registry({aeval::registry::builtin_registry_dir()});
-  const std::map<std::string, std::string> served = {
-      {"Qwen2.5-Omni-7B", "qwen2.5-omni-judge"}, {"Qwen2.5-Omni-3B", "qwen2.5-omni-3b-judge"}, {"AF3", "audio-flamingo-3-judge"}};
+  const auto& served = kServedAqaScoreJudges;
   const std::map<std::string, std::pair<std::string, std::string>> setups = {
       {"AQAScore", {"", "brace-accuracy"}}, {"Prompting", {"-prompting", "brace-prompting-accuracy"}},
       {"Cascade", {"-cascade", "brace-cascade-accuracy"}}};
@@ -510,21 +527,10 @@ TEST(Published, BracesTable6IsRecordedAsPrintedAndEachAllLiesBetweenItsKinds) {
       {"brace-audiocaps-main", ""},    {"brace-clotho-main", "-hh"},    {"brace-clotho-main", "-hm"},
       {"brace-clotho-main", "-mm"},    {"brace-clotho-main", ""},       {"brace-audiocaps-hallucination", ""},
       {"brace-clotho-hallucination", ""}};
-  bool in_table = false;
-  std::string method;
   std::size_t rows = 0, recorded = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("Methods\tModels\tAudioCaps-Main", 0) == 0) in_table = true;
-    if (!in_table || line.rfind("Methods", 0) == 0 || line.rfind("\t\tHH", 0) == 0) continue;
-    if (line.rfind("Table 6:", 0) == 0 || line.empty()) break;
-    line = std::regex_replace(line, std::regex("</?u>|\\*"), "");
-    std::istringstream cells(line);
-    std::string first, model;
-    std::getline(cells, first, '\t');
-    std::getline(cells, model, '\t');
-    if (!first.empty()) method = first;
-    std::vector<double> v;
-    for (std::string cell; cells >> cell;) v.push_back(std::stod(cell));
+  for (const PrintedRow& row : printed_rows(paper, "Methods\tModels\tAudioCaps-Main", "Table 6:")) {
+    const std::string &method = row.method, &model = row.model;
+    const std::vector<double> v = row.numbers();
     ASSERT_EQ(v.size(), columns.size()) << method << " " << model;
     ++rows;
     for (std::size_t set : {0u, 4u}) {
